@@ -1,0 +1,230 @@
+"""Four-slot intent parsing and the clarification gateway. Zero LLM, config driven.
+
+The rule parser masks competitor mentions first (so '竞安中国' can never read as ACME_CN), folds
+the text (traditional, full-width, case), then reads metric / entity / period / channel from the
+profile's glossary. ``clarify_scope`` then decides, in a fixed order: refuse, ask, assume, or go.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+from ragspine.agent.security_gate import SecurityGate
+from ragspine.profile import DomainProfile, default_profile
+from ragspine.profile.glossary import glossary_for
+from ragspine.profile.periods import FY, Period
+from ragspine.text import fold
+
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+ROUTES = (ROUTE_STRUCTURED, ROUTE_NARRATIVE, ROUTE_COMPOSITE)
+
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_NONE = "none"
+CLARIFY_MODES = (
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    CLARIFY_ASK_FIRST,
+    CLARIFY_ANSWER_WITH_ASSUMPTIONS,
+    CLARIFY_NONE,
+)
+
+_NARRATIVE_CUES = re.compile(
+    r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
+    r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|"
+    r"(?<![a-z])(?:why|reasons?|explain\w*|drivers?|drove|drive|caus\w*|trends?|strateg\w*|"
+    r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
+    r"what\s+happened|what\s+drove|discuss\w*|summar\w*)(?![a-z])"
+)
+# Text that names a slot the glossary does not know: said so, never replaced by a default.
+_CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
+_BAD_PERIOD = re.compile(
+    r"(?<![a-z0-9_])(?:(?:19|20)\d{2}\s*年?\s*q[05-9]|q[05-9]\s*'?(?:19|20)?\d{2}|"
+    r"(?:19|20)\d{2}\s*h[03-9]|h[03-9]\s*'?(?:19|20)?\d{2})(?![a-z0-9])|"
+    r"第[五六七八九十]季度"
+)
+_NUMERIC_CUES = re.compile(
+    r"多少|几多|是几|有几|几家|几间|数值|数字|金额|多大|"
+    r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
+    r"how\s+big|value\s+of|figure)(?![a-z])"
+)
+
+
+@dataclass
+class ParsedIntent:
+    """Four slots (metric, entity, period, channel), their multi-value forms, and the route."""
+
+    metric: str | None
+    entity: str | None
+    period: Period | None
+    channel: str | None
+    route: str
+    raw_question: str
+    metrics: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    periods: list[Period] = field(default_factory=list)
+    channels: list[str] = field(default_factory=list)
+    external_entity: str | None = None
+    unrecognized: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_multi(self) -> bool:
+        """The user explicitly listed several metrics, entities, periods or channels."""
+        return any(len(v) > 1 for v in (self.metrics, self.entities, self.periods, self.channels))
+
+
+class IntentParser(Protocol):
+    """Any parser must fill ``raw_question``: the security gate re-screens it independently."""
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent: ...
+
+
+def parse_intent(
+    question: str,
+    reference_date: date | None = None,
+    *,
+    profile: DomainProfile | None = None,
+) -> ParsedIntent:
+    """Deterministic four-slot parse of a raw question."""
+    prof = profile or default_profile()
+    glossary = glossary_for(prof)
+    ref = reference_date or date.today()
+    screen = SecurityGate.for_profile(prof).detect(question)
+    text = fold(screen.masked_text)
+    metrics = _codes(glossary.metrics.find_all(text))
+    entities = _codes(glossary.entities.find_all(text))
+    channels = _codes(glossary.channels.find_all(text))
+    periods = glossary.find_periods(text, ref)
+    unrecognized = _unrecognized(text, prof) if not (entities and periods) else {}
+    if entities:
+        unrecognized.pop("entity", None)
+    if periods:
+        unrecognized.pop("period", None)
+    metric = metrics[0] if metrics else None
+    if metric and _NARRATIVE_CUES.search(text):
+        route = ROUTE_COMPOSITE
+    elif metric:
+        route = ROUTE_STRUCTURED
+    elif _NARRATIVE_CUES.search(text):
+        route = ROUTE_NARRATIVE
+    elif _NUMERIC_CUES.search(text):
+        route = ROUTE_STRUCTURED
+    else:
+        route = ROUTE_NARRATIVE
+    return ParsedIntent(
+        metric=metric,
+        entity=entities[0] if entities else None,
+        period=periods[0] if periods else None,
+        channel=channels[0] if channels else None,
+        route=route,
+        raw_question=question,
+        metrics=metrics,
+        entities=entities,
+        periods=periods,
+        channels=channels,
+        external_entity=screen.external_entity,
+        unrecognized=unrecognized,
+    )
+
+
+def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
+    """An entity-shaped code or an impossible period the user wrote, kept verbatim."""
+    found: dict[str, str] = {}
+    known = {c.lower() for c in (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)}
+    prefixes = {c.split("_")[0].lower() for c in profile.entity_codes if "_" in c}
+    for m in _CODE_TOKEN.finditer(text):
+        token = m.group()
+        if token not in known and token.split("_")[0] in prefixes:
+            found.setdefault("entity", token.upper())
+    bad = _BAD_PERIOD.search(text)
+    if bad:
+        found["period"] = bad.group().upper()
+    return found
+
+
+def _codes(matches: list) -> list[str]:  # type: ignore[type-arg]
+    return list(dict.fromkeys(m.code for m in matches))
+
+
+class RuleIntentParser:
+    """The default IntentParser: the rule parser bound to one profile."""
+
+    def __init__(self, profile: DomainProfile | None = None) -> None:
+        self.profile = profile or default_profile()
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent:
+        return parse_intent(question, reference_date, profile=self.profile)
+
+
+@dataclass
+class ClarificationResult:
+    """What the gateway decided; ``question`` is the text shown when the flow stops here."""
+
+    mode: str
+    assumed_slots: dict[str, str] = field(default_factory=dict)
+    assumption_note: str = ""
+    narrowing_options: list[str] = field(default_factory=list)
+    question: str = ""
+
+
+def latest_complete_fiscal_year(reference_date: date) -> Period:
+    return Period(FY, str(reference_date.year - 1))
+
+
+def clarify_scope(
+    intent: ParsedIntent,
+    reference_date: date | None = None,
+    *,
+    profile: DomainProfile | None = None,
+) -> ClarificationResult:
+    """Refuse, ask, assume or go, checked in exactly this order."""
+    prof = profile or default_profile()
+    ref = reference_date or date.today()
+    # 1. Refuse: re-screen the raw question itself, never the parser's external_entity.
+    verdict = SecurityGate.for_profile(prof).screen(
+        raw_question=intent.raw_question, metric=intent.metric
+    )
+    if verdict.refused:
+        return ClarificationResult(
+            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
+            narrowing_options=list(verdict.narrowing_options),
+            question=verdict.message,
+        )
+    # 2. A narrative question needs no slots.
+    if intent.route == ROUTE_NARRATIVE:
+        return ClarificationResult(mode=CLARIFY_NONE)
+    # 3. No metric: guessing which number would be a substantive error, so ask.
+    if intent.metric is None:
+        names = "、".join(f"{m.name_zh or m.code}({m.code})" for m in prof.metrics)
+        return ClarificationResult(
+            mode=CLARIFY_ASK_FIRST,
+            narrowing_options=prof.metric_codes,
+            question=f"请问您想查询哪个指标?目前支持:{names}。",
+        )
+    # 4. No entity or period: assume the home entity / latest complete FY, and say so.
+    assumed: dict[str, str] = {}
+    notes: list[str] = []
+    options: list[str] = []
+    if intent.entity is None and "entity" not in intent.unrecognized:
+        assumed["entity"] = prof.home_entity_code
+        notes.append(f"未指明实体,按 {prof.home_company_name}({prof.home_entity_code})口径")
+        options += [code for code in prof.entity_codes if code != prof.home_entity_code]
+    if intent.period is None and "period" not in intent.unrecognized:
+        latest = latest_complete_fiscal_year(ref)
+        assumed["period"] = latest.label
+        notes.append(f"未指明期间,按最近完整财年 {latest.label}")
+        options += [Period(FY, str(latest.year - k)).label for k in (1, 2)]
+    if assumed:
+        note = "【假设】" + ";".join(notes) + f"。(如需收窄:{' / '.join(options)})"
+        return ClarificationResult(
+            mode=CLARIFY_ANSWER_WITH_ASSUMPTIONS,
+            assumed_slots=assumed,
+            assumption_note=note,
+            narrowing_options=options,
+        )
+    return ClarificationResult(mode=CLARIFY_NONE)

@@ -1,0 +1,145 @@
+"""``query_metric``: the structured channel's only fact-producing primitive.
+
+Every parameter goes through the glossary; the result is exactly one of three statuses and
+never a guess: found (value, unit, codes and lineage), not_found (what was looked for), or
+unrecognized_param (which parameter the glossary could not map).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from ragspine.profile import DomainProfile, default_profile
+from ragspine.profile.glossary import glossary_for
+from ragspine.storage.fact_store import FactStore
+
+STATUS_FOUND = "found"
+STATUS_NOT_FOUND = "not_found"
+STATUS_UNRECOGNIZED = "unrecognized_param"
+STATUSES = (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED)
+
+QUERY_METRIC = "query_metric"
+
+ToolResult = dict[str, Any]
+
+
+def execute_query_metric(
+    store: FactStore,
+    metric: object,
+    entity: object,
+    period: object,
+    channel: object = "TOTAL",
+    *,
+    reference_date: date | None = None,
+    profile: DomainProfile | None = None,
+) -> ToolResult:
+    """Run one query_metric call. Arguments may come from a model, so anything is accepted."""
+    prof = profile or default_profile()
+    glossary = glossary_for(prof)
+    channel = prof.default_channel if channel is None or channel == "" else channel
+    raw = {"metric": metric, "entity": entity, "period": period, "channel": channel}
+    metric_code = glossary.normalize_metric(metric) if isinstance(metric, str) else None
+    entity_code = glossary.normalize_entity(entity) if isinstance(entity, str) else None
+    parsed_period = (
+        glossary.normalize_period(period, reference_date) if isinstance(period, str) else None
+    )
+    channel_code = glossary.normalize_channel(channel) if isinstance(channel, str) else None
+    for param, value in (
+        ("metric", metric_code),
+        ("entity", entity_code),
+        ("period", parsed_period),
+        ("channel", channel_code),
+    ):
+        if value is None:
+            given = raw[param]
+            return {
+                "status": STATUS_UNRECOGNIZED,
+                "param": param,
+                "raw": given if isinstance(given, str) else repr(given),
+            }
+    assert metric_code and entity_code and parsed_period and channel_code
+    fact = store.lookup(
+        metric_code=metric_code,
+        entity=entity_code,
+        period_type=parsed_period.period_type,
+        period=parsed_period.period,
+        channel=channel_code,
+    )
+    if fact is None:
+        return {
+            "status": STATUS_NOT_FOUND,
+            "normalized": {
+                "metric_code": metric_code,
+                "entity": entity_code,
+                "period_type": parsed_period.period_type,
+                "period": parsed_period.period,
+                "channel": channel_code,
+            },
+        }
+    return {
+        "status": STATUS_FOUND,
+        "value": fact.value,
+        "unit": fact.unit,
+        "metric_code": fact.metric_code,
+        "entity": fact.entity,
+        "period_type": fact.period_type,
+        "period": fact.period,
+        "channel": fact.channel,
+        "source": fact.source,
+    }
+
+
+_DESCRIPTION = (
+    "Look up one reported metric value in the fact table. Returns status found (with value, "
+    "unit and source), not_found, or unrecognized_param. Never estimate a number yourself: if "
+    "the status is not found, say that the data is not available."
+)
+
+
+def _parameters(profile: DomainProfile) -> dict[str, Any]:
+    entities = ", ".join(f"{e.code} ({e.aliases[0]})" for e in profile.entities)
+    return {
+        "type": "object",
+        "properties": {
+            "metric": {
+                "type": "string",
+                "description": "Metric code, one of: " + ", ".join(profile.metric_codes),
+            },
+            "entity": {"type": "string", "description": f"Entity code, for example: {entities}"},
+            "period": {
+                "type": "string",
+                "description": "Period: FY2024 (fiscal year), 2024H1 (half), 2024Q3 (quarter)",
+            },
+            "channel": {
+                "type": "string",
+                "description": "Channel code, one of: " + ", ".join(profile.channel_codes),
+                "default": profile.default_channel,
+            },
+        },
+        "required": ["metric", "entity", "period"],
+        "additionalProperties": False,
+    }
+
+
+def build_query_metric_tool_anthropic(profile: DomainProfile | None = None) -> dict[str, Any]:
+    """The tool schema in the Anthropic Messages API shape, derived from the profile."""
+    prof = profile or default_profile()
+    return {"name": QUERY_METRIC, "description": _DESCRIPTION, "input_schema": _parameters(prof)}
+
+
+def build_query_metric_tool_openai(profile: DomainProfile | None = None) -> dict[str, Any]:
+    """The same tool in the OpenAI function-calling shape (the documented seam)."""
+    prof = profile or default_profile()
+    return {
+        "type": "function",
+        "function": {
+            "name": QUERY_METRIC,
+            "description": _DESCRIPTION,
+            "parameters": _parameters(prof),
+        },
+    }
+
+
+QUERY_METRIC_TOOL_ANTHROPIC = build_query_metric_tool_anthropic()
+QUERY_METRIC_TOOL_OPENAI = build_query_metric_tool_openai()

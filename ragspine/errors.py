@@ -1,0 +1,65 @@
+"""The project's exception tree, in one place so callers can catch by layer.
+
+::
+
+    RagSpineError
+    ├── ConfigError              a file the user wrote is wrong (names file and field)
+    │   ├── ProfileError         domain profile YAML
+    │   └── ProviderConfigError  missing SDK, missing key, unknown provider name
+    ├── InvalidQuestionError     empty, too long, or control characters
+    ├── StoreError               the SQLite fact store
+    │   ├── StoreNotFoundError   the database file does not exist
+    │   ├── MigrationError       schema history is inconsistent
+    │   └── DuplicateFactError   a fact with the same dimensions already exists
+    ├── ProviderError            network / API / timeout / malformed reply from an LLM
+    └── ProviderMisuseError      a provider was called in a way it cannot serve (a bug)
+
+``ProviderError`` is the only one the agent turns into an honest degrade; every other
+error is a caller or program error and propagates.
+"""
+
+from __future__ import annotations
+
+
+class RagSpineError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class ConfigError(RagSpineError):
+    """A user-written file or setting is invalid."""
+
+
+class ProfileError(ConfigError):
+    """The domain profile could not be loaded or validated."""
+
+
+class ProviderConfigError(ConfigError):
+    """A provider cannot be built: missing SDK, missing key, unknown name."""
+
+
+class InvalidQuestionError(RagSpineError):
+    """The question is not acceptable input (empty, too long, control characters)."""
+
+
+class StoreError(RagSpineError):
+    """The fact store failed or holds something it should not."""
+
+
+class StoreNotFoundError(StoreError):
+    """The database file does not exist and the caller asked not to create it."""
+
+
+class MigrationError(StoreError):
+    """Applied migrations disagree with the migrations shipped in the package."""
+
+
+class DuplicateFactError(StoreError):
+    """A fact with the same dimensions is already stored; nothing was overwritten."""
+
+
+class ProviderError(RagSpineError):
+    """An LLM call failed for a reason outside the program: network, API, timeout, bad body."""
+
+
+class ProviderMisuseError(RagSpineError):
+    """A provider was driven in a way it does not support; a programming error, never degraded."""

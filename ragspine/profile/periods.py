@@ -1,0 +1,191 @@
+"""Period expressions: FY / half / quarter, absolute or relative to a reference date.
+
+Patterns run over folded text (lower case, simplified, half-width), most specific first, and
+each claims its span so '2024年第三季度' is a quarter and never also the year 2024.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import NamedTuple
+
+FY = "FY"
+HALF = "H"
+QUARTER = "Q"
+PERIOD_TYPES = (FY, HALF, QUARTER)
+
+
+class Period(NamedTuple):
+    """A controlled period: type FY/H/Q and code '2024' / '2024H1' / '2024Q3'."""
+
+    period_type: str
+    period: str
+
+    @property
+    def label(self) -> str:
+        """How people write it: FY2024, 2024H1, 2024Q3."""
+        return f"FY{self.period}" if self.period_type == FY else self.period
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Chronological order of the period's end."""
+        if self.period_type == QUARTER:
+            return (self.year, int(self.period[5]) * 3, 0)
+        if self.period_type == HALF:
+            return (self.year, int(self.period[5]) * 6, 1)
+        return (self.year, 12, 2)
+
+
+@dataclass(frozen=True)
+class PeriodMatch:
+    period: Period
+    start: int
+    end: int
+
+
+_CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_YEAR = r"(?:19|20)\d{2}"
+_YY = rf"{_YEAR}|\d{{2}}"
+_REL_YEAR = r"去年|前年|今年|本年|上一年"
+_NB = r"(?<![a-z0-9_])"  # not inside a Latin word
+_NA = r"(?![a-z0-9_])"
+
+
+def _year(text: str, ref: date) -> int:
+    rel = {"去年": -1, "上一年": -1, "前年": -2, "今年": 0, "本年": 0}
+    if text in rel:
+        return ref.year + rel[text]
+    value = int(text)
+    return 2000 + value if value < 100 else value
+
+
+def _fy(year: int) -> Period:
+    return Period(FY, f"{year:04d}")
+
+
+def _half(year: int, half: int) -> Period:
+    return Period(HALF, f"{year:04d}H{half}")
+
+
+def _quarter(year: int, quarter: int) -> Period:
+    return Period(QUARTER, f"{year:04d}Q{quarter}")
+
+
+def _previous_quarter(ref: date) -> Period:
+    q = (ref.month - 1) // 3 + 1
+    return _quarter(ref.year, q - 1) if q > 1 else _quarter(ref.year - 1, 4)
+
+
+_Handler = Callable[[re.Match[str], date], Period]
+
+_RULES: list[tuple[re.Pattern[str], _Handler]] = [
+    # Quarters
+    (
+        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*年?\s*第?\s*([1-4一二三四])\s*季度?"),
+        lambda m, r: _quarter(_year(m[1], r), _CN_NUM[m[2]]),
+    ),
+    (
+        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*[-/]?\s*q([1-4]){_NA}"),
+        lambda m, r: _quarter(_year(m[1], r), int(m[2])),
+    ),
+    (
+        re.compile(rf"{_NB}q([1-4])\s*(?:of\s*)?(?:fy)?\s*'?({_YY})(?!\d)"),
+        lambda m, r: _quarter(_year(m[2], r), int(m[1])),
+    ),
+    (
+        re.compile(rf"(?<![a-z0-9_])([1-4])q\s*'?({_YY})(?!\d)"),
+        lambda m, r: _quarter(_year(m[2], r), int(m[1])),
+    ),
+    (
+        re.compile(rf"{_NB}(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fy\s*)?({_YEAR})"),
+        lambda m, r: _quarter(
+            _year(m[2], r), ["first", "second", "third", "fourth"].index(m[1]) + 1
+        ),
+    ),
+    # Halves
+    (
+        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下)半年度?"),
+        lambda m, r: _half(_year(m[1], r), 1 if m[2] == "上" else 2),
+    ),
+    (
+        re.compile(rf"(?<!\d)({_YEAR})\s*[-/]?\s*h([12]){_NA}"),
+        lambda m, r: _half(_year(m[1], r), int(m[2])),
+    ),
+    (
+        re.compile(rf"{_NB}h([12])\s*(?:of\s*)?(?:fy)?\s*'?({_YY})(?!\d)"),
+        lambda m, r: _half(_year(m[2], r), int(m[1])),
+    ),
+    (
+        re.compile(rf"(?<![a-z0-9_])([12])h\s*'?({_YY})(?!\d)"),
+        lambda m, r: _half(_year(m[2], r), int(m[1])),
+    ),
+    (
+        re.compile(rf"{_NB}(first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?({_YEAR})"),
+        lambda m, r: _half(_year(m[2], r), 1 if m[1] == "first" else 2),
+    ),
+    # Fiscal years
+    (
+        re.compile(rf"{_NB}fy\s*'?({_YY})(?!\d)"),
+        lambda m, r: _fy(_year(m[1], r)),
+    ),
+    (
+        re.compile(rf"{_NB}fiscal\s*(?:year\s*)?'?({_YY})(?!\d)"),
+        lambda m, r: _fy(_year(m[1], r)),
+    ),
+    (
+        re.compile(rf"(?<!\d)({_YY})\s*(?:财年|财政年度|年度|年)"),
+        lambda m, r: _fy(_year(m[1], r)),
+    ),
+    (
+        re.compile(rf"(?<![0-9a-z_])({_YEAR})(?![0-9a-z])"),
+        lambda m, r: _fy(_year(m[1], r)),
+    ),
+    # Relative to the reference date
+    (re.compile(r"上一?个?季度|上季"), lambda m, r: _previous_quarter(r)),
+    (re.compile(rf"{_NB}(?:last|previous|prior)\s+quarter{_NA}"), lambda m, r: _previous_quarter(r)),
+    (re.compile(r"上半年"), lambda m, r: _half(r.year, 1)),
+    (re.compile(r"下半年"), lambda m, r: _half(r.year, 2)),
+    (re.compile(r"前年"), lambda m, r: _fy(r.year - 2)),
+    (re.compile(rf"{_NB}(?:the\s+)?year\s+before\s+last{_NA}"), lambda m, r: _fy(r.year - 2)),
+    (re.compile(r"去年|上一?个?财年|上一年"), lambda m, r: _fy(r.year - 1)),
+    (
+        re.compile(rf"{_NB}(?:last|previous|prior)\s+(?:fiscal\s+|financial\s+)?year{_NA}"),
+        lambda m, r: _fy(r.year - 1),
+    ),
+    (re.compile(r"今年|本年|本财年"), lambda m, r: _fy(r.year)),
+    (re.compile(rf"{_NB}this\s+(?:fiscal\s+)?year{_NA}"), lambda m, r: _fy(r.year)),
+]
+
+
+def find_periods(folded: str, reference_date: date) -> list[PeriodMatch]:
+    """Every period named in folded text, in order of appearance, without overlaps."""
+    taken: list[tuple[int, int]] = []
+    found: list[PeriodMatch] = []
+    for pattern, handler in _RULES:
+        for m in pattern.finditer(folded):
+            start, end = m.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append(PeriodMatch(handler(m, reference_date), start, end))
+    found.sort(key=lambda pm: pm.start)
+    return found
+
+
+def parse_period(folded: str, reference_date: date) -> Period | None:
+    """One period that is the whole of ``folded``, else None: never a guess."""
+    matches = find_periods(folded, reference_date)
+    if len(matches) != 1:
+        return None
+    m = matches[0]
+    leftover = folded[: m.start] + folded[m.end :]
+    if any(c.isalnum() for c in leftover):
+        return None
+    return m.period

@@ -1,0 +1,168 @@
+"""The structured channel's fact table, in SQLite on disk.
+
+Lineage (source document and locator) is NOT NULL at the bottom of the stack: a fact cannot
+exist without knowing where it came from. Every query is parameterised.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import astuple, dataclass, fields
+from pathlib import Path
+from types import TracebackType
+
+from ragspine.errors import DuplicateFactError, StoreError, StoreNotFoundError
+from ragspine.storage.migrate import apply_migrations, load_migrations
+
+MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One reported number. The first ten fields are positional and fixed; lineage last."""
+
+    metric_code: str
+    entity: str
+    geography: str
+    channel: str
+    period_type: str
+    period: str
+    value: float
+    unit: str
+    source_doc_id: str
+    source_locator: str
+    source_file_hash: str | None = None
+    extractor_version: str | None = None
+    mapping_version: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("metric_code", "entity", "channel", "period_type", "period", "unit"):
+            if not getattr(self, name):
+                raise ValueError(f"Fact.{name} must not be empty")
+        if not self.source_doc_id or not self.source_locator:
+            raise ValueError("a Fact needs its lineage: source_doc_id and source_locator")
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.metric_code, self.entity, self.channel, self.period_type, self.period)
+
+    @property
+    def source(self) -> dict[str, str]:
+        return {"doc": self.source_doc_id, "locator": self.source_locator}
+
+
+_COLUMNS = [f.name for f in fields(Fact)]
+_OPTIONAL = {"source_file_hash", "extractor_version", "mapping_version"}
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM fact_metric"
+_INSERT = (
+    f"INSERT INTO fact_metric ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"
+)
+_LOOKUP = (
+    f"{_SELECT} WHERE metric_code = ? AND entity = ? AND channel = ? "
+    "AND period_type = ? AND period = ?"
+)
+
+
+def _row(fact: Fact) -> tuple[object, ...]:
+    return tuple("" if v is None and n in _OPTIONAL else v for n, v in zip(_COLUMNS, astuple(fact)))
+
+
+def _fact(row: tuple[object, ...]) -> Fact:
+    values = [None if n in _OPTIONAL and v == "" else v for n, v in zip(_COLUMNS, row)]
+    return Fact(*values)  # type: ignore[arg-type]
+
+
+class FactStore:
+    """A fact table in one SQLite file; safe to share between threads."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreNotFoundError(
+                f"fact database not found: {self.path} (build the demo one with `ragspine fixtures`)"
+            )
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(self.path, check_same_thread=False)
+            self._conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open fact database: {exc}") from exc
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def init_schema(self) -> int:
+        """Bring the schema up to date; returns the schema version. Idempotent."""
+        with self._lock:
+            try:
+                return apply_migrations(self._conn, load_migrations(MIGRATIONS_PACKAGE))
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> FactStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writes ----------------------------------------------------------------------------
+    def insert_facts(self, facts: Iterable[Fact]) -> int:
+        """Insert all or nothing; a fact whose dimensions already exist is refused, not replaced."""
+        batch = list(facts)
+        seen: set[tuple[str, ...]] = set()
+        for fact in batch:
+            if fact.key in seen:
+                raise DuplicateFactError(f"fact {'/'.join(fact.key)} appears twice in the batch")
+            seen.add(fact.key)
+        with self._lock:
+            try:
+                with self._conn:
+                    self._conn.executemany(_INSERT, map(_row, batch))
+            except sqlite3.IntegrityError as exc:
+                clash = next((f for f in batch if self._lookup_unlocked(*f.key)), None)
+                where = "/".join(clash.key) if clash else "?"
+                raise DuplicateFactError(
+                    f"{self.path}: fact {where} already exists; nothing was inserted"
+                ) from exc
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: insert failed: {exc}") from exc
+        return len(batch)
+
+    # -- reads -----------------------------------------------------------------------------
+    def lookup(
+        self, *, metric_code: str, entity: str, period_type: str, period: str, channel: str
+    ) -> Fact | None:
+        """The one fact with exactly these controlled codes, or None."""
+        with self._lock:
+            return self._lookup_unlocked(metric_code, entity, channel, period_type, period)
+
+    def _lookup_unlocked(
+        self, metric_code: str, entity: str, channel: str, period_type: str, period: str
+    ) -> Fact | None:
+        try:
+            row = self._conn.execute(
+                _LOOKUP, (metric_code, entity, channel, period_type, period)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: lookup failed: {exc}") from exc
+        return _fact(row) if row else None
+
+    def iter_facts(self) -> Iterator[Fact]:
+        with self._lock:
+            rows = self._conn.execute(f"{_SELECT} ORDER BY id").fetchall()
+        return map(_fact, rows)
+
+    def count(self) -> int:
+        with self._lock:
+            (n,) = self._conn.execute("SELECT COUNT(*) FROM fact_metric").fetchone()
+        return int(n)

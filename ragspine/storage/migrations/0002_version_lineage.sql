@@ -1,0 +1,4 @@
+-- Version lineage: which file (by hash), extractor and mapping produced a fact. '' = unknown.
+ALTER TABLE fact_metric ADD COLUMN source_file_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE fact_metric ADD COLUMN extractor_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE fact_metric ADD COLUMN mapping_version TEXT NOT NULL DEFAULT '';

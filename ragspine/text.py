@@ -1,0 +1,88 @@
+"""Text folding shared by the security gate, the glossary and the intent parser.
+
+Users write the same word many ways: full-width letters, traditional characters (HK and TW),
+combining accents, zero-width or bidi characters, Cyrillic or Greek look-alikes, any case.
+Folding maps each character to one canonical form so every matcher compares like with like.
+Folding is per character, so a folded string can be mapped back to the original positions.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from functools import cache
+from importlib import resources
+
+_DROP_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn"})
+
+
+@cache
+def _t2s():  # type: ignore[no-untyped-def]
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+@cache
+def _confusables() -> dict[str, str]:
+    """Cyrillic and Greek letters that look like a Latin letter, from Unicode's confusables data."""
+    from confusable_homoglyphs import categories
+
+    raw = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    data: dict[str, list[dict[str, str]]] = json.loads(raw)
+    table: dict[str, str] = {}
+    for char, glyphs in data.items():
+        if len(char) != 1 or categories.alias(char) not in ("CYRILLIC", "GREEK"):
+            continue
+        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalpha()]
+        if not latin:
+            continue
+        # Unicode pairs capital I with l; a capital look-alike (Greek iota) means 'I'.
+        same_case = [c for c in latin if c.isupper() == char.isupper()]
+        target = (same_case or latin)[0]
+        table[char] = "I" if target == "l" and char.isupper() else target
+    return table
+
+
+@cache
+def fold_char(char: str) -> str:
+    """The canonical form of one character; may be empty (dropped) or longer than one."""
+    if char.isascii():
+        return char.lower()
+    decomposed = unicodedata.normalize("NFKD", char)
+    kept = "".join(c for c in decomposed if unicodedata.category(c) not in _DROP_CATEGORIES)
+    if not kept:
+        return ""
+    kept = unicodedata.normalize("NFC", kept)
+    if any("\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in kept):
+        kept = _t2s().convert(kept)
+    confusables = _confusables()
+    return "".join(confusables.get(c, c) for c in kept).casefold()
+
+
+def fold(text: str) -> str:
+    """Fold a whole string: NFKC-like, marks and format characters dropped, simplified, lower."""
+    if text.isascii():
+        return text.lower()
+    return "".join(map(fold_char, text))
+
+
+def fold_with_index(text: str) -> tuple[str, list[int]]:
+    """Fold and keep, for each folded character, the index of the original it came from."""
+    out: list[str] = []
+    index: list[int] = []
+    for i, char in enumerate(text):
+        folded = fold_char(char)
+        out.append(folded)
+        index.extend([i] * len(folded))
+    return "".join(out), index
+
+
+def to_simplified(text: str) -> str:
+    """Phrase-aware traditional-to-simplified conversion (case and width left alone)."""
+    return str(_t2s().convert(text))
+
+
+def is_word_char(char: str) -> bool:
+    """A letter or digit of a Latin-script word, where a Latin alias may not start or end."""
+    return char.isascii() and (char.isalnum() or char == "_")
