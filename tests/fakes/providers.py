@@ -1,0 +1,66 @@
+"""Fake providers passed in through the LLMProvider seam (no patching)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ragspine.agent.llm_provider import ProviderResponse, ToolCall
+from ragspine.errors import ProviderError
+
+Step = ProviderResponse | Exception | Callable[[list[dict[str, object]]], ProviderResponse]
+
+
+def text_reply(text: str) -> ProviderResponse:
+    return ProviderResponse(
+        text=text, stop_reason="end_turn", raw_content=[{"type": "text", "text": text}]
+    )
+
+
+def tool_reply(*calls: dict[str, object], text: str = "") -> ProviderResponse:
+    tool_calls = [
+        ToolCall(id=f"toolu_{i}", name=str(c.get("name", "query_metric")), input=dict(c["input"]))  # type: ignore[arg-type]
+        for i, c in enumerate(calls)
+    ]
+    raw: list[dict[str, object]] = [{"type": "text", "text": text}] if text else []
+    raw += [{"type": "tool_use", "id": t.id, "name": t.name, "input": t.input} for t in tool_calls]
+    return ProviderResponse(text=text, tool_calls=tool_calls, stop_reason="tool_use", raw_content=raw)
+
+
+@dataclass
+class ScriptedProvider:
+    """Plays back a script, one step per call; records every call; fails loudly past the end."""
+
+    steps: list[Step]
+    calls: list[dict[str, object]] = field(default_factory=list)
+
+    def create_message(
+        self,
+        *,
+        system: str,
+        messages: list[dict[str, object]],
+        tools: list[dict[str, object]],
+    ) -> ProviderResponse:
+        self.calls.append({"system": system, "messages": list(messages), "tools": tools})
+        if not self.steps:
+            raise AssertionError("ScriptedProvider called more times than scripted")
+        step = self.steps.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        if callable(step):
+            return step(messages)
+        return step
+
+
+class ExplodingProvider:
+    """For paths that must never reach the LLM: any call fails the test."""
+
+    def create_message(self, **_: object) -> ProviderResponse:
+        raise AssertionError("the LLM must not be called on this path")
+
+
+class FailingProvider:
+    """Every call is a provider outage."""
+
+    def create_message(self, **_: object) -> ProviderResponse:
+        raise ProviderError("simulated outage")
