@@ -147,8 +147,10 @@ def demo(db: Path, reference_date: datetime) -> None:
         for i, q in enumerate(DEMO_QUESTIONS, start=1):
             r = answer_question(q, store, MockProvider(reference_date=ref), reference_date=ref)
             click.echo(f"[{i}/{len(DEMO_QUESTIONS)}] {q}")
-            click.echo(f"  route={r.route} clarification={r.clarification.mode} "
-                       f"guard={r.trace.fabrication_guard_triggered}")
+            click.echo(
+                f"  route={r.route} clarification={r.clarification.mode} "
+                f"guard={r.trace.fabrication_guard_triggered}"
+            )
             for line in r.answer.splitlines():
                 click.echo(f"  | {line}")
 

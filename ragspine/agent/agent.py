@@ -128,7 +128,9 @@ def answer_question(
     prof = profile or default_profile()
     trace = Trace()
     with trace.span("total"):
-        result = _answer(question, store, provider, ref, narrative_retriever, intent_parser, prof, trace)
+        result = _answer(
+            question, store, provider, ref, narrative_retriever, intent_parser, prof, trace
+        )
     trace.count("sources", len(result.sources))
     trace.emit()
     return result
@@ -171,7 +173,7 @@ def _answer(
     with trace.span("structured"):
         if not tasks:
             trace.code("structured", "no_query")
-            answer, sources, results = NO_QUERY_POSSIBLE, [], []
+            answer, sources, results = NO_QUERY_POSSIBLE, list[Source](), list[ToolResult]()
         elif len(tasks) > 1:
             answer, sources, results = _multi_subtask_answer(
                 tasks, intent, question, store, ref, prof, trace
@@ -201,7 +203,9 @@ def _answer(
 # --------------------------------------------------------------------------------------------
 
 
-def _subtasks(intent: ParsedIntent, clar: ClarificationResult, prof: DomainProfile) -> list[SubTask]:
+def _subtasks(
+    intent: ParsedIntent, clar: ClarificationResult, prof: DomainProfile
+) -> list[SubTask]:
     """Every combination the user listed, with assumed slots filled in; empty if impossible."""
     metrics = intent.metrics or ([intent.metric] if intent.metric else [])
     entities = (
@@ -265,9 +269,7 @@ def _run_tool_loop(
     tools: list[dict[str, object]] = [
         prof.memo("tool_anthropic", lambda: build_query_metric_tool_anthropic(prof))
     ]
-    messages: list[dict[str, object]] = [
-        {"role": "user", "content": _user_message(question, task)}
-    ]
+    messages: list[dict[str, object]] = [{"role": "user", "content": _user_message(question, task)}]
     results: list[ToolResult] = []
     for _ in range(MAX_TOOL_ITERATIONS):
         with trace.span("llm"):
@@ -285,7 +287,10 @@ def _run_tool_loop(
         for call in response.tool_calls:
             if call.name != QUERY_METRIC:
                 trace.count("unknown_tool_calls")
-                reply: dict[str, Any] = {"status": "error", "message": f"unknown tool {call.name!r}"}
+                reply: dict[str, Any] = {
+                    "status": "error",
+                    "message": f"unknown tool {call.name!r}",
+                }
                 blocks.append(_tool_result_block(call.id, reply, is_error=True))
                 continue
             args = _reconcile(call.input, task, ref, prof, trace)
@@ -299,7 +304,9 @@ def _run_tool_loop(
     return results
 
 
-def _tool_result_block(call_id: str, result: dict[str, Any], *, is_error: bool = False) -> dict[str, object]:
+def _tool_result_block(
+    call_id: str, result: dict[str, Any], *, is_error: bool = False
+) -> dict[str, object]:
     block: dict[str, object] = {
         "type": "tool_result",
         "tool_use_id": call_id,
@@ -433,7 +440,9 @@ def _multi_subtask_answer(
     trace: Trace,
 ) -> tuple[str, list[Source], list[ToolResult]]:
     trace.code("structured", "multi_subtask")
-    results = [execute_query_metric(store, **t.args(), reference_date=ref, profile=prof) for t in tasks]
+    results = [
+        execute_query_metric(store, **t.args(), reference_date=ref, profile=prof) for t in tasks
+    ]
     trace.count("tool_calls", len(results))
     lines = []
     for r in results:

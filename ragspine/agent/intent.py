@@ -135,7 +135,9 @@ def parse_intent(
 def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
     """An entity-shaped code or an impossible period the user wrote, kept verbatim."""
     found: dict[str, str] = {}
-    known = {c.lower() for c in (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)}
+    known = {
+        c.lower() for c in (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)
+    }
     prefixes = {c.split("_")[0].lower() for c in profile.entity_codes if "_" in c}
     for m in _CODE_TOKEN.finditer(text):
         token = m.group()

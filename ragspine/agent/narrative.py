@@ -14,7 +14,9 @@ from ragspine.agent.llm_provider import LLMProvider
 from ragspine.errors import ProviderError
 from ragspine.observability import Trace
 
-NARRATIVE_NOT_WIRED = "未检索到相关文档:叙述通道尚未接入(not retrieved / not yet wired)。为避免误导,不提供任何推测。"
+NARRATIVE_NOT_WIRED = (
+    "未检索到相关文档:叙述通道尚未接入(not retrieved / not yet wired)。为避免误导,不提供任何推测。"
+)
 NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
 NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。"
 
@@ -86,6 +88,8 @@ def run_narrative(
     if missing:
         trace.count("citations_appended", len(missing))
         answer += "\n(来源:" + "、".join(missing) + ")"
-    sources = list({(h.doc_id, h.locator): {"doc": h.doc_id, "locator": h.locator} for h in hits}.values())
+    sources = list(
+        {(h.doc_id, h.locator): {"doc": h.doc_id, "locator": h.locator} for h in hits}.values()
+    )
     trace.code("narrative", "answered")
     return answer, sources

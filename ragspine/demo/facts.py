@@ -115,8 +115,16 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
     geo = {e.code: e.geography for e in prof.entities}
     facts: list[Fact] = []
 
-    def add(metric: str, ent: str, channel: str, ptype: str, period: str, value: float,
-            doc: str, locator: str) -> None:
+    def add(
+        metric: str,
+        ent: str,
+        channel: str,
+        ptype: str,
+        period: str,
+        value: float,
+        doc: str,
+        locator: str,
+    ) -> None:
         facts.append(
             Fact(metric, ent, geo[ent], channel, ptype, period, value, units[metric], doc, locator)
         )
@@ -127,10 +135,25 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
                 if channel != "TOTAL" and ent in NO_CHANNEL_SPLIT:
                     continue
                 for metric, value in metrics.items():
-                    if ent == "ACME_TW" and year == 2022 and metric in ("OPERATING_PROFIT", "NET_PROFIT"):
+                    if (
+                        ent == "ACME_TW"
+                        and year == 2022
+                        and metric in ("OPERATING_PROFIT", "NET_PROFIT")
+                    ):
                         continue
-                    locator = f"slide={SLIDES[ent]},table=1,row={_row(metric, channel)},col=FY{year}"
-                    add(metric, ent, channel, "FY", str(year), value, FY_DOC.format(year=year), locator)
+                    locator = (
+                        f"slide={SLIDES[ent]},table=1,row={_row(metric, channel)},col=FY{year}"
+                    )
+                    add(
+                        metric,
+                        ent,
+                        channel,
+                        "FY",
+                        str(year),
+                        value,
+                        FY_DOC.format(year=year),
+                        locator,
+                    )
 
     detail = _series(YEARS.index(DETAIL_YEAR))
     for ent, channels in detail.items():
@@ -145,12 +168,30 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
                 sheet = f"sheet={ent},row={_row(metric, channel)}"
                 for h, value in enumerate(halves, start=1):
                     period = f"{DETAIL_YEAR}H{h}"
-                    add(metric, ent, channel, "H", period, value, DETAIL_DOC, f"{sheet},col={period}")
+                    add(
+                        metric,
+                        ent,
+                        channel,
+                        "H",
+                        period,
+                        value,
+                        DETAIL_DOC,
+                        f"{sheet},col={period}",
+                    )
                 if ent in NO_QUARTERS:
                     continue
                 for q, value in enumerate(quarters, start=1):
                     period = f"{DETAIL_YEAR}Q{q}"
-                    add(metric, ent, channel, "Q", period, value, DETAIL_DOC, f"{sheet},col={period}")
+                    add(
+                        metric,
+                        ent,
+                        channel,
+                        "Q",
+                        period,
+                        value,
+                        DETAIL_DOC,
+                        f"{sheet},col={period}",
+                    )
     return facts
 
 

@@ -76,20 +76,15 @@ class Glossary:
     def normalize_channel(self, raw: str | None) -> str | None:
         return self.channels.exact(raw) if isinstance(raw, str) else None
 
-    def normalize_period(self, raw: str | None, reference_date: date | None = None) -> Period | None:
+    def normalize_period(
+        self, raw: str | None, reference_date: date | None = None
+    ) -> Period | None:
         if not isinstance(raw, str):
             return None
         return parse_period(fold(raw), reference_date or date.today())
 
     def find_periods(self, folded: str, reference_date: date) -> list[Period]:
-        return _distinct(pm.period for pm in find_periods(folded, reference_date))
-
-
-def _distinct(items):  # type: ignore[no-untyped-def]
-    seen: dict[object, None] = {}
-    for item in items:
-        seen.setdefault(item, None)
-    return list(seen)
+        return list(dict.fromkeys(pm.period for pm in find_periods(folded, reference_date)))
 
 
 def glossary_for(profile: DomainProfile | None = None) -> Glossary:

@@ -137,6 +137,7 @@ def _check_unique_aliases(kind: str, items: list[tuple[str, list[str]]]) -> None
             if key in seen and seen[key][0] != code:
                 other_code, other_alias = seen[key]
                 raise ValueError(
-                    f"{kind}: alias {alias!r} of {code} collides with {other_alias!r} of {other_code}"
+                    f"{kind}: alias {alias!r} of {code} collides with "
+                    f"{other_alias!r} of {other_code}"
                 )
             seen[key] = (code, alias)

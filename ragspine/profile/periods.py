@@ -149,7 +149,10 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     ),
     # Relative to the reference date
     (re.compile(r"上一?个?季度|上季"), lambda m, r: _previous_quarter(r)),
-    (re.compile(rf"{_NB}(?:last|previous|prior)\s+quarter{_NA}"), lambda m, r: _previous_quarter(r)),
+    (
+        re.compile(rf"{_NB}(?:last|previous|prior)\s+quarter{_NA}"),
+        lambda m, r: _previous_quarter(r),
+    ),
     (re.compile(r"上半年"), lambda m, r: _half(r.year, 1)),
     (re.compile(r"下半年"), lambda m, r: _half(r.year, 2)),
     (re.compile(r"前年"), lambda m, r: _fy(r.year - 2)),

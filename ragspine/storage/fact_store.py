@@ -66,11 +66,12 @@ _LOOKUP = (
 
 
 def _row(fact: Fact) -> tuple[object, ...]:
-    return tuple("" if v is None and n in _OPTIONAL else v for n, v in zip(_COLUMNS, astuple(fact)))
+    pairs = zip(_COLUMNS, astuple(fact), strict=True)
+    return tuple("" if v is None and n in _OPTIONAL else v for n, v in pairs)
 
 
 def _fact(row: tuple[object, ...]) -> Fact:
-    values = [None if n in _OPTIONAL and v == "" else v for n, v in zip(_COLUMNS, row)]
+    values = [None if n in _OPTIONAL and v == "" else v for n, v in zip(_COLUMNS, row, strict=True)]
     return Fact(*values)  # type: ignore[arg-type]
 
 
@@ -81,7 +82,8 @@ class FactStore:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise StoreNotFoundError(
-                f"fact database not found: {self.path} (build the demo one with `ragspine fixtures`)"
+                f"fact database not found: {self.path} "
+                "(build the demo one with `ragspine fixtures`)"
             )
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)

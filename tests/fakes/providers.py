@@ -24,7 +24,9 @@ def tool_reply(*calls: dict[str, object], text: str = "") -> ProviderResponse:
     ]
     raw: list[dict[str, object]] = [{"type": "text", "text": text}] if text else []
     raw += [{"type": "tool_use", "id": t.id, "name": t.name, "input": t.input} for t in tool_calls]
-    return ProviderResponse(text=text, tool_calls=tool_calls, stop_reason="tool_use", raw_content=raw)
+    return ProviderResponse(
+        text=text, tool_calls=tool_calls, stop_reason="tool_use", raw_content=raw
+    )
 
 
 @dataclass

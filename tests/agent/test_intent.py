@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine.agent.intent import (
+    CLARIFY_ANSWER_WITH_ASSUMPTIONS,
+    CLARIFY_ASK_FIRST,
+    CLARIFY_NONE,
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    ROUTE_COMPOSITE,
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    ParsedIntent,
+    RuleIntentParser,
+    clarify_scope,
+    parse_intent,
+)
+from ragspine.agent.security_gate import SECURITY_REFUSE_OUT_OF_SCOPE
+from ragspine.profile.periods import Period
+
+REF = date(2025, 6, 30)
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "entity", "period", "channel"),
+    [
+        # the seeds' example: codes and aliases mixed
+        ("中国内地FY2024的REVENUE是多少", "REVENUE", "ACME_CN", "FY2024", None),
+        # traditional Chinese reads as simplified (HK and TW users)
+        ("台灣2024年的門店數是多少?", "STORE_COUNT", "ACME_TW", "FY2024", None),
+        ("香港2024年第三季度營收", "REVENUE", "ACME_HK", "2024Q3", None),
+        # English with a channel
+        ("What was Hong Kong online revenue in FY2024?", "REVENUE", "ACME_HK", "FY2024", "ONLINE"),
+        # relative period
+        ("东南亚去年的毛利率", "GROSS_MARGIN", "ACME_SEA", "FY2024", None),
+        # longest metric alias: 毛利率 is not 毛利
+        ("集团2023年毛利率", "GROSS_MARGIN", "ACME_GROUP", "FY2023", None),
+        # nothing but a metric
+        ("营收是多少", "REVENUE", None, None, None),
+    ],
+)
+def test_four_slots(
+    question: str, metric: str | None, entity: str | None, period: str | None, channel: str | None
+) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.metric == metric
+    assert intent.entity == entity
+    assert (intent.period.label if intent.period else None) == period
+    assert intent.channel == channel
+    assert intent.raw_question == question
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("中国内地FY2024的收入是多少", ROUTE_STRUCTURED),  # metric, no narrative cue
+        ("为什么中国内地FY2024收入下降?", ROUTE_COMPOSITE),  # metric + why
+        ("Why did mainland China revenue fall in FY2024?", ROUTE_COMPOSITE),  # English why
+        ("个人信息保护合规指引有哪些要求?", ROUTE_NARRATIVE),  # regulation, no metric
+        ("2025年门店策略是什么?", ROUTE_NARRATIVE),  # strategy, no metric
+        ("中国内地FY2024是多少?", ROUTE_STRUCTURED),  # numeric cue without a metric
+        ("你好", ROUTE_NARRATIVE),  # nothing: narrative (it needs no slots)
+    ],
+)
+def test_routes(question: str, route: str) -> None:
+    assert parse_intent(question, REF).route == route
+
+
+def test_multi_value_slots_keep_order_and_dedupe() -> None:
+    intent = parse_intent("香港和台湾2023和2024年的营收与毛利", REF)
+    assert intent.metrics == ["REVENUE", "GROSS_PROFIT"]
+    assert intent.entities == ["ACME_HK", "ACME_TW"]
+    assert intent.periods == [Period("FY", "2023"), Period("FY", "2024")]
+    assert intent.is_multi
+
+
+def test_competitor_is_masked_before_entity_matching() -> None:
+    """'竞安中国' contains '中国' but must never read as ACME_CN."""
+    intent = parse_intent("竞安中国FY2024收入是多少", REF)
+    assert intent.entities == []
+    assert intent.external_entity == "竞安"
+
+
+@pytest.mark.parametrize(
+    ("question", "param", "raw"),
+    [
+        ("ACME_JP FY2024 revenue", "entity", "ACME_JP"),  # entity-shaped code we do not have
+        ("香港2024Q5的收入", "period", "2024Q5"),  # a quarter that cannot exist
+        ("香港第五季度的收入", "period", "第五季度"),
+    ],
+)
+def test_unknown_slots_are_kept_not_defaulted(question: str, param: str, raw: str) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.unrecognized == {param: raw}
+    clar = clarify_scope(intent, REF)
+    assert param not in clar.assumed_slots
+
+
+def test_rule_parser_is_an_intent_parser() -> None:
+    assert RuleIntentParser().parse("香港FY2024营收", REF).entity == "ACME_HK"
+
+
+# -- the clarification gateway ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "mode"),
+    [
+        ("竞安FY2024收入是多少", CLARIFY_OUT_OF_SCOPE_ENTITY),  # competitor: refuse
+        ("竞安为什么增长?", CLARIFY_OUT_OF_SCOPE_ENTITY),  # refusal beats the narrative return
+        ("竞安中国是多少?", CLARIFY_OUT_OF_SCOPE_ENTITY),  # refusal beats the missing metric
+        ("个人信息保护合规指引有哪些要求?", CLARIFY_NONE),  # narrative: no slots needed
+        ("中国内地FY2024是多少?", CLARIFY_ASK_FIRST),  # missing metric: ask
+        ("中国内地的收入是多少?", CLARIFY_ANSWER_WITH_ASSUMPTIONS),  # missing period: assume
+        ("FY2024收入是多少?", CLARIFY_ANSWER_WITH_ASSUMPTIONS),  # missing entity: assume
+        ("中国内地FY2024收入是多少?", CLARIFY_NONE),  # complete
+    ],
+)
+def test_clarification_modes_in_strict_order(question: str, mode: str) -> None:
+    assert clarify_scope(parse_intent(question, REF), REF).mode == mode
+
+
+def test_refusal_mode_equals_the_gate_constant() -> None:
+    assert CLARIFY_OUT_OF_SCOPE_ENTITY == SECURITY_REFUSE_OUT_OF_SCOPE
+
+
+def test_ask_first_lists_the_supported_metrics() -> None:
+    clar = clarify_scope(parse_intent("中国内地FY2024是多少?", REF), REF)
+    assert clar.narrowing_options == [
+        "REVENUE", "GROSS_PROFIT", "GROSS_MARGIN", "OPERATING_PROFIT", "NET_PROFIT",
+        "STORE_COUNT", "SSSG",
+    ]  # fmt: skip
+    assert "收入" in clar.question and "?" in clar.question
+
+
+def test_missing_entity_and_period_are_assumed_and_surfaced() -> None:
+    clar = clarify_scope(parse_intent("收入是多少?", REF), REF)
+    assert clar.assumed_slots == {"entity": "ACME_GROUP", "period": "FY2024"}
+    assert clar.assumption_note.startswith("【假设】")
+    assert "ACME集团" in clar.assumption_note and "FY2024" in clar.assumption_note
+    assert "如需收窄" in clar.assumption_note
+    assert "ACME_CN" in clar.narrowing_options and "FY2023" in clar.narrowing_options
+
+
+def test_latest_complete_fiscal_year_follows_the_reference_date() -> None:
+    clar = clarify_scope(parse_intent("香港收入是多少?", date(2026, 1, 5)), date(2026, 1, 5))
+    assert clar.assumed_slots == {"period": "FY2025"}
+
+
+def test_gateway_screens_the_raw_question_not_the_parsed_field() -> None:
+    """An LLM parser that forgets the competitor cannot defeat the refusal."""
+    forged = ParsedIntent(
+        metric="REVENUE", entity="ACME_CN", period=Period("FY", "2024"), channel=None,
+        route=ROUTE_STRUCTURED, raw_question="竞安中国FY2024收入", external_entity=None,
+    )  # fmt: skip
+    assert clarify_scope(forged, REF).mode == CLARIFY_OUT_OF_SCOPE_ENTITY

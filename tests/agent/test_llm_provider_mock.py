@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from ragspine.agent.llm_provider import MockProvider, make_provider
+from ragspine.agent.query_tools import QUERY_METRIC_TOOL_ANTHROPIC
+from ragspine.errors import ProviderConfigError, ProviderMisuseError
+
+TOOLS = [QUERY_METRIC_TOOL_ANTHROPIC]
+REF = date(2025, 6, 30)
+
+
+def _user(content: object) -> list[dict[str, object]]:
+    return [{"role": "user", "content": content}]
+
+
+def test_first_turn_calls_query_metric_from_the_slots_line() -> None:
+    reply = MockProvider().create_message(
+        system="s",
+        messages=_user("问题\n\n[slots] metric=REVENUE entity=ACME_CN period=FY2024 channel=TOTAL"),
+        tools=TOOLS,
+    )
+    assert reply.stop_reason == "tool_use"
+    (call,) = reply.tool_calls
+    assert call.name == "query_metric"
+    assert call.input == {
+        "metric": "REVENUE",
+        "entity": "ACME_CN",
+        "period": "FY2024",
+        "channel": "TOTAL",
+    }
+    assert reply.raw_content == [
+        {"type": "tool_use", "id": call.id, "name": "query_metric", "input": call.input}
+    ]
+    assert reply.usage["input_tokens"] > 0
+
+
+def test_first_turn_without_slots_parses_the_question() -> None:
+    reply = MockProvider(reference_date=REF).create_message(
+        system="s", messages=_user("香港去年的营收是多少"), tools=TOOLS
+    )
+    assert reply.tool_calls[0].input["period"] == "FY2024"
+
+
+def test_second_turn_renders_the_tool_results() -> None:
+    result = {"status": "not_found", "normalized": {}}
+    messages = [
+        *_user("q"),
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "query_metric", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": json.dumps(result)}
+            ],
+        },
+    ]
+    reply = MockProvider().create_message(system="s", messages=messages, tools=TOOLS)
+    assert reply.tool_calls == [] and "查不到" in reply.text
+
+
+def test_without_tools_it_synthesises_extractively_with_citations() -> None:
+    prompt = (
+        "问题:为什么?\n\n资料:\n"
+        "[1] (来源:MDA.md section=2) 门店关闭拖累收入。其余略。\n"
+        "[2] (来源:ESG.md section=1) 节能。"
+    )
+    reply = MockProvider().create_message(system="s", messages=_user(prompt), tools=[])
+    assert reply.text == "门店关闭拖累收入。(来源:MDA.md section=2)\n节能。(来源:ESG.md section=1)"
+
+
+def test_is_deterministic() -> None:
+    def run() -> object:
+        return MockProvider().create_message(
+            system="s", messages=_user("香港FY2024营收"), tools=TOOLS
+        )
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize(
+    ("messages", "tools", "match"),
+    [
+        ([], TOOLS, "at least one message"),  # nothing to answer
+        ([{"role": "assistant", "content": "x"}], TOOLS, "last message"),  # not a user turn
+        (_user("q"), [{"name": "web_search"}], "only knows query_metric"),  # a tool it cannot play
+        (_user("tell me a joke"), [], "numbered snippets"),  # free-form chat is not offline-able
+        (
+            _user([{"type": "tool_result", "tool_use_id": "t", "content": "not json"}]),
+            TOOLS,
+            "JSON",
+        ),  # a tool result it cannot read
+    ],
+)
+def test_misuse_fails_loudly(
+    messages: list[dict[str, object]], tools: list[dict[str, object]], match: str
+) -> None:
+    with pytest.raises(ProviderMisuseError, match=match):
+        MockProvider().create_message(system="s", messages=messages, tools=tools)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mock:model",  # the mock has no models
+        "openai",  # no such provider yet
+        "",  # empty
+    ],
+)
+def test_unknown_provider_names_are_config_errors(spec: str) -> None:
+    with pytest.raises(ProviderConfigError, match="unknown provider"):
+        make_provider(spec)
+
+
+def test_mock_is_selectable_by_name() -> None:
+    assert isinstance(make_provider("mock"), MockProvider)

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import pytest
+
+from ragspine.profile.glossary import (
+    glossary_for,
+    normalize_channel,
+    normalize_entity,
+    normalize_metric,
+)
+from ragspine.text import fold
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("营收", "REVENUE"),  # simplified alias
+        ("營收", "REVENUE"),  # traditional form reads as simplified
+        ("營業收入", "REVENUE"),  # traditional, longer alias
+        ("Revenue", "REVENUE"),  # any case
+        ("REVENUE", "REVENUE"),  # the code itself
+        ("gross-profit", "GROSS_PROFIT"),  # separators do not matter
+        ("ＧＭ", "GROSS_MARGIN"),  # full-width letters
+        ("門店數", "STORE_COUNT"),  # traditional 門店數
+        ("same store sales growth", "SSSG"),  # hyphen dropped
+        ("EBITDA", None),  # unknown metric: None, never the nearest guess
+        ("revenue growth", None),  # more than an alias: not a whole match
+        ("", None),  # empty
+    ],
+)
+def test_normalize_metric(raw: str, code: str | None) -> None:
+    assert normalize_metric(raw) == code
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("台灣", "ACME_TW"),  # traditional
+        ("中國內地", "ACME_CN"),  # traditional, longest alias
+        ("Hong Kong", "ACME_HK"),
+        ("hongkong", "ACME_HK"),  # spacing differs
+        ("ACME_SEA", "ACME_SEA"),  # code
+        ("the group", "ACME_GROUP"),
+        ("ACME Japan", None),  # unknown entity
+        ("竞安中国", None),  # a competitor is never a home entity
+    ],
+)
+def test_normalize_entity(raw: str, code: str | None) -> None:
+    assert normalize_entity(raw) == code
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("线上", "ONLINE"),
+        ("E-Commerce", "ONLINE"),
+        ("實體店", "OFFLINE"),  # traditional 實體店
+        ("合计", "TOTAL"),
+        ("wholesale", None),
+    ],
+)
+def test_normalize_channel(raw: str, code: str | None) -> None:
+    assert normalize_channel(raw) == code
+
+
+def test_non_string_arguments_are_unrecognized() -> None:
+    """Tool arguments come from a model: anything may arrive."""
+    assert normalize_metric(None) is None
+    assert normalize_metric(42) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "entities"),
+    [
+        ("中国内地和香港的收入", ["ACME_CN", "ACME_HK"]),  # two entities, in order
+        ("research spending in SEA", ["ACME_SEA"]),  # 'sea' inside 'research' is not SEA
+        ("mainland china revenue", ["ACME_CN"]),  # longest alias wins, counted once
+        ("Hong-Kong's sales", ["ACME_HK"]),  # possessive and hyphen
+        ("ACME_CN and ACME_HK", ["ACME_CN", "ACME_HK"]),  # codes; 'ACME' alone not matched inside
+    ],
+)
+def test_find_entities_in_text(text: str, entities: list[str]) -> None:
+    g = glossary_for()
+    found = list(dict.fromkeys(m.code for m in g.entities.find_all(fold(text))))
+    assert found == entities
+
+
+def test_glossary_is_compiled_once_per_profile() -> None:
+    assert glossary_for() is glossary_for()

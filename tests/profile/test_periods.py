@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine.profile.glossary import glossary_for, normalize_period
+from ragspine.profile.periods import Period
+from ragspine.text import fold
+
+REF = date(2025, 6, 30)
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        # fiscal years
+        ("FY2024", "FY2024"),
+        ("FY24", "FY2024"),
+        ("fiscal 2024", "FY2024"),
+        ("2024财年", "FY2024"),
+        ("24财年", "FY2024"),
+        ("2024年度", "FY2024"),
+        ("2024年", "FY2024"),
+        ("2024", "FY2024"),  # a bare year is the fiscal year
+        # quarters
+        ("Q3 2024", "2024Q3"),
+        ("2024Q3", "2024Q3"),
+        ("3Q24", "2024Q3"),
+        ("2024年第三季度", "2024Q3"),
+        ("2024年三季度", "2024Q3"),
+        ("2024年Q3", "2024Q3"),
+        ("2024年第3季度", "2024Q3"),
+        # halves
+        ("H1 2024", "2024H1"),
+        ("2024H1", "2024H1"),
+        ("1H24", "2024H1"),
+        ("2024年上半年", "2024H1"),
+        ("2024上半年", "2024H1"),
+        ("2024年下半年", "2024H2"),
+        ("first half of 2024", "2024H1"),
+        # relative to the reference date 2025-06-30
+        ("去年", "FY2024"),
+        ("last year", "FY2024"),
+        ("前年", "FY2023"),
+        ("上季度", "2025Q1"),
+        ("last quarter", "2025Q1"),
+        ("上半年", "2025H1"),  # this year's first half
+        ("去年上半年", "2024H1"),
+        ("去年第三季度", "2024Q3"),
+        # traditional and full-width
+        ("２０２４年第三季度", "2024Q3"),
+        ("2024財年", "FY2024"),
+    ],
+)
+def test_period_expressions(raw: str, label: str) -> None:
+    period = normalize_period(raw, REF)
+    assert period is not None, raw
+    assert period.label == label
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2024Q5",  # no fifth quarter
+        "FY2024 and FY2023",  # two periods are not one
+        "revenue 2024",  # more than a period
+        "soon",  # not a period
+        "",
+    ],
+)
+def test_not_a_single_period(raw: str) -> None:
+    assert normalize_period(raw, REF) is None
+
+
+def test_previous_quarter_wraps_the_year() -> None:
+    assert normalize_period("上季度", date(2025, 2, 1)) == Period("Q", "2024Q4")
+
+
+def test_quarter_text_is_not_also_a_year() -> None:
+    found = glossary_for().find_periods(fold("2024年第三季度和2023年的收入"), REF)
+    assert [p.label for p in found] == ["2024Q3", "FY2023"]
+
+
+def test_chronological_order() -> None:
+    periods = [Period("FY", "2024"), Period("Q", "2024Q1"), Period("H", "2023H2")]
+    assert [p.label for p in sorted(periods, key=lambda p: p.sort_key)] == [
+        "2023H2",
+        "2024Q1",
+        "FY2024",
+    ]

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ragspine.errors import DuplicateFactError, StoreError, StoreNotFoundError
+from ragspine.storage.fact_store import Fact, FactStore
+
+SEED = Fact(
+    "REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M",
+    "ACME_FY2024_Review.pptx", "slide=2,table=1,row=REVENUE,col=FY2024",
+)  # fmt: skip
+
+
+def _store(tmp_path: Path) -> FactStore:
+    store = FactStore(tmp_path / "facts.db")
+    store.init_schema()
+    return store
+
+
+def test_fact_keeps_the_ten_positional_fields_then_optional_lineage() -> None:
+    fact = Fact(*("M", "E", "G", "C", "FY", "2024", 1.0, "U", "doc", "loc"))
+    assert fact.source == {"doc": "doc", "locator": "loc"}
+    assert fact.source_file_hash is None and fact.mapping_version is None
+
+
+def test_insert_then_lookup_roundtrips_on_disk(tmp_path: Path) -> None:
+    with _store(tmp_path) as store:
+        assert store.insert_facts([SEED]) == 1
+    reopened = FactStore(tmp_path / "facts.db", create=False)
+    got = reopened.lookup(
+        metric_code="REVENUE", entity="ACME_CN", period_type="FY", period="2024", channel="TOTAL"
+    )
+    assert got == SEED
+    assert (
+        reopened.lookup(
+            metric_code="REVENUE",
+            entity="ACME_CN",
+            period_type="FY",
+            period="2025",
+            channel="TOTAL",
+        )
+        is None
+    )
+
+
+def test_version_lineage_roundtrips(tmp_path: Path) -> None:
+    fact = Fact(
+        *[getattr(SEED, f) for f in list(SEED.__dataclass_fields__)[:10]],
+        source_file_hash="sha256:ab", extractor_version="x1", mapping_version="m2",
+    )  # fmt: skip
+    with _store(tmp_path) as store:
+        store.insert_facts([fact])
+        assert list(store.iter_facts()) == [fact]
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "source_doc_id",  # lineage is mandatory
+        "source_locator",  # lineage is mandatory
+        "metric_code",  # a controlled code is mandatory
+    ],
+)
+def test_fact_without_lineage_or_code_is_refused(field: str) -> None:
+    values = {f: getattr(SEED, f) for f in SEED.__dataclass_fields__}
+    values[field] = ""
+    with pytest.raises(ValueError):
+        Fact(**values)
+
+
+def test_lineage_columns_are_not_null_in_sqlite(tmp_path: Path) -> None:
+    """The database itself refuses a fact without lineage, whoever writes it."""
+    store = _store(tmp_path)
+    conn = sqlite3.connect(tmp_path / "facts.db")
+    cols = {r[1]: r for r in conn.execute("PRAGMA table_info(fact_metric)")}
+    for name in ("source_doc_id", "source_locator", "source_file_hash", "extractor_version"):
+        assert cols[name][3] == 1, f"{name} must be NOT NULL"
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type, period,"
+            " value, unit, source_doc_id, source_locator) VALUES"
+            " ('R','E','G','TOTAL','FY','2024',1,'U','doc','')"
+        )
+    store.close()
+
+
+def test_duplicate_is_refused_and_nothing_is_lost(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    store.insert_facts([SEED])
+    other = Fact(*("NET_PROFIT", "ACME_CN", "CN", "TOTAL", "FY", "2024", 5.0, "USD_M", "d", "l"))
+    changed = Fact(*("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 9.0, "USD_M", "d", "l"))
+    with pytest.raises(DuplicateFactError, match="REVENUE/ACME_CN/TOTAL/FY/2024"):
+        store.insert_facts([other, changed])
+    # all or nothing: the new fact was not half-inserted, the old value not overwritten
+    assert store.count() == 1
+    assert list(store.iter_facts()) == [SEED]
+
+
+def test_duplicate_within_one_batch(tmp_path: Path) -> None:
+    with pytest.raises(DuplicateFactError, match="twice"):
+        _store(tmp_path).insert_facts([SEED, SEED])
+
+
+def test_lookup_is_parameterised(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    store.insert_facts([SEED])
+    hostile = "x' OR '1'='1"
+    assert (
+        store.lookup(
+            metric_code=hostile, entity=hostile, period_type="FY", period=hostile, channel=hostile
+        )
+        is None
+    )
+    assert store.count() == 1
+
+
+def test_missing_database_names_the_path_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(StoreNotFoundError, match="ragspine fixtures") as err:
+        FactStore(tmp_path / "absent.db", create=False)
+    assert "absent.db" in str(err.value)
+    assert not (tmp_path / "absent.db").exists()
+
+
+def test_a_file_that_is_not_sqlite_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match=r"junk\.db"):
+        FactStore(path, create=False).init_schema()
