@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 logger = logging.getLogger("ragspine.trace")
@@ -21,9 +22,14 @@ _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:\-]{0,63}$")
 
 
 def _check(kind: str, value: str) -> str:
-    if not isinstance(value, str) or not _CODE.match(value):
+    if not (isinstance(value, str) and _is_code(value)):
         raise ValueError(f"trace {kind} must be a short code, got {value!r:.40}")
     return value
+
+
+@lru_cache(maxsize=2048)
+def _is_code(value: str) -> bool:
+    return _CODE.match(value) is not None
 
 
 @dataclass

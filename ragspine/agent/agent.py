@@ -321,11 +321,17 @@ def _reconcile(
     model_args: dict[str, Any], task: SubTask, ref: date, prof: DomainProfile, trace: Trace
 ) -> dict[str, str]:
     """The question's slots win over the model's arguments when the two disagree."""
+    mine = task.args()
+    if model_args == mine:
+        return mine
     g = glossary_for(prof)
     channel = model_args.get("channel") or prof.default_channel
 
     def same(norm: Any, mine: str, theirs: Any) -> bool:
-        return isinstance(theirs, str) and norm(theirs) is not None and norm(theirs) == norm(mine)
+        if not isinstance(theirs, str):
+            return False
+        value = norm(theirs)
+        return value is not None and value == norm(mine)
 
     agree = (
         same(g.normalize_metric, task.metric, model_args.get("metric"))
@@ -335,7 +341,7 @@ def _reconcile(
     )
     if not agree:
         trace.count("tool_args_overridden")
-    return task.args()
+    return mine
 
 
 def _structured_answer(

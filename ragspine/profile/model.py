@@ -95,9 +95,10 @@ class DomainProfile(_Strict):
 
     def memo(self, key: str, build: Callable[[], T]) -> T:
         """Build a derived object once per profile (matchers, gates)."""
-        if key not in self._memo:
-            self._memo[key] = build()
-        value: T = self._memo[key]
+        memo: dict[str, Any] = self.__pydantic_private__["_memo"]  # type: ignore[index]
+        if key not in memo:
+            memo[key] = build()
+        value: T = memo[key]
         return value
 
     def metric(self, code: str) -> MetricSpec:

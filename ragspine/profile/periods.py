@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import NamedTuple
 
 FY = "FY"
@@ -167,8 +168,20 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
 ]
 
 
-def find_periods(folded: str, reference_date: date) -> list[PeriodMatch]:
+_CANONICAL = re.compile(r"^(?:fy)?((?:19|20)\d{2})(?:([hq])([1-4]))?$")
+
+
+@lru_cache(maxsize=4096)
+def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
     """Every period named in folded text, in order of appearance, without overlaps."""
+    canonical = _CANONICAL.match(folded)
+    if canonical and not (canonical[2] == "h" and canonical[3] not in ("1", "2")):
+        year, kind, n = canonical.groups()
+        if kind is None:
+            period = _fy(int(year))
+        else:
+            period = _half(int(year), int(n)) if kind == "h" else _quarter(int(year), int(n))
+        return (PeriodMatch(period, 0, len(folded)),)
     taken: list[tuple[int, int]] = []
     found: list[PeriodMatch] = []
     for pattern, handler in _RULES:
@@ -179,7 +192,7 @@ def find_periods(folded: str, reference_date: date) -> list[PeriodMatch]:
             taken.append((start, end))
             found.append(PeriodMatch(handler(m, reference_date), start, end))
     found.sort(key=lambda pm: pm.start)
-    return found
+    return tuple(found)
 
 
 def parse_period(folded: str, reference_date: date) -> Period | None:
