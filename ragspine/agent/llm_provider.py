@@ -62,7 +62,9 @@ class LLMProvider(Protocol):
 
 def estimate_tokens(*parts: object) -> int:
     """A stable, rough token count (about four characters a token) for offline providers."""
-    return sum(len(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False)) for p in parts) // 4
+    return (
+        sum(len(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False)) for p in parts) // 4
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,17 +236,18 @@ class AnthropicProvider:
         max_retries: int = 2,
         max_tokens: int = 1024,
     ) -> None:
+        # The key is checked first: it is cheap, and importing the SDK takes seconds.
+        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not key:
+            raise ProviderConfigError(
+                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= to AnthropicProvider"
+            )
         try:
             import anthropic
         except ImportError as exc:
             raise ProviderConfigError(
                 "the anthropic SDK is not installed: pip install 'ragspine[llm]'"
             ) from exc
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-        if not key:
-            raise ProviderConfigError(
-                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= to AnthropicProvider"
-            )
         self.model = model
         self.max_tokens = max_tokens
         self._sdk = anthropic
@@ -277,7 +280,8 @@ class AnthropicProvider:
             raise ProviderError("Anthropic API timed out") from exc
         except self._sdk.APIError as exc:
             raise ProviderError(f"Anthropic API call failed ({type(exc).__name__})") from exc
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            # The SDK decodes a JSON-typed body with json.loads and lets both errors escape.
             raise ProviderError("Anthropic API returned a body that is not JSON") from exc
         return _from_anthropic(message)
 
@@ -287,7 +291,9 @@ def _from_anthropic(message: Any) -> ProviderResponse:
     content = getattr(message, "content", None)
     stop_reason = getattr(message, "stop_reason", None)
     if not isinstance(content, list) or not isinstance(stop_reason, str):
-        raise ProviderError("Anthropic API returned a malformed message (no content or stop_reason)")
+        raise ProviderError(
+            "Anthropic API returned a malformed message (no content or stop_reason)"
+        )
     texts: list[str] = []
     calls: list[ToolCall] = []
     raw: list[dict[str, Any]] = []

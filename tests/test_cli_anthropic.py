@@ -1,0 +1,117 @@
+"""The `ragspine ask --provider anthropic` command, run as a user runs it, against a fake API.
+
+Both runs start together from one module fixture: each process spends ~2 s importing the SDK,
+and running them side by side keeps the file fast.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragspine.demo.facts import build_demo_store
+from tests.fakes.anthropic_server import (
+    FakeAnthropicServer,
+    RecordedRequest,
+    local_client_env,
+    text_message,
+    tool_use_message,
+)
+
+QUESTION = "中国内地FY2024的REVENUE是多少"
+ARGS = {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
+
+
+def _argv(db: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ragspine.cli",
+        "ask",
+        "--provider",
+        "anthropic",
+        "--db",
+        str(db),
+        "--reference-date",
+        "2025-06-30",
+        QUESTION,
+    ]
+
+
+def _clean_env(tmp: Path) -> dict[str, str]:
+    # No real key, profile or base URL from the developer's shell may leak into the run.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ANTHROPIC_") and k != "SSL_CERT_FILE"
+    }
+    extra = {"PYTHONIOENCODING": "utf-8", "ANTHROPIC_CONFIG_DIR": str(tmp)}
+    return env | local_client_env(tmp / "no_ca") | extra
+
+
+@pytest.fixture(scope="module")
+def runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[dict[str, subprocess.CompletedProcess[str]], list[RecordedRequest]]]:
+    tmp = tmp_path_factory.mktemp("cli_anthropic")
+    db = tmp / "f.db"
+    build_demo_store(db)
+    (tmp / "no_ca").mkdir()
+    with FakeAnthropicServer() as server:
+        server.script(
+            tool_use_message("query_metric", ARGS, tool_id="toolu_cli_1"),
+            text_message("1320, and also 9999"),
+        )
+        base = _clean_env(tmp) | {"ANTHROPIC_BASE_URL": server.url}
+        envs = {"ok": base | {"ANTHROPIC_API_KEY": "test-key"}, "no_key": base}
+        procs = {
+            name: subprocess.Popen(
+                _argv(db),
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+            for name, env in envs.items()
+        }
+        done = {}
+        for name, proc in procs.items():
+            out, err = proc.communicate(timeout=60)
+            done[name] = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+        requests = server.requests
+    yield done, requests
+
+
+def test_ask_with_anthropic_provider(
+    runs: tuple[dict[str, subprocess.CompletedProcess[str]], list[RecordedRequest]],
+) -> None:
+    done, requests = runs
+    run = done["ok"]
+    assert run.returncode == 0, run.stderr
+    assert "1320 USD_M" in run.stdout
+    assert "ACME_FY2024_Review.pptx" in run.stdout
+    assert "9999" not in run.stdout
+    assert "Traceback" not in run.stderr
+    # ANTHROPIC_BASE_URL was honoured (the CLI passes base_url=None): the fake got both turns.
+    assert len(requests) == 2
+    assert requests[0].headers.get("authorization") == "Bearer test-key"
+    assert requests[1].body["messages"][-1]["content"][0]["tool_use_id"] == "toolu_cli_1"
+
+
+def test_ask_without_api_key_is_one_line_error(
+    runs: tuple[dict[str, subprocess.CompletedProcess[str]], list[RecordedRequest]],
+) -> None:
+    run = runs[0]["no_key"]
+    assert run.returncode == 1
+    assert run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("error:")
+    assert "ANTHROPIC_API_KEY" in lines[0]
+    assert "Traceback" not in run.stderr
