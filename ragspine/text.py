@@ -14,6 +14,9 @@ from functools import cache
 from importlib import resources
 
 _DROP_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn"})
+# Hangul fillers are letters (Lo) that render as nothing: the only default-ignorable code points
+# the categories above miss. U+3164 and U+FFA0 decompose to U+1160.
+_INVISIBLE_LETTERS = frozenset({"\u115f", "\u1160"})
 
 
 @cache
@@ -34,7 +37,8 @@ def _confusables() -> dict[str, str]:
     for char, glyphs in data.items():
         if len(char) != 1 or categories.alias(char) not in ("CYRILLIC", "GREEK"):
             continue
-        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalpha()]
+        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii()]
+        latin = [c for c in latin if c.isalpha()]
         if not latin:
             continue
         # Unicode pairs capital I with l; a capital look-alike (Greek iota) means 'I'.
@@ -50,7 +54,11 @@ def fold_char(char: str) -> str:
     if char.isascii():
         return char.lower()
     decomposed = unicodedata.normalize("NFKD", char)
-    kept = "".join(c for c in decomposed if unicodedata.category(c) not in _DROP_CATEGORIES)
+    kept = "".join(
+        c
+        for c in decomposed
+        if unicodedata.category(c) not in _DROP_CATEGORIES and c not in _INVISIBLE_LETTERS
+    )
     if not kept:
         return ""
     kept = unicodedata.normalize("NFC", kept)
@@ -81,8 +89,3 @@ def fold_with_index(text: str) -> tuple[str, list[int]]:
 def to_simplified(text: str) -> str:
     """Phrase-aware traditional-to-simplified conversion (case and width left alone)."""
     return str(_t2s().convert(text))
-
-
-def is_word_char(char: str) -> bool:
-    """A letter or digit of a Latin-script word, where a Latin alias may not start or end."""
-    return char.isascii() and (char.isalnum() or char == "_")

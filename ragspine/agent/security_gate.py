@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from ragspine.profile import DomainProfile, ExternalEntitySpec
 from ragspine.profile.model import compact
-from ragspine.text import fold_with_index, is_word_char
+from ragspine.text import fold_with_index
+
+_CACHE_SIZE = 4096
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = "out_of_scope_entity"
@@ -50,15 +52,25 @@ class SecurityVerdict:
         return self.decision == SECURITY_REFUSE_OUT_OF_SCOPE
 
 
+def _is_latin_letter(char: str) -> bool:
+    return char.isascii() and char.isalpha()
+
+
+def _skeleton(key: str) -> str:
+    """'l' and 'i' compare equal: Unicode folds the look-alikes of 'l' (Ӏ, ӏ, Ι, І) to 'i'."""
+    return key.replace("l", "i")
+
+
 class SecurityGate:
     """Longest-match competitor detection over a folded, stripped view of the text."""
 
     def __init__(self, external_entities: list[ExternalEntitySpec], home_company_name: str) -> None:
         self.home_company_name = home_company_name
+        self._cache: dict[str, SecurityScreen] = {}
         self._names: dict[str, str] = {}
         for ext in external_entities:
             for alias in (ext.name, *ext.aliases):
-                self._names.setdefault(compact(alias), ext.name)
+                self._names.setdefault(_skeleton(compact(alias)), ext.name)
         keys = sorted(self._names, key=len, reverse=True)
         # A lookahead finds the longest alias starting at every position, overlaps included,
         # so a candidate rejected for a word boundary does not hide one that starts inside it.
@@ -73,11 +85,20 @@ class SecurityGate:
 
     def detect(self, text: str) -> SecurityScreen:
         """Every competitor mention, and the text with each one blanked to equal-length spaces."""
+        # Parsing and the gateway both screen the same raw question; the answer cannot differ.
+        cached = self._cache.get(text)
+        if cached is None:
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.clear()
+            cached = self._cache[text] = self._detect(text)
+        return cached
+
+    def _detect(self, text: str) -> SecurityScreen:
         if self._regex is None:
             return SecurityScreen((), text)
         folded, origin = fold_with_index(text)
         kept = [i for i, c in enumerate(folded) if c.isalnum()]
-        stripped = "".join(folded[i] for i in kept)
+        stripped = _skeleton("".join(folded[i] for i in kept))
         hits: list[SecurityHit] = []
         taken_until = 0
         for m in self._regex.finditer(stripped):
@@ -97,16 +118,19 @@ class SecurityGate:
 
     @staticmethod
     def _on_boundaries(folded: str, kept: list[int], start: int, end: int, alias: str) -> bool:
-        """A Latin alias must not start or end inside a Latin word ('beijing and' is not JingAn)."""
-        if is_word_char(alias[0]):
+        """A Latin alias must not start or end inside a Latin word ('beijing and' is not JingAn).
+
+        Only a Latin letter glues: digits and '_' are boundaries ('Zenith2024年', 'Zenith_收入').
+        """
+        if _is_latin_letter(alias[0]):
             before = kept[start] - 1
-            if before >= 0 and is_word_char(folded[before]):
+            if before >= 0 and _is_latin_letter(folded[before]):
                 return False
-        if is_word_char(alias[-1]):
+        if _is_latin_letter(alias[-1]):
             after = kept[end - 1] + 1
             if after < len(folded) and folded[after] == "s":  # plural or possessive: BSDs
                 after += 1
-            if after < len(folded) and is_word_char(folded[after]):
+            if after < len(folded) and _is_latin_letter(folded[after]):
                 return False
         return True
 
