@@ -15,6 +15,8 @@ import click
 from ragspine.errors import RagSpineError
 
 DEFAULT_DB = "data/fact_metric.db"
+DEFAULT_CORPUS = "data/chunks.db"
+CLEARANCES = ("PUBLIC", "INTERNAL", "RESTRICTED")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -64,23 +66,56 @@ def main() -> None:
     default=None,
     help="the day 'last year' is relative to [default: today]",
 )
+@click.option(
+    "--corpus",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    envvar="RAGSPINE_CORPUS",
+    help="document chunk store; if it does not exist, document questions say so",
+)
+@click.option(
+    "--clearance",
+    type=click.Choice(CLEARANCES),
+    default="INTERNAL",
+    show_default=True,
+    help="the caller's clearance: documents above it are never retrieved",
+)
+@click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
 @_known_errors
 def ask(
-    question: str, provider: str, db: Path, reference_date: datetime | None, as_json: bool
+    question: str,
+    provider: str,
+    db: Path,
+    reference_date: datetime | None,
+    corpus: Path,
+    clearance: str,
+    rerank: bool,
+    as_json: bool,
 ) -> None:
-    """Answer QUESTION, with the source of every number."""
+    """Answer QUESTION, with the source of every number and passage."""
     from ragspine.agent.agent import answer_question
     from ragspine.agent.llm_provider import make_provider
     from ragspine.agent.question import validate_question
+    from ragspine.retrieval.retriever import HybridRetriever
     from ragspine.storage.fact_store import FactStore
 
     question = validate_question(question)
     ref = _to_date(reference_date)
     llm = make_provider(provider, reference_date=ref)
+    retriever = HybridRetriever.open(corpus) if corpus.is_file() else None
     with FactStore(db, create=False) as store:
         store.init_schema()
-        result = answer_question(question, store, llm, reference_date=ref)
+        result = answer_question(
+            question,
+            store,
+            llm,
+            reference_date=ref,
+            narrative_retriever=retriever,
+            clearance=clearance,
+            rerank=rerank,
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return
@@ -99,13 +134,64 @@ def ask(
     show_default=True,
     help="where to write the demo fact store",
 )
+@click.option(
+    "--corpus",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    help="where to write the demo document chunk store (its index goes beside it)",
+)
 @_known_errors
-def fixtures(db: Path) -> None:
-    """Build the ACME demo fact store (replaced atomically if it exists)."""
+def fixtures(db: Path, corpus: Path) -> None:
+    """Build the ACME demo fact store and document corpus (each replaced atomically)."""
+    from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store
 
     n = build_demo_store(db)
     click.echo(f"wrote {n} demo facts to {db}")
+    report = build_demo_corpus(corpus)
+    chunks = sum(n for _, _, n in report.files)
+    click.echo(f"wrote {len(report.files)} demo documents ({chunks} chunks) to {corpus}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--corpus",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    envvar="RAGSPINE_CORPUS",
+    help="the chunk store to add to (created if missing)",
+)
+@click.option(
+    "--sensitivity",
+    type=click.Choice(CLEARANCES),
+    default=None,
+    help="override the documents' own sensitivity (files without front matter are INTERNAL)",
+)
+@_known_errors
+def ingest(paths: tuple[Path, ...], corpus: Path, sensitivity: str | None) -> None:
+    """Add documents (.md, .txt; folders are searched) to the corpus and reindex it.
+
+    A changed file replaces its chunks; an unchanged one is skipped by content hash.
+    """
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.retrieval.ingest import ingest_paths
+
+    def show(doc_id: str, outcome: str, n: int) -> None:
+        detail = f" ({n} chunks)" if outcome != "unchanged" else ""
+        click.echo(f"{outcome:>9}  {doc_id}{detail}")
+
+    with ChunkStore(corpus) as store:
+        store.init_schema()
+        report = ingest_paths(store, paths, sensitivity=sensitivity, on_file=show)
+        total = store.count()
+    click.echo(
+        f"{report.count('added')} added, {report.count('replaced')} replaced, "
+        f"{report.count('unchanged')} unchanged; {total} chunks in {corpus}"
+        + ("; index rebuilt" if report.index_rebuilt else "")
+    )
 
 
 DEMO_QUESTIONS = (
@@ -118,6 +204,8 @@ DEMO_QUESTIONS = (
     "中国内地FY2024是多少?",
     "竞安中国FY2024的收入是多少?",
     "为什么中国内地FY2024收入下降?",
+    "个人信息出境有什么要求?",
+    "What did the board decide about Project Evergreen?",
 )
 
 
@@ -129,23 +217,37 @@ DEMO_QUESTIONS = (
     show_default=True,
 )
 @click.option(
+    "--corpus",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+)
+@click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),
     default="2025-06-30",
     show_default=True,
 )
 @_known_errors
-def demo(db: Path, reference_date: datetime) -> None:
+def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
     """Run the demo questions end to end with the offline MockProvider."""
     from ragspine.agent.agent import answer_question
     from ragspine.agent.llm_provider import MockProvider
+    from ragspine.retrieval.retriever import HybridRetriever
     from ragspine.storage.fact_store import FactStore
 
     ref = reference_date.date()
+    retriever = HybridRetriever.open(corpus)
     with FactStore(db, create=False) as store:
         store.init_schema()
         for i, q in enumerate(DEMO_QUESTIONS, start=1):
-            r = answer_question(q, store, MockProvider(reference_date=ref), reference_date=ref)
+            r = answer_question(
+                q,
+                store,
+                MockProvider(reference_date=ref),
+                reference_date=ref,
+                narrative_retriever=retriever,
+            )
             click.echo(f"[{i}/{len(DEMO_QUESTIONS)}] {q}")
             click.echo(
                 f"  route={r.route} clarification={r.clarification.mode} "

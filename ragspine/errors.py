@@ -7,6 +7,7 @@
     │   ├── ProfileError         domain profile YAML
     │   └── ProviderConfigError  missing SDK, missing key, unknown provider name
     ├── InvalidQuestionError     empty, too long, or control characters
+    ├── IngestError              a document cannot be read or validated (names the file)
     ├── StoreError               the SQLite fact store
     │   ├── StoreNotFoundError   the database file does not exist
     │   ├── MigrationError       schema history is inconsistent
@@ -39,6 +40,10 @@ class ProviderConfigError(ConfigError):
 
 class InvalidQuestionError(RagSpineError):
     """The question is not acceptable input (empty, too long, control characters)."""
+
+
+class IngestError(RagSpineError):
+    """A document could not be ingested; the message names the file and the field."""
 
 
 class StoreError(RagSpineError):

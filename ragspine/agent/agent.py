@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import partial
 from typing import Any
 
 from ragspine.agent.intent import (
@@ -47,6 +49,7 @@ from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.periods import Period
+from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import FactStore
 from ragspine.text import fold
 
@@ -121,15 +124,24 @@ def answer_question(
     narrative_retriever: NarrativeRetriever | None = None,
     intent_parser: IntentParser | None = None,
     profile: DomainProfile | None = None,
+    clearance: str = DEFAULT_CLEARANCE,
+    rerank: bool = False,
 ) -> AgentResult:
-    """Answer one question; numbers come only from the fact store, each with its source."""
+    """Answer one question; numbers come only from the fact store, each with its source.
+
+    ``clearance`` is the caller's: documents above it are invisible to the narrative channel.
+    ``rerank`` asks the provider to reorder retrieved chunks before synthesis.
+    """
     question = validate_question(question)
+    check_level(clearance)
     ref = reference_date or date.today()
     prof = profile or default_profile()
     trace = Trace()
+    trace.code("clearance", clearance)
+    narrate = partial(run_narrative, clearance=clearance, rerank=rerank)
     with trace.span("total"):
         result = _answer(
-            question, store, provider, ref, narrative_retriever, intent_parser, prof, trace
+            question, store, provider, ref, narrative_retriever, intent_parser, prof, trace, narrate
         )
     trace.count("sources", len(result.sources))
     trace.emit()
@@ -145,6 +157,7 @@ def _answer(
     parser: IntentParser | None,
     prof: DomainProfile,
     trace: Trace,
+    narrate: Callable[..., tuple[str, list[Source]]],
 ) -> AgentResult:
     with trace.span("parse"):
         intent = (parser or RuleIntentParser(prof)).parse(question, ref)
@@ -165,7 +178,7 @@ def _answer(
 
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
-            done.answer, done.sources = run_narrative(question, retriever, provider, trace)
+            done.answer, done.sources = narrate(question, retriever, provider, trace)
         return done
 
     tasks = _subtasks(intent, clar, prof)
@@ -191,7 +204,7 @@ def _answer(
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
         with trace.span("narrative"):
-            narrative, narrative_sources = run_narrative(question, retriever, provider, trace)
+            narrative, narrative_sources = narrate(question, retriever, provider, trace)
         answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative}"
         sources = sources + [s for s in narrative_sources if s not in sources]
     done.answer, done.sources, done.tool_results = answer, sources, results

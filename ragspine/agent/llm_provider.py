@@ -7,6 +7,7 @@ failures, and the replies the SDK lets through unchecked, become ``ProviderError
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -73,6 +74,8 @@ def estimate_tokens(*parts: object) -> int:
 
 SLOTS_LINE = re.compile(r"^\[slots\]\s+(.+)$", re.MULTILINE)
 SNIPPET_LINE = re.compile(r"^\[(\d+)\]\s*\(来源:([^)\n]+)\)\s*(.+)$", re.MULTILINE)
+RERANK_LINE = re.compile(r"^\[(c\d+)\]\s*(.*)$", re.MULTILINE)
+_WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)\s")
 
 
@@ -110,6 +113,8 @@ class MockProvider:
         if results:
             return self._render_results(system, messages, results)
         text = content if isinstance(content, str) else _joined_text(blocks)
+        if text.startswith("[rerank]"):
+            return self._rerank(system, messages, text)
         if tools:
             names = {t.get("name") for t in tools if isinstance(t, dict)}
             if "query_metric" not in names:
@@ -177,6 +182,26 @@ class MockProvider:
             usage=self._usage(system, messages, reply),
         )
 
+    def _rerank(self, system: str, messages: object, text: str) -> ProviderResponse:
+        """Order candidates by how many of the question's character pairs and words they hold."""
+        from ragspine.text import fold
+
+        question = re.search(r"^问题:(.*)$", text, re.MULTILINE)
+        candidates = RERANK_LINE.findall(text)
+        if question is None or not candidates:
+            raise ProviderMisuseError("MockProvider: a rerank prompt needs 问题: and [cN] lines")
+        wanted = _pairs(fold(question.group(1)))
+        scored = [
+            (-len(wanted & _pairs(fold(body))), i, cid) for i, (cid, body) in enumerate(candidates)
+        ]
+        reply = json.dumps([cid for _, _, cid in sorted(scored)])
+        return ProviderResponse(
+            text=reply,
+            stop_reason="end_turn",
+            raw_content=[{"type": "text", "text": reply}],
+            usage=self._usage(system, messages, reply),
+        )
+
     def _synthesise(self, system: str, messages: object, text: str) -> ProviderResponse:
         parts = []
         for _, cite, body in SNIPPET_LINE.findall(text)[:3]:
@@ -189,6 +214,13 @@ class MockProvider:
             raw_content=[{"type": "text", "text": reply}],
             usage=self._usage(system, messages, reply),
         )
+
+
+def _pairs(text: str) -> set[str]:
+    """Latin words and CJK character pairs: enough overlap signal for a deterministic rerank."""
+    units = _WORD.findall(text)
+    pairs = {a + b for a, b in itertools.pairwise(units) if len(a) == len(b) == 1}
+    return pairs | {u for u in units if len(u) > 1}
 
 
 def _joined_text(blocks: list[Any]) -> str:

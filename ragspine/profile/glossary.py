@@ -34,8 +34,12 @@ def _alias_pattern(alias: str) -> str:
 class AliasMatcher:
     """One compiled alternation over every alias of one kind (metrics, entities, channels)."""
 
-    def __init__(self, items: dict[str, list[str]]) -> None:
-        pairs = [(code, alias) for code, aliases in items.items() for alias in {code, *aliases}]
+    def __init__(self, items: dict[str, list[str]], *, include_codes: bool = True) -> None:
+        pairs = [
+            (code, alias)
+            for code, aliases in items.items()
+            for alias in dict.fromkeys([code, *aliases] if include_codes else aliases)
+        ]
         pairs.sort(key=lambda p: len(compact(p[1])), reverse=True)
         self._codes: list[str] = []
         parts = []

@@ -67,6 +67,8 @@ class DomainProfile(_Strict):
     external_entities: list[ExternalEntitySpec] = Field(default_factory=list)
     metrics: list[MetricSpec] = Field(min_length=1)
     channels: list[ChannelSpec] = Field(min_length=1)
+    # Groups of interchangeable words for document search (营收 ~ 营业收入, store closure ~ 关店).
+    synonyms: list[list[str]] = Field(default_factory=list)
 
     _memo: dict[str, Any] = PrivateAttr(default_factory=dict)
 
@@ -83,6 +85,9 @@ class DomainProfile(_Strict):
             ("channels", self.channels),
         ):
             _check_unique_aliases(kind, [(i.code, [i.code, *i.aliases]) for i in items])
+        for i, group in enumerate(self.synonyms):
+            if len(group) < 2 or any(not compact(w) for w in group):
+                raise ValueError(f"synonyms.{i}: a group needs two or more non-empty words")
         home = {compact(a): e.code for e in self.entities for a in e.aliases}
         for ext in self.external_entities:
             for alias in ext.aliases:

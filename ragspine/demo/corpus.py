@@ -1,0 +1,36 @@
+"""The ACME demo corpus: documents shipped in the package, ingested by `ragspine fixtures`."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.index import index_dir_for
+from ragspine.retrieval.ingest import IngestReport, ingest_paths
+
+
+def demo_corpus_files() -> list[Path]:
+    root = resources.files("ragspine.demo").joinpath("corpus")
+    return sorted(Path(str(root)).glob("*.*"))
+
+
+def build_demo_corpus(path: str | Path) -> IngestReport:
+    """Rebuild the demo chunk store and its index from scratch at ``path``."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".corpus.", dir=target.parent))
+    try:
+        staged = work / target.name
+        with ChunkStore(staged) as store:
+            store.init_schema()
+            report = ingest_paths(store, demo_corpus_files())
+        index = index_dir_for(target)
+        shutil.rmtree(index, ignore_errors=True)
+        staged.replace(target)
+        index_dir_for(staged).replace(index)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return report

@@ -1,0 +1,1 @@
+"""Turning documents into chunks with stable locators, and storing them."""

@@ -1,0 +1,188 @@
+"""Document chunks in SQLite: every chunk with its doc_id, source_locator and sensitivity.
+
+A document is replaced whole (its chunks with it) when its content hash changes, and each
+change bumps a generation counter so a saved search index can tell that it is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from ragspine.errors import StoreError, StoreNotFoundError
+from ragspine.retrieval.chunking.chunker import ChunkDraft
+from ragspine.retrieval.documents import Document
+from ragspine.storage.migrate import apply_migrations, load_migrations
+
+MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
+
+_COLUMNS = "chunk_id, doc_id, ord, source_locator, title, entity, period, sensitivity, text"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    chunk_id: str
+    doc_id: str
+    ord: int
+    source_locator: str
+    title: str
+    entity: str
+    period: str
+    sensitivity: str
+    text: str
+
+    @property
+    def index_text(self) -> str:
+        """What BM25 sees: the heading path carries the topic of short paragraphs."""
+        return f"{self.title}\n{self.text}"
+
+
+def make_chunk_id(doc_id: str, locator: str) -> str:
+    """Stable and short, and a plain code, so it may appear in a trace."""
+    digest = hashlib.sha1(f"{doc_id}\x00{locator}".encode()).hexdigest()[:16]
+    return f"c_{digest}"
+
+
+class ChunkStore:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreNotFoundError(
+                f"chunk store not found: {self.path} "
+                "(build the demo corpus with `ragspine fixtures`, or `ragspine ingest` files)"
+            )
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(self.path, check_same_thread=False)
+            self._conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open chunk store: {exc}") from exc
+
+    def init_schema(self) -> int:
+        with self._lock:
+            try:
+                return apply_migrations(self._conn, load_migrations(MIGRATIONS_PACKAGE))
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> ChunkStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- documents ---------------------------------------------------------------------------
+    def content_hash(self, doc_id: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT content_hash FROM document WHERE doc_id = ?", (doc_id,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def replace_document(self, doc: Document, drafts: Iterable[ChunkDraft]) -> int:
+        """Store a document and its chunks, replacing any older version in one transaction."""
+        meta = doc.meta
+        rows = [
+            (
+                make_chunk_id(doc.doc_id, d.locator),
+                doc.doc_id,
+                i,
+                d.locator,
+                f"{meta.title} › {d.heading}" if d.heading else meta.title,
+                meta.entity,
+                meta.period,
+                meta.sensitivity,
+                d.text,
+            )
+            for i, d in enumerate(drafts)
+        ]
+        with self._lock:
+            try:
+                with self._conn:
+                    self._conn.execute("DELETE FROM document WHERE doc_id = ?", (doc.doc_id,))
+                    self._conn.execute(
+                        "INSERT INTO document (doc_id, title, sensitivity, language, entity,"
+                        " period, content_hash, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            doc.doc_id,
+                            meta.title,
+                            meta.sensitivity,
+                            meta.language,
+                            meta.entity,
+                            meta.period,
+                            doc.content_hash,
+                            str(doc.path),
+                        ),
+                    )
+                    self._conn.executemany(
+                        f"INSERT INTO chunk ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+                    )
+                    self._conn.execute(
+                        "UPDATE corpus_state SET generation = generation + 1 WHERE id = 1"
+                    )
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"{doc.path}: cannot store its chunks: {exc}") from exc
+        return len(rows)
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self._lock, self._conn:
+            cur = self._conn.execute("DELETE FROM document WHERE doc_id = ?", (doc_id,))
+            if cur.rowcount:
+                self._conn.execute(
+                    "UPDATE corpus_state SET generation = generation + 1 WHERE id = 1"
+                )
+        return bool(cur.rowcount)
+
+    def documents(self) -> list[tuple[str, str, str]]:
+        """(doc_id, title, sensitivity) of every document."""
+        with self._lock:
+            return self._conn.execute(
+                "SELECT doc_id, title, sensitivity FROM document ORDER BY doc_id"
+            ).fetchall()
+
+    # -- chunks ------------------------------------------------------------------------------
+    @property
+    def generation(self) -> int:
+        with self._lock:
+            (gen,) = self._conn.execute(
+                "SELECT generation FROM corpus_state WHERE id = 1"
+            ).fetchone()
+        return int(gen)
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        """Every chunk, in a stable order (document, then position)."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM chunk ORDER BY doc_id, ord"
+            ).fetchall()
+        return (Chunk(*r) for r in rows)
+
+    def get_chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" for _ in chunk_ids)
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM chunk WHERE chunk_id IN ({marks})", chunk_ids
+            ).fetchall()
+        return {r[0]: Chunk(*r) for r in rows}
+
+    def count(self) -> int:
+        with self._lock:
+            (n,) = self._conn.execute("SELECT COUNT(*) FROM chunk").fetchone()
+        return int(n)

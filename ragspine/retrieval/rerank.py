@@ -1,0 +1,72 @@
+"""Listwise rerank: the model reorders the top candidates; any doubt keeps the fused order.
+
+The model sees short candidate ids (c1, c2 …), never chunk ids, and must return every one of
+them exactly once. A provider error, unparseable output, an unknown or repeated id or a partial
+list all fall back to the input order, with a code saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ragspine.agent.llm_provider import LLMProvider
+from ragspine.errors import ProviderError
+from ragspine.retrieval.base import NarrativeHit
+
+RERANK_MARKER = "[rerank]"
+RERANK_SYSTEM = (
+    "You rank passages by how well they answer the question. Reply with one JSON array that "
+    "lists every candidate id exactly once, most relevant first, and nothing else."
+)
+_ARRAY = re.compile(r"\[[^\[\]]*\]", re.DOTALL)
+_SNIPPET_CHARS = 300
+
+RERANKED = "reranked"
+
+
+def rerank_prompt(question: str, hits: list[NarrativeHit]) -> str:
+    lines = [RERANK_MARKER, f"问题:{question}", "候选:"]
+    for i, hit in enumerate(hits, start=1):
+        text = " ".join(hit.text.split())[:_SNIPPET_CHARS]
+        lines.append(f"[c{i}] {' '.join(hit.title.split())} | {text}")
+    lines.append('只输出一个 JSON 数组,按相关性从高到低列出全部候选编号,例如 ["c2", "c1"]。')
+    return "\n".join(lines)
+
+
+def listwise_rerank(
+    question: str, hits: list[NarrativeHit], provider: LLMProvider
+) -> tuple[list[NarrativeHit], str]:
+    """The hits reordered by the model, and a status code (``reranked`` or ``fallback_*``)."""
+    if len(hits) < 2:
+        return list(hits), "skipped_too_few"
+    messages: list[dict[str, object]] = [{"role": "user", "content": rerank_prompt(question, hits)}]
+    try:
+        response = provider.create_message(system=RERANK_SYSTEM, messages=messages, tools=[])
+    except ProviderError:
+        return list(hits), "fallback_provider_error"
+    order, status = parse_order(response.text, len(hits))
+    if order is None:
+        return list(hits), status
+    return [hits[i] for i in order], RERANKED
+
+
+def parse_order(text: str, n: int) -> tuple[list[int] | None, str]:
+    """Positions 0..n-1 in the model's order, or None and why not."""
+    match = _ARRAY.search(text or "")
+    if not match:
+        return None, "fallback_unparseable"
+    try:
+        ids = json.loads(match.group())
+    except ValueError:
+        return None, "fallback_unparseable"
+    if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
+        return None, "fallback_unparseable"
+    valid = {f"c{i}" for i in range(1, n + 1)}
+    if any(x not in valid for x in ids):
+        return None, "fallback_unknown_id"
+    if len(set(ids)) != len(ids):
+        return None, "fallback_duplicate_id"
+    if len(ids) != n:
+        return None, "fallback_partial"
+    return [int(x[1:]) - 1 for x in ids], RERANKED

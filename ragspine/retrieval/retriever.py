@@ -1,0 +1,106 @@
+"""The hybrid retriever: rewritten queries × (BM25 [+ vector]) → RRF, within a clearance."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Protocol
+
+from ragspine.profile import DomainProfile, default_profile
+from ragspine.retrieval.base import NarrativeHit
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.fusion import rrf_fuse
+from ragspine.retrieval.index import CorpusIndex, Progress, index_dir_for
+from ragspine.retrieval.rewrite import rewrite_queries
+from ragspine.retrieval.tokenize import tokenize
+from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
+
+RRF_K = 60
+
+
+class VectorChannel(Protocol):
+    """Dense retrieval, if any: chunk ids best first, only among the allowed sensitivities."""
+
+    def search(self, query: str, *, k: int, allowed: Collection[str]) -> list[str]: ...
+
+
+class HybridRetriever:
+    """A NarrativeRetriever over a chunk store and its saved index."""
+
+    def __init__(
+        self,
+        store: ChunkStore,
+        index: CorpusIndex,
+        *,
+        profile: DomainProfile | None = None,
+        vector: VectorChannel | None = None,
+        rewrite: bool = True,
+        depth: int = 50,
+    ) -> None:
+        self.store = store
+        self.index = index
+        self.profile = profile or default_profile()
+        self.vector = vector
+        self.rewrite = rewrite
+        self.depth = depth
+
+    @classmethod
+    def open(
+        cls,
+        corpus_path: str | Path,
+        *,
+        profile: DomainProfile | None = None,
+        vector: VectorChannel | None = None,
+        progress: Progress | None = None,
+    ) -> HybridRetriever:
+        """Open a corpus; its index is loaded, or rebuilt once if missing or stale."""
+        store = ChunkStore(corpus_path, create=False)
+        store.init_schema()
+        index = ensure_index(store, progress=progress)
+        return cls(store, index, profile=profile, vector=vector)
+
+    def retrieve(
+        self, query: str, *, top_k: int = 5, clearance: str = DEFAULT_CLEARANCE
+    ) -> list[NarrativeHit]:
+        allowed = allowed_levels(clearance)
+        variants = rewrite_queries(query, self.profile) if self.rewrite else [query]
+        bm25 = self.index.rank([tokenize(v, query=True) for v in variants], clearance, self.depth)
+        rankings = [[cid for cid, _ in r] for r in bm25]
+        if self.vector is not None:
+            dense = self.vector.search(query, k=self.depth, allowed=allowed)
+            # Trust but verify: what a vector store returns is filtered before it can rank.
+            known = self.store.get_chunks(dense)
+            rankings.append([c for c in dense if c in known and known[c].sensitivity in allowed])
+        fused = rrf_fuse(rankings, k=RRF_K)[:top_k]
+        chunks = self.store.get_chunks([cid for cid, _ in fused])
+        hits = []
+        for cid, score in fused:
+            chunk = chunks.get(cid)
+            if chunk is None or chunk.sensitivity not in allowed:
+                continue  # a stale index can never widen what a caller sees
+            hits.append(
+                NarrativeHit(
+                    chunk_id=cid,
+                    doc_id=chunk.doc_id,
+                    locator=chunk.source_locator,
+                    text=chunk.text,
+                    title=chunk.title,
+                    score=round(score, 6),
+                )
+            )
+        return hits
+
+
+def ensure_index(store: ChunkStore, *, progress: Progress | None = None) -> CorpusIndex:
+    """The store's index, rebuilt if it is missing or older than the store."""
+    directory = index_dir_for(store.path)
+    generation = store.generation
+    try:
+        index = CorpusIndex.load(directory)
+        if index.is_current(generation):
+            return index
+    except Exception:
+        pass
+    return CorpusIndex.build(
+        store.iter_chunks(), directory, generation=generation, progress=progress
+    )

@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ragspine.errors import StoreNotFoundError
+from ragspine.retrieval.chunking.chunk_store import ChunkStore, make_chunk_id
+
+
+def test_lineage_and_sensitivity_are_enforced_by_sqlite(mini_corpus: Path) -> None:
+    conn = sqlite3.connect(mini_corpus)
+    cols = {r[1]: r[3] for r in conn.execute("PRAGMA table_info(chunk)")}
+    assert cols["doc_id"] == 1 and cols["source_locator"] == 1 and cols["sensitivity"] == 1
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO chunk VALUES ('x', 'results.md', 99, 'para=9', 't', '', '', 'SECRET', 'x')"
+        )
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO chunk VALUES ('y', 'results.md', 98, '', 't', '', '', 'PUBLIC', 'x')"
+        )
+
+
+def test_chunks_carry_document_metadata(mini_corpus: Path) -> None:
+    chunks = list(ChunkStore(mini_corpus).iter_chunks())
+    board = [c for c in chunks if c.doc_id == "board.md"]
+    assert board[0].sensitivity == "RESTRICTED" and board[0].title == "董事会纪要 › 决议"
+    assert board[0].chunk_id == make_chunk_id("board.md", "section=1,para=1")
+
+
+def test_chunk_ids_are_stable_codes() -> None:
+    assert make_chunk_id("a.md", "para=1") == make_chunk_id("a.md", "para=1")
+    assert make_chunk_id("a.md", "para=1") != make_chunk_id("a.md", "para=2")
+
+
+def test_deleting_a_document_removes_its_chunks(mini_corpus: Path) -> None:
+    store = ChunkStore(mini_corpus)
+    assert store.delete_document("results.md")
+    assert {c.doc_id for c in store.iter_chunks()} == {"board.md", "pricing.md"}
+    assert not store.delete_document("results.md")
+
+
+def test_missing_store_names_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(StoreNotFoundError, match="ragspine ingest"):
+        ChunkStore(tmp_path / "none.db", create=False)

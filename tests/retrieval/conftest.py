@@ -1,0 +1,67 @@
+"""A small corpus on disk, with one document at each sensitivity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.ingest import ingest_paths
+from ragspine.retrieval.retriever import HybridRetriever
+
+DOCS = {
+    "results.md": """---
+title: 年度业绩回顾
+sensitivity: PUBLIC
+---
+# 收入
+
+中国内地营业收入下降,主要由于门店关闭和人民币贬值。
+
+# 线上
+
+线上渠道保持增长,小程序订单翻倍。
+""",
+    "pricing.md": """---
+title: Pricing memo
+sensitivity: INTERNAL
+---
+# Price bands
+
+Promotions may not go below the floor price without approval.
+""",
+    "board.md": """---
+title: 董事会纪要
+sensitivity: RESTRICTED
+---
+# 决议
+
+董事会批准青松项目:出售台湾业务,中国内地营业收入下降的应对方案同步讨论。
+""",
+}
+
+
+def write_docs(folder: Path, docs: dict[str, str] = DOCS) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in docs.items():
+        path = folder / name
+        path.write_text(text, "utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture
+def mini_corpus(tmp_path: Path) -> Path:
+    """A chunk store with its index, built by ingest; returns the store's path."""
+    corpus = tmp_path / "chunks.db"
+    with ChunkStore(corpus) as store:
+        store.init_schema()
+        ingest_paths(store, write_docs(tmp_path / "docs"))
+    return corpus
+
+
+@pytest.fixture
+def retriever(mini_corpus: Path) -> HybridRetriever:
+    return HybridRetriever.open(mini_corpus)

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from rank_bm25 import BM25Okapi
+
+from ragspine.retrieval.chunking.chunk_store import Chunk
+from ragspine.retrieval.index import CorpusIndex
+
+
+def _chunk(i: int, text: str, sensitivity: str = "PUBLIC") -> Chunk:
+    return Chunk(f"c{i}", "doc.md", i, f"para={i}", "", "", "", sensitivity, text)
+
+
+def test_two_document_corpus_ranks_the_matching_one(tmp_path: Path) -> None:
+    """BM25Okapi gives a term in half the corpus zero IDF; Lucene's IDF stays positive."""
+    chunks = [_chunk(1, "门店关闭 拖累 收入"), _chunk(2, "线上 增长")]
+    index = CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
+    (ranking,) = index.rank([["关闭"]], "PUBLIC", depth=5)
+    assert [cid for cid, _ in ranking] == ["c1"]
+    assert ranking[0][1] > 0
+    okapi = BM25Okapi([["门店关闭", "拖累"], ["线上", "增长"]])
+    assert okapi.get_scores(["拖累"])[0] <= 0  # the failure mode the index avoids
+
+
+def test_single_term_rankings_agree_with_rank_bm25(tmp_path: Path) -> None:
+    """rank-bm25 as an oracle: for one rare term both orderings are the same."""
+    rng = random.Random(7)
+    vocab = [f"w{i}" for i in range(400)]
+    docs = [[rng.choice(vocab) for _ in range(rng.randint(5, 60))] for _ in range(300)]
+    chunks = [_chunk(i, " ".join(d)) for i, d in enumerate(docs)]
+    index = CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
+    oracle = BM25Okapi(docs, k1=1.5, b=0.75)
+    for term in ("w3", "w77", "w150", "w399"):
+        (ours,) = index.rank([[term]], "PUBLIC", depth=10)
+        scores = oracle.get_scores([term])
+        expected = sorted(
+            (i for i in range(len(docs)) if scores[i] > 0), key=lambda i: (-scores[i], i)
+        )
+        assert [cid for cid, _ in ours] == [f"c{i}" for i in expected[:10]], term
+
+
+def test_saved_index_loads_and_knows_its_generation(tmp_path: Path) -> None:
+    CorpusIndex.build([_chunk(1, "alpha beta")], tmp_path / "idx", generation=3)
+    loaded = CorpusIndex.load(tmp_path / "idx")
+    assert loaded.is_current(3) and not loaded.is_current(4)
+    assert loaded.rank([["alpha"]], "PUBLIC", 5)[0][0][0] == "c1"
+
+
+def test_each_clearance_has_its_own_index_and_statistics(tmp_path: Path) -> None:
+    """A RESTRICTED chunk is absent below RESTRICTED and does not shift other scores."""
+    public = [_chunk(1, "alpha beta"), _chunk(2, "gamma")]
+    secret = _chunk(3, "alpha alpha alpha", "RESTRICTED")
+    with_secret = CorpusIndex.build([*public, secret], tmp_path / "a", generation=1)
+    without = CorpusIndex.build(public, tmp_path / "b", generation=1)
+    internal = with_secret.rank([["alpha"]], "INTERNAL", 10)[0]
+    assert [c for c, _ in internal] == ["c1"]
+    assert internal == without.rank([["alpha"]], "INTERNAL", 10)[0]
+    assert [c for c, _ in with_secret.rank([["alpha"]], "RESTRICTED", 10)[0]] == ["c3", "c1"]
+
+
+def test_a_level_with_no_chunks_returns_nothing(tmp_path: Path) -> None:
+    index = CorpusIndex.build([_chunk(1, "alpha", "RESTRICTED")], tmp_path / "idx", generation=1)
+    assert index.rank([["alpha"]], "PUBLIC", 5) == [[]]
+
+
+def test_rebuilding_replaces_the_old_index(tmp_path: Path) -> None:
+    CorpusIndex.build([_chunk(1, "alpha")], tmp_path / "idx", generation=1)
+    CorpusIndex.build([_chunk(2, "beta")], tmp_path / "idx", generation=2)
+    loaded = CorpusIndex.load(tmp_path / "idx")
+    alpha, beta = loaded.rank([["alpha"], ["beta"]], "PUBLIC", 5)
+    assert alpha == [] and [c for c, _ in beta] == ["c2"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.errors import IngestError
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.index import CorpusIndex, index_dir_for
+from ragspine.retrieval.ingest import ingest_paths
+from ragspine.retrieval.retriever import HybridRetriever
+from tests.retrieval.conftest import write_docs
+
+
+def _store(path: Path) -> ChunkStore:
+    store = ChunkStore(path)
+    store.init_schema()
+    return store
+
+
+def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
+    write_docs(tmp_path / "docs")
+    store = _store(tmp_path / "c.db")
+    report = ingest_paths(store, [tmp_path / "docs"])
+    assert sorted(report.files) == [
+        ("board.md", "added", 1),
+        ("pricing.md", "added", 1),
+        ("results.md", "added", 2),
+    ]
+    assert report.index_rebuilt
+    assert CorpusIndex.load(index_dir_for(tmp_path / "c.db")).is_current(store.generation)
+
+
+def test_unchanged_files_are_skipped_by_content_hash(mini_corpus: Path, tmp_path: Path) -> None:
+    store = ChunkStore(mini_corpus)
+    generation = store.generation
+    report = ingest_paths(store, [tmp_path / "docs"])
+    assert {o for _, o, _ in report.files} == {"unchanged"}
+    assert not report.index_rebuilt and store.generation == generation
+
+
+def test_a_changed_file_replaces_its_chunks(mini_corpus: Path, tmp_path: Path) -> None:
+    path = tmp_path / "docs" / "results.md"
+    path.write_text(
+        path.read_text("utf-8").replace(
+            "线上渠道保持增长,小程序订单翻倍。", "全新的会员计划上线。"
+        ),
+        "utf-8",
+    )
+    store = ChunkStore(mini_corpus)
+    report = ingest_paths(store, [path])
+    assert report.files == [("results.md", "replaced", 2)]
+    assert store.count() == 4
+    retriever = HybridRetriever.open(mini_corpus)
+    assert retriever.retrieve("会员计划", top_k=1)[0].doc_id == "results.md"
+    assert not retriever.retrieve("小程序订单", top_k=5)  # the old text is gone from the index
+
+
+def test_one_bad_file_leaves_the_store_untouched(mini_corpus: Path, tmp_path: Path) -> None:
+    good = tmp_path / "new.md"
+    good.write_text("# X\nnew text\n", "utf-8")
+    bad = tmp_path / "bad.md"
+    bad.write_text("---\nsensitivity: SECRET\n---\nx\n", "utf-8")
+    store = ChunkStore(mini_corpus)
+    before = (store.count(), store.generation)
+    with pytest.raises(IngestError, match=r"bad\.md"):
+        ingest_paths(store, [good, bad])
+    assert (store.count(), store.generation) == before
+
+
+def test_a_missing_path_is_named(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match=r"nope\.md: no such file"):
+        ingest_paths(_store(tmp_path / "c.db"), [tmp_path / "nope.md"])
+
+
+def test_a_stale_index_is_rebuilt_once_on_open(mini_corpus: Path) -> None:
+    store = ChunkStore(mini_corpus)
+    store.delete_document("pricing.md")  # a change made outside ingest
+    retriever = HybridRetriever.open(mini_corpus)
+    assert retriever.index.is_current(store.generation)
+    assert retriever.retrieve("floor price", top_k=5) == []
