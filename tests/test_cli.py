@@ -6,20 +6,28 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests.retrieval.conftest import write_docs
+
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
+# Every run starts in an empty folder, so the developer's own ./data never leaks into a test.
+EMPTY_CWD = tempfile.mkdtemp(prefix="ragspine-cli-")
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, env: dict[str, str] | None = None, cwd: str | Path = EMPTY_CWD
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [RAGSPINE, *args],
         capture_output=True,
         text=True,
         timeout=60,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
 
 
@@ -80,9 +88,72 @@ def test_bad_reference_date_is_a_usage_error(demo_db: Path) -> None:
 
 def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
     db = tmp_path / "sub" / "facts.db"
-    built = run("fixtures", "--db", str(db))
-    assert built.returncode == 0 and "demo facts" in built.stdout
-    again = run("fixtures", "--db", str(db))  # rebuilding replaces, never duplicates
+    built = run("fixtures", "--db", str(db), cwd=tmp_path)
+    assert (
+        built.returncode == 0 and "demo facts" in built.stdout and "demo documents" in built.stdout
+    )
+    assert (tmp_path / "data" / "chunks.db").is_file()  # the default corpus, beside the cwd
+    again = run("fixtures", "--db", str(db), cwd=tmp_path)  # rebuilding replaces, never duplicates
     assert again.returncode == 0 and again.stdout == built.stdout
-    out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少")
+    out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
     assert out.returncode == 0 and out.stdout.startswith("查不到:REVENUE / ACME_CN / 2025")
+    # Issue 3's done-when: the number with its source, then an attribution citing the MD&A.
+    why = run("ask", "--db", str(db), "为什么中国内地FY2024收入下降?", cwd=tmp_path)
+    number, attribution = why.stdout.split("\n\n归因分析:\n")
+    assert number.startswith("ACME_CN FY2024 REVENUE:1320 USD_M(来源:ACME_FY2024_Review.pptx")
+    assert "(来源:ACME_FY2024_MDA.md section=" in attribution.split("\n")[0]
+    assert "ACME_FY2024_MDA.md · section=" in why.stdout  # listed among the sources too
+
+
+# -- documents ------------------------------------------------------------------------------
+
+
+def test_ingest_adds_replaces_and_skips_as_a_user_sees_it(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    corpus = tmp_path / "c.db"
+    first = run("ingest", "--corpus", str(corpus), str(tmp_path / "docs"))
+    assert first.returncode == 0, first.stderr
+    assert "    added  board.md (1 chunks)" in first.stdout
+    assert first.stdout.strip().endswith(
+        "3 added, 0 replaced, 0 unchanged; 4 chunks in " + str(corpus) + "; index rebuilt"
+    )
+    docs[0].write_text(docs[0].read_text("utf-8") + "\n# 新增\n新的段落。\n", "utf-8")
+    second = run("ingest", "--corpus", str(corpus), *map(str, docs))
+    assert "replaced  results.md (3 chunks)" in second.stdout
+    assert "unchanged  pricing.md" in second.stdout
+    assert "1 replaced, 2 unchanged; 5 chunks" in second.stdout
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"bad.md": "---\nsensitivity: SECRET\n---\nx"}, "bad.md: front matter: sensitivity"),
+        ({"deck.pptx": "x"}, "unsupported file type .pptx"),
+    ],
+)
+def test_ingest_bad_file_is_one_line(tmp_path: Path, files: dict[str, str], message: str) -> None:
+    paths = write_docs(tmp_path / "docs", files)
+    out = run("ingest", "--corpus", str(tmp_path / "c.db"), *map(str, paths))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr
+
+
+def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path) -> None:
+    write_docs(tmp_path / "docs")
+    corpus = tmp_path / "c.db"
+    assert run("ingest", "--corpus", str(corpus), str(tmp_path / "docs")).returncode == 0
+    q = "董事会关于青松项目有什么决议?"
+    staff = run("ask", "--db", str(demo_db), "--corpus", str(corpus), q)
+    assert staff.returncode == 0 and "青松" not in staff.stdout.replace(q, "")
+    board = run(
+        "ask",
+        "--db",
+        str(demo_db),
+        "--corpus",
+        str(corpus),
+        "--clearance",
+        "RESTRICTED",
+        "--rerank",
+        q,
+    )
+    assert "青松项目" in board.stdout and "board.md · section=1,para=1" in board.stdout

@@ -77,6 +77,7 @@ def runs(
                 stderr=subprocess.PIPE,
                 text=True,
                 encoding="utf-8",
+                cwd=tmp,  # never the developer's ./data
             )
             for name, env in envs.items()
         }

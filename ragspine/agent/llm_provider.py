@@ -203,11 +203,22 @@ class MockProvider:
         )
 
     def _synthesise(self, system: str, messages: object, text: str) -> ProviderResponse:
-        parts = []
-        for _, cite, body in SNIPPET_LINE.findall(text)[:3]:
-            sentence = _SENTENCE_END.split(body.strip(), maxsplit=1)[0].strip()
-            parts.append(f"{sentence}(来源:{cite.strip()})")
-        reply = "\n".join(parts)
+        """Extractive: from each snippet, the sentence sharing most with the question, cited.
+
+        Snippets sharing nothing with the question are left out unless none share anything.
+        """
+        from ragspine.text import fold
+
+        question = re.search(r"^问题:(.*)$", text, re.MULTILINE)
+        wanted = _pairs(fold(question.group(1))) if question else set()
+        picked: list[tuple[int, str, str]] = []
+        for _, cite, body in SNIPPET_LINE.findall(text):
+            sentences = [s.strip() for s in _SENTENCE_END.split(body.strip()) if s.strip()]
+            scored = [(len(wanted & _pairs(fold(s))), -i, s) for i, s in enumerate(sentences)]
+            overlap, _, best = max(scored)
+            picked.append((overlap, best, cite.strip()))
+        relevant = [p for p in picked if p[0] > 0] or picked[:1]
+        reply = "\n".join(f"{s}(来源:{cite})" for _, s, cite in relevant[:3])
         return ProviderResponse(
             text=reply,
             stop_reason="end_turn",

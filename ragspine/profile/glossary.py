@@ -23,18 +23,23 @@ class AliasMatch:
     end: int
 
 
-def _alias_pattern(alias: str) -> str:
+def _alias_pattern(alias: str, *, inflect: bool = False) -> str:
     tokens = [t for t in re.split(r"[\W_]+", fold(alias)) if t]
     body = r"[\W_]*".join(re.escape(t) for t in tokens)
     head = r"(?<![a-z0-9_])" if tokens[0][0].isascii() else ""
-    tail = r"(?:'?s)?(?![a-z0-9_])" if tokens[-1][-1].isascii() else ""
+    ending = r"(?:'?s|es|ed|d|ing)?" if inflect else r"(?:'?s)?"
+    tail = ending + r"(?![a-z0-9_])" if tokens[-1][-1].isascii() else ""
     return head + body + tail
 
 
 class AliasMatcher:
     """One compiled alternation over every alias of one kind (metrics, entities, channels)."""
 
-    def __init__(self, items: dict[str, list[str]], *, include_codes: bool = True) -> None:
+    def __init__(
+        self, items: dict[str, list[str]], *, include_codes: bool = True, inflect: bool = False
+    ) -> None:
+        """``inflect`` also accepts English endings (returned, closing): for search words only,
+        since for slots 'grouped' must not read as the entity 'group'."""
         pairs = [
             (code, alias)
             for code, aliases in items.items()
@@ -45,7 +50,7 @@ class AliasMatcher:
         parts = []
         for i, (code, alias) in enumerate(pairs):
             self._codes.append(code)
-            parts.append(f"(?P<g{i}>{_alias_pattern(alias)})")
+            parts.append(f"(?P<g{i}>{_alias_pattern(alias, inflect=inflect)})")
         self._regex = re.compile("|".join(parts))
         self._exact = {compact(alias): code for code, alias in pairs}
 

@@ -20,7 +20,8 @@ SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
 class DocumentMeta(BaseModel):
     """What a document says about itself in its front matter."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # YAML reads `period: 2025` as a number; it is still a period label.
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, coerce_numbers_to_str=True)
 
     title: str = Field(default="", max_length=300)
     sensitivity: Literal["PUBLIC", "INTERNAL", "RESTRICTED"] = DEFAULT_CLEARANCE  # type: ignore[assignment]

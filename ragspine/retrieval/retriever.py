@@ -35,7 +35,7 @@ class HybridRetriever:
         profile: DomainProfile | None = None,
         vector: VectorChannel | None = None,
         rewrite: bool = True,
-        depth: int = 50,
+        depth: int = 12,
     ) -> None:
         self.store = store
         self.index = index
@@ -64,16 +64,17 @@ class HybridRetriever:
     ) -> list[NarrativeHit]:
         allowed = allowed_levels(clearance)
         variants = rewrite_queries(query, self.profile) if self.rewrite else [query]
-        bm25 = self.index.rank([tokenize(v, query=True) for v in variants], clearance, self.depth)
+        depth = max(self.depth, top_k)
+        bm25 = self.index.rank([tokenize(v, query=True) for v in variants], clearance, depth)
         rankings = [[cid for cid, _ in r] for r in bm25]
         if self.vector is not None:
-            dense = self.vector.search(query, k=self.depth, allowed=allowed)
+            dense = self.vector.search(query, k=depth, allowed=allowed)
             # Trust but verify: what a vector store returns is filtered before it can rank.
             known = self.store.get_chunks(dense)
             rankings.append([c for c in dense if c in known and known[c].sensitivity in allowed])
         fused = rrf_fuse(rankings, k=RRF_K)[:top_k]
         chunks = self.store.get_chunks([cid for cid, _ in fused])
-        hits = []
+        hits: list[NarrativeHit] = []
         for cid, score in fused:
             chunk = chunks.get(cid)
             if chunk is None or chunk.sensitivity not in allowed:

@@ -1,25 +1,30 @@
 """Glossary-driven multi-query rewriting.
 
 '营收' and '营业收入' share no character bigram, and an English question shares no token with a
-Chinese document. Each glossary term a question names (metric, entity, channel, or a synonym
-group of the profile) is swapped for its sibling aliases, one variant per sibling position, so
-every spelling the documents might use is searched, and RRF merges the rankings.
+Chinese document. Every glossary term a question names (a metric, entity or channel alias, or a
+word of one of the profile's synonym groups) brings its siblings along:
+
+* the first query is the question plus the siblings written in the question's own script;
+* the second is a translation: the siblings in the other script, one bag of words.
+
+Two rankings rather than one per sibling, because RRF counts votes: near-identical
+same-language variants would outvote the one ranking that can reach the other language.
 """
 
 from __future__ import annotations
 
-import re
-
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatcher, glossary_for
+from ragspine.profile.glossary import AliasMatch, AliasMatcher, glossary_for
 from ragspine.text import fold
 
-MAX_VARIANTS = 4
+MAX_SIBLINGS = 6
 
 
 def _synonym_matcher(profile: DomainProfile) -> AliasMatcher:
     groups = {f"SYN_{i}": list(g) for i, g in enumerate(profile.synonyms)}
-    return profile.memo("synonym_matcher", lambda: AliasMatcher(groups, include_codes=False))
+    return profile.memo(
+        "synonym_matcher", lambda: AliasMatcher(groups, include_codes=False, inflect=True)
+    )
 
 
 def _siblings(profile: DomainProfile) -> dict[str, list[str]]:
@@ -27,28 +32,16 @@ def _siblings(profile: DomainProfile) -> dict[str, list[str]]:
         table: dict[str, list[str]] = {}
         for items in (profile.metrics, profile.entities, profile.channels):
             for item in items:
-                table[item.code] = _ordered(item.aliases)
+                table[item.code] = list(item.aliases)
         for i, group in enumerate(profile.synonyms):
-            table[f"SYN_{i}"] = _ordered(group)
+            table[f"SYN_{i}"] = list(group)
         return table
 
     return profile.memo("rewrite_siblings", build)
 
 
-def _ordered(aliases: list[str]) -> list[str]:
-    """Alternate scripts (中文, English, 中文 …) so the first variants already cross languages."""
-    cjk = [a for a in aliases if not a.isascii()]
-    latin = [a for a in aliases if a.isascii()]
-    out: list[str] = []
-    for i in range(max(len(cjk), len(latin))):
-        out.extend(x[i] for x in (cjk, latin) if i < len(x))
-    return out
-
-
-def rewrite_queries(
-    query: str, profile: DomainProfile | None = None, *, max_variants: int = MAX_VARIANTS
-) -> list[str]:
-    """The query first, then up to ``max_variants`` rewrites with sibling aliases swapped in."""
+def glossary_terms(query: str, profile: DomainProfile | None = None) -> list[AliasMatch]:
+    """The glossary terms a query names, leftmost-longest, without overlaps."""
     prof = profile or default_profile()
     g = glossary_for(prof)
     folded = fold(query)
@@ -59,26 +52,32 @@ def rewrite_queries(
         *_synonym_matcher(prof).find_all(folded),
     ]
     matches.sort(key=lambda m: (m.start, -m.end))
-    spans = []
+    spans: list[AliasMatch] = []
     last_end = -1
-    for m in matches:  # drop overlaps: the earliest, longest match wins
+    for m in matches:
         if m.start >= last_end:
             spans.append(m)
             last_end = m.end
-    if not spans:
+    return spans
+
+
+def rewrite_queries(query: str, profile: DomainProfile | None = None) -> list[str]:
+    """The expanded query first, then its translation; just the query if it names no term."""
+    prof = profile or default_profile()
+    terms = glossary_terms(query, prof)
+    if not terms:
         return [query]
+    cjk_query = sum(not c.isascii() for c in query) > sum(
+        c.isalpha() and c.isascii() for c in query
+    )
     siblings = _siblings(prof)
-    variants: list[str] = [query]
-    for j in range(max_variants):
-        parts: list[str] = []
-        pos = 0
-        for m in spans:
-            options = siblings[m.code]
-            parts.append(folded[pos : m.start])
-            parts.append(f" {options[j % len(options)]} ")  # never glued to a neighbour
-            pos = m.end
-        parts.append(folded[pos:])
-        variant = re.sub(r"\s+", " ", "".join(parts)).strip()
-        if variant not in variants and fold(variant) != folded:
-            variants.append(variant)
-    return variants
+    same: list[str] = []
+    other: list[str] = []
+    for term in terms:
+        for alias in siblings[term.code][: MAX_SIBLINGS * 2]:
+            bucket = same if (not alias.isascii()) == cjk_query else other
+            if alias not in bucket:
+                bucket.append(alias)
+    folded = fold(query)
+    expanded = " ".join([query, *(a for a in same if fold(a) not in folded)])
+    return [expanded, " ".join(other)] if other else [expanded]
