@@ -21,6 +21,7 @@ from benchmarks import Row
 # suite name -> module exposing run(quick: bool) -> list[Row]
 SUITES: dict[str, str] = {
     "agent": "benchmarks.agent_bench",
+    "retrieval": "benchmarks.retrieval_bench",
 }
 
 _HEADERS = ("suite", "case", "n", "p50 ms", "p95 ms", "mean ms")

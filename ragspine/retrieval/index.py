@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,11 @@ class CorpusIndex:
 
         target = Path(directory)
         target.parent.mkdir(parents=True, exist_ok=True)
-        items = [(c.chunk_id, c.sensitivity, tokenize(c.index_text)) for c in chunks]
+        # A document's title heads every one of its chunks: tokenise each title once.
+        title_tokens = lru_cache(maxsize=4096)(lambda title: tuple(tokenize(title)))
+        items = [
+            (c.chunk_id, c.sensitivity, [*title_tokens(c.title), *tokenize(c.text)]) for c in chunks
+        ]
         if progress:
             progress(f"tokenised {len(items)} chunks")
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))

@@ -13,18 +13,22 @@ same-language variants would outvote the one ranking that can reach the other la
 
 from __future__ import annotations
 
+import re
+
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, AliasMatcher, glossary_for
 from ragspine.text import fold
 
 MAX_SIBLINGS = 6
+_NUMBER = re.compile(r"(?<![a-z0-9])(?:fy)?(\d{2,4})(?![0-9])")
 
 
 def _synonym_matcher(profile: DomainProfile) -> AliasMatcher:
-    groups = {f"SYN_{i}": list(g) for i, g in enumerate(profile.synonyms)}
-    return profile.memo(
-        "synonym_matcher", lambda: AliasMatcher(groups, include_codes=False, inflect=True)
-    )
+    def build() -> AliasMatcher:
+        groups = {f"SYN_{i}": list(g) for i, g in enumerate(profile.synonyms)}
+        return AliasMatcher(groups, include_codes=False, inflect=True)
+
+    return profile.memo("synonym_matcher", build)
 
 
 def _siblings(profile: DomainProfile) -> dict[str, list[str]]:
@@ -80,4 +84,8 @@ def rewrite_queries(query: str, profile: DomainProfile | None = None) -> list[st
                 bucket.append(alias)
     folded = fold(query)
     expanded = " ".join([query, *(a for a in same if fold(a) not in folded)])
-    return [expanded, " ".join(other)] if other else [expanded]
+    if not other:
+        return [expanded]
+    # Years and other figures read the same in both languages: they go into the translation.
+    numbers = list(dict.fromkeys(_NUMBER.findall(folded)))
+    return [expanded, " ".join([*other, *numbers])]
