@@ -257,5 +257,13 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
                 click.echo(f"  | {line}")
 
 
+def _register_eval() -> None:
+    from ragspine.evals.cli import eval_group
+
+    main.add_command(eval_group)
+
+
+_register_eval()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -21,6 +21,16 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def demo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo document corpus and its index, built once per session."""
+    from ragspine.demo.corpus import build_demo_corpus
+
+    path = tmp_path_factory.mktemp("corpus") / "chunks.db"
+    build_demo_corpus(path)
+    return path
+
+
 @pytest.fixture
 def store(demo_db: Path) -> FactStore:
     s = FactStore(demo_db, create=False)

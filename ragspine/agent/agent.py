@@ -434,9 +434,11 @@ def _unrecognized_line(r: ToolResult, question: str, prof: DomainProfile) -> str
         "metric": prof.metric_codes,
         "entity": prof.entity_codes,
         "channel": prof.channel_codes,
-        "period": ["FY2024", "2024H1", "2024Q3"],
     }.get(param, [])
-    hint = f"支持的取值如:{'、'.join(supported)}。" if supported else ""
+    if param == "period":
+        hint = "期间请写作财年、半年或季度。"  # no example figures: an answer holds only sourced numbers
+    else:
+        hint = f"支持的取值如:{'、'.join(supported)}。" if supported else ""
     return f"无法识别参数 {param}{shown},未进行查询。{hint}"
 
 

@@ -66,3 +66,33 @@ class FailingProvider:
 
     def create_message(self, **_: object) -> ProviderResponse:
         raise ProviderError("simulated outage")
+
+
+class SlowMockProvider:
+    """The mock, a little slow, so a test can kill a run half-way (python:MODULE:ATTR)."""
+
+    model = "mock-slow"
+
+    def __init__(self) -> None:
+        from ragspine.agent.llm_provider import MockProvider
+
+        self._inner = MockProvider()
+
+    def create_message(self, **kwargs: object) -> ProviderResponse:
+        import time
+
+        time.sleep(0.05)
+        return self._inner.create_message(**kwargs)  # type: ignore[arg-type]
+
+
+class OutageOnRevenue:
+    """Fails for questions about revenue only: some cases error, the rest run."""
+
+    model = "flaky"
+
+    def create_message(self, **kwargs: object) -> ProviderResponse:
+        from ragspine.agent.llm_provider import MockProvider
+
+        if "REVENUE" in str(kwargs.get("messages")):
+            raise ProviderError("simulated outage")
+        return MockProvider().create_message(**kwargs)  # type: ignore[arg-type]

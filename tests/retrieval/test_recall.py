@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ragspine.demo.corpus import build_demo_corpus
 from ragspine.retrieval.retriever import HybridRetriever
 
 LABELS = Path(__file__).parents[2] / "evals" / "retrieval" / "narrative_questions.yaml"
@@ -15,10 +14,8 @@ TARGET = 0.9
 
 
 @pytest.fixture(scope="module")
-def demo_retriever(tmp_path_factory: pytest.TempPathFactory) -> HybridRetriever:
-    path = tmp_path_factory.mktemp("demo_corpus") / "chunks.db"
-    build_demo_corpus(path)
-    return HybridRetriever.open(path)
+def demo_retriever(demo_corpus: Path) -> HybridRetriever:
+    return HybridRetriever.open(demo_corpus)
 
 
 def _questions() -> list[dict[str, object]]:

@@ -1,0 +1,305 @@
+"""Golden sets: YAML suites of cases, validated strictly, with errors that say where.
+
+Each file is one suite: ``defaults`` (reference date, clearance, tags) and ``cases``. Every
+expectation is optional: only what a case states is checked. A bad file is reported as
+``file:line: case ID: field.path: message``; duplicate ids across files are errors too.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragspine.errors import ConfigError
+
+Route = Literal["structured", "narrative", "composite"]
+Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
+Status = Literal["found", "not_found", "unrecognized_param"]
+Clearance = Literal["PUBLIC", "INTERNAL", "RESTRICTED"]
+
+_ID = r"^[a-z0-9][a-z0-9._-]{0,99}$"
+_TAG = r"^[a-z0-9][a-z0-9_-]{0,49}$"
+
+
+class GoldenError(ConfigError):
+    """A golden file is invalid; the message names the file, line, case and field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SourceRef(_Strict):
+    doc: str = Field(min_length=1)
+    locator: str | None = None
+
+
+class Expect(_Strict):
+    route: Route | None = None
+    clarification: Mode | None = None
+    statuses: list[Status] | None = None
+    guard_triggered: bool | None = None
+    sources: list[SourceRef] | None = None
+    answer_contains: list[str] = Field(default_factory=list)
+    answer_excludes: list[str] = Field(default_factory=list)
+
+
+class CaseSpec(_Strict):
+    id: str = Field(pattern=_ID)
+    question: str = Field(min_length=1)
+    tags: list[str] = Field(default_factory=list)
+    reference_date: date | None = None
+    clearance: Clearance | None = None
+    expect: Expect
+
+
+class SuiteDefaults(_Strict):
+    reference_date: date | None = None
+    clearance: Clearance = "INTERNAL"
+    tags: list[str] = Field(default_factory=list)
+
+
+class SuiteSpec(_Strict):
+    suite: str | None = Field(default=None, pattern=_TAG)
+    defaults: SuiteDefaults = SuiteDefaults()
+    cases: list[CaseSpec] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """A case with its suite's defaults applied, and where it was written."""
+
+    id: str
+    question: str
+    tags: tuple[str, ...]
+    reference_date: date
+    clearance: str
+    expect: Expect
+    suite: str
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class GoldenSet:
+    cases: list[GoldenCase]
+    digest: str  # sha256 over every file's path and bytes: which golden set a run used
+    files: list[str]
+
+
+def load_golden(path: str | Path) -> GoldenSet:
+    """Every ``*.yaml`` / ``*.yml`` under ``path`` (or the one file), validated, ids unique."""
+    root = Path(path)
+    if root.is_dir():
+        files = sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml"))
+    elif root.is_file():
+        files = [root]
+    else:
+        raise GoldenError(f"{root}: no such golden file or folder")
+    if not files:
+        raise GoldenError(f"{root}: no golden files (*.yaml) found")
+    digest = hashlib.sha256()
+    cases: list[GoldenCase] = []
+    seen: dict[str, str] = {}
+    for file in files:
+        raw = file.read_bytes()
+        rel = file.relative_to(root).as_posix() if root.is_dir() else file.name
+        digest.update(rel.encode() + b"\0" + raw + b"\0")
+        for case in _load_file(file, raw):
+            where = f"{case.file}:{case.line}"
+            if case.id in seen:
+                raise GoldenError(f"{where}: case {case.id}: id: duplicate of {seen[case.id]}")
+            seen[case.id] = where
+            cases.append(case)
+    return GoldenSet(cases, "sha256:" + digest.hexdigest(), [str(f) for f in files])
+
+
+def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GoldenError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f":{mark.line + 1}" if mark is not None else ""
+        raise GoldenError(f"{file}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+    if not isinstance(data, dict):
+        raise GoldenError(f"{file}:1: a golden file is a mapping with 'cases'")
+    try:
+        spec = SuiteSpec.model_validate(data)
+    except ValidationError as exc:
+        raise GoldenError(_explain(file, node, data, exc)) from exc
+    defaults = spec.defaults
+    suite = spec.suite or re.sub(r"[^a-z0-9_-]", "-", file.stem.lower())
+    out = []
+    case_nodes = _child(node, "cases")
+    for i, case in enumerate(spec.cases):
+        line = _line(_item(case_nodes, i))
+        ref = case.reference_date or defaults.reference_date
+        if ref is None:
+            raise GoldenError(
+                f"{file}:{line}: case {case.id}: reference_date: missing "
+                "(set it on the case or in defaults, so the run is reproducible)"
+            )
+        tags = tuple(dict.fromkeys([suite, *defaults.tags, *case.tags]))
+        for tag in tags:
+            if not re.match(_TAG, tag):
+                raise GoldenError(f"{file}:{line}: case {case.id}: tags: {tag!r} is not a tag")
+        out.append(
+            GoldenCase(
+                id=case.id,
+                question=case.question,
+                tags=tags,
+                reference_date=ref,
+                clearance=case.clearance or defaults.clearance,
+                expect=case.expect,
+                suite=suite,
+                file=str(file),
+                line=line,
+            )
+        )
+    return out
+
+
+def _explain(file: Path, node: Any, data: dict[str, Any], exc: ValidationError) -> str:
+    """The first error, as file:line: case ID: field.path: message."""
+    err = exc.errors()[0]
+    loc = list(err["loc"])
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    target = node
+    for key in loc:
+        nxt = _item(target, key) if isinstance(key, int) else _child(target, str(key))
+        if nxt is None:
+            break
+        target = nxt
+    prefix = f"{file}:{_line(target)}"
+    if len(loc) >= 2 and loc[0] == "cases" and isinstance(loc[1], int):
+        cases = data.get("cases")
+        raw_case = cases[loc[1]] if isinstance(cases, list) and loc[1] < len(cases) else None
+        case_id = raw_case.get("id") if isinstance(raw_case, dict) else None
+        field = ".".join(str(x) for x in loc[2:]) or "<case>"
+        return f"{prefix}: case {case_id or f'#{loc[1] + 1}'}: {field}: {err['msg']}{more}"
+    field = ".".join(str(x) for x in loc) or "<file>"
+    return f"{prefix}: {field}: {err['msg']}{more}"
+
+
+def _child(node: Any, key: str) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if getattr(k, "value", None) == key:
+                return v
+    return None
+
+
+def _item(node: Any, index: int) -> Any:
+    if isinstance(node, yaml.SequenceNode) and 0 <= index < len(node.value):
+        return node.value[index]
+    return None
+
+
+def _line(node: Any) -> int:
+    return int(node.start_mark.line) + 1 if node is not None else 1
+
+
+# -- selecting cases --------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(\(|\)|and\b|or\b|not\b|[A-Za-z0-9_.:*?\[\]-]+)")
+
+
+class FilterError(ConfigError):
+    """A --filter expression could not be parsed."""
+
+
+def compile_filter(expr: str) -> Any:
+    """A predicate over cases from ``zh and not (restricted or id:st-*)``.
+
+    Words are tags; ``id:GLOB`` matches case ids, ``suite:NAME`` a suite. No eval(): the
+    expression is parsed by hand, so a filter cannot run code.
+    """
+    tokens: list[str] = []
+    pos = 0
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if not m:
+            if expr[pos:].strip() == "":
+                break
+            raise FilterError(f"--filter: unexpected {expr[pos:].strip()[:20]!r}")
+        tokens.append(m.group(1))
+        pos = m.end()
+    if not tokens:
+        raise FilterError("--filter: empty expression")
+    index = 0
+
+    def peek() -> str | None:
+        return tokens[index] if index < len(tokens) else None
+
+    def take() -> str:
+        nonlocal index
+        index += 1
+        return tokens[index - 1]
+
+    def parse_or() -> Any:
+        left = parse_and()
+        while peek() == "or":
+            take()
+            right = parse_and()
+            left = (lambda a, b: lambda c: a(c) or b(c))(left, right)
+        return left
+
+    def parse_and() -> Any:
+        left = parse_not()
+        while peek() == "and":
+            take()
+            right = parse_not()
+            left = (lambda a, b: lambda c: a(c) and b(c))(left, right)
+        return left
+
+    def parse_not() -> Any:
+        if peek() == "not":
+            take()
+            inner = parse_not()
+            return lambda c: not inner(c)
+        if peek() == "(":
+            take()
+            inner = parse_or()
+            if peek() != ")":
+                raise FilterError("--filter: missing ')'")
+            take()
+            return inner
+        word = peek()
+        if word is None or word in ("and", "or", ")"):
+            raise FilterError(f"--filter: expected a tag, got {word or 'the end'}")
+        take()
+        if word.startswith("id:"):
+            pattern = word[3:]
+            return lambda c: fnmatch.fnmatchcase(c.id, pattern)
+        if word.startswith("suite:"):
+            name = word[6:]
+            return lambda c: c.suite == name
+        return lambda c: word in c.tags
+
+    predicate = parse_or()
+    if index != len(tokens):
+        raise FilterError(f"--filter: unexpected {tokens[index]!r}")
+    return predicate
+
+
+def select(
+    cases: list[GoldenCase], *, filter_expr: str | None, limit: int | None
+) -> list[GoldenCase]:
+    chosen = cases
+    if filter_expr:
+        predicate = compile_filter(filter_expr)
+        chosen = [c for c in chosen if predicate(c)]
+    return chosen[:limit] if limit is not None else chosen

@@ -1,0 +1,174 @@
+"""What a run writes to disk. Versioned models with stable ids, so two runs diff case by case.
+
+A run folder holds ``run.json`` (RunRecord), ``results.jsonl`` (one CaseResult a line, appended
+as each case finishes), ``summary.json`` (Summary), ``report.md`` and ``junit.xml``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragspine.errors import ConfigError
+
+SCHEMA_VERSION = 1
+
+RUN_FILE = "run.json"
+RESULTS_FILE = "results.jsonl"
+SUMMARY_FILE = "summary.json"
+REPORT_FILE = "report.md"
+JUNIT_FILE = "junit.xml"
+
+
+class RecordError(ConfigError):
+    """A run folder is missing, incomplete or written by an incompatible version."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+
+
+class Check(BaseModel):
+    """One scorer's verdict on one case: what was expected, what happened, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    passed: bool
+    expected: Any = None
+    actual: Any = None
+    why: str = ""
+
+
+class CaseResult(_Record):
+    case_id: str
+    repeat: int = 0
+    passed: bool
+    checks: list[Check] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    question: str = ""
+    route: str | None = None
+    clarification: str | None = None
+    statuses: list[str] = Field(default_factory=list)
+    guard_triggered: bool | None = None
+    sources: list[dict[str, str]] = Field(default_factory=list)
+    answer: str | None = None
+    unsupported_numbers: list[str] = Field(default_factory=list)
+    latency_ms: float = 0.0
+    usage: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.case_id, self.repeat)
+
+    def check(self, name: str) -> Check | None:
+        return next((c for c in self.checks if c.name == name), None)
+
+
+class RunRecord(_Record):
+    run_id: str
+    status: Literal["running", "complete"] = "running"
+    started_at: str | None = None
+    finished_at: str | None = None
+    git_commit: str | None = None
+    golden_path: str
+    golden_hash: str
+    provider: str
+    model: str | None = None
+    reference_dates: list[str] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict)
+    cases_planned: int = 0
+
+
+class Rate(BaseModel):
+    """A proportion with its counts and a 95% Wilson interval (None when nothing was counted)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: float | None
+    count: int
+    total: int
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+
+class Summary(_Record):
+    run_id: str
+    provider: str
+    cases: int
+    metrics: dict[str, Any]
+    per_tag: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    guard_confusion: dict[str, int] = Field(default_factory=dict)
+
+
+# -- reading and writing ----------------------------------------------------------------------
+
+
+def write_json(path: Path, model: BaseModel, *, exclude: set[str] | None = None) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    data = model.model_dump(mode="json", exclude=exclude)
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n", "utf-8")
+    tmp.replace(path)
+
+
+def read_run(folder: Path) -> RunRecord:
+    record: RunRecord = _read(folder / RUN_FILE, RunRecord)
+    return record
+
+
+def read_summary(folder: Path) -> Summary:
+    summary: Summary = _read(folder / SUMMARY_FILE, Summary)
+    return summary
+
+
+def _read(path: Path, model: type[Any]) -> Any:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise RecordError(f"{path}: not found (is {path.parent} a run folder?)") from None
+    except ValueError as exc:
+        raise RecordError(f"{path}: not valid JSON: {exc}") from exc
+    _check_version(path, data)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise RecordError(f"{path}: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from exc
+
+
+def _check_version(path: Path, data: object) -> None:
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if version != SCHEMA_VERSION:
+        raise RecordError(
+            f"{path}: schema_version {version!r}; this ragspine reads version {SCHEMA_VERSION}"
+        )
+
+
+def read_results(folder: Path, *, tolerate_torn_tail: bool = True) -> list[CaseResult]:
+    """Every result in the file; a last line cut off by a killed run is ignored, not fatal."""
+    path = folder / RESULTS_FILE
+    if not path.exists():
+        return []
+    lines = path.read_text("utf-8").splitlines()
+    out = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            _check_version(path, data)
+            out.append(CaseResult.model_validate(data))
+        except (ValueError, ValidationError, RecordError) as exc:
+            if tolerate_torn_tail and n == len(lines) and not isinstance(exc, RecordError):
+                break
+            raise RecordError(f"{path}:{n}: unreadable result: {exc}") from exc
+    return out
+
+
+def result_line(result: CaseResult) -> str:
+    return json.dumps(result.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n"

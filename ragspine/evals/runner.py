@@ -1,0 +1,237 @@
+"""Running a golden set through the engine.
+
+Each finished case is appended to ``results.jsonl`` at once, so a killed run loses at most the
+cases in flight and ``--resume`` finishes it. An exception or a provider failure makes the case
+an error: it stays in the denominator as a failure, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ragspine.agent.agent import answer_question
+from ragspine.evals.golden import GoldenCase, load_golden, select
+from ragspine.evals.providers import ProviderFactory, provider_factory
+from ragspine.evals.records import (
+    RESULTS_FILE,
+    RUN_FILE,
+    CaseResult,
+    RecordError,
+    RunRecord,
+    read_results,
+    read_run,
+    result_line,
+    write_json,
+)
+from ragspine.evals.scorers import Observed, score, unsupported_numbers
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.retriever import HybridRetriever
+from ragspine.storage.fact_store import FactStore
+
+Progress = Callable[[CaseResult], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    golden: Path
+    out: Path
+    provider: str = "mock"
+    db: Path = Path("data/fact_metric.db")
+    corpus: Path = Path("data/chunks.db")
+    filter: str | None = None
+    limit: int | None = None
+    repeat: int = 1
+    concurrency: int = 1
+
+    def recorded(self) -> dict[str, Any]:
+        """What must match for --resume to continue a run rather than start another."""
+        return {
+            "filter": self.filter,
+            "limit": self.limit,
+            "repeat": self.repeat,
+            "db": str(self.db),
+            "corpus": str(self.corpus),
+        }
+
+
+class _Engine:
+    """What one case needs: the stores, the retriever and a provider per reference date."""
+
+    def __init__(self, opts: RunOptions, factory: ProviderFactory) -> None:
+        self.factory = factory
+        self.store = FactStore(opts.db, create=False)
+        self.store.init_schema()
+        self.retriever = HybridRetriever.open(opts.corpus) if opts.corpus.is_file() else None
+        self._chunks: dict[tuple[str, str], str] = {}
+        if self.retriever is not None:
+            self._chunks = _chunk_texts(self.retriever.store)
+
+    def chunk_text(self, doc: str, locator: str) -> str | None:
+        return self._chunks.get((doc, locator))
+
+    def run(self, case: GoldenCase, repeat: int) -> CaseResult:
+        start = time.perf_counter()
+        base: dict[str, Any] = {
+            "case_id": case.id,
+            "repeat": repeat,
+            "tags": list(case.tags),
+            "question": case.question,
+        }
+        try:
+            result = answer_question(
+                case.question,
+                self.store,
+                self.factory(case.reference_date),
+                reference_date=case.reference_date,
+                narrative_retriever=self.retriever,
+                clearance=case.clearance,
+            )
+        except Exception as exc:
+            return CaseResult(
+                **base,
+                passed=False,
+                error=f"{type(exc).__name__}: {exc}"[:500],
+                latency_ms=round((time.perf_counter() - start) * 1000, 3),
+            )
+        latency = round((time.perf_counter() - start) * 1000, 3)
+        clar = result.clarification
+        seen = Observed(
+            question=case.question,
+            answer=result.answer,
+            route=result.route,
+            clarification=clar.mode,
+            assumption_note=clar.assumption_note,
+            narrowing_options=list(clar.narrowing_options),
+            tool_results=result.tool_results,
+            sources=result.sources,
+            guard_triggered=result.trace.fabrication_guard_triggered,
+            chunk_text=self.chunk_text,
+        )
+        checks = score(case, seen)
+        counts = result.trace.counts
+        provider_error = result.trace.codes.get("provider_error")
+        return CaseResult(
+            **base,
+            passed=provider_error is None and all(c.passed for c in checks),
+            checks=checks,
+            route=result.route,
+            clarification=clar.mode,
+            statuses=seen.statuses,
+            guard_triggered=seen.guard_triggered,
+            sources=result.sources,
+            answer=result.answer,
+            unsupported_numbers=unsupported_numbers(seen),
+            latency_ms=latency,
+            usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
+            error=f"{provider_error}: the provider failed; the answer degraded"
+            if provider_error
+            else None,
+        )
+
+
+def _chunk_texts(store: ChunkStore) -> dict[tuple[str, str], str]:
+    return {(c.doc_id, c.source_locator): c.text for c in store.iter_chunks()}
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def run_eval(
+    opts: RunOptions, *, resume: bool = False, on_result: Progress | None = None
+) -> tuple[RunRecord, list[CaseResult]]:
+    """Run (or finish) a golden set into ``opts.out``; returns the record and every result."""
+    golden = load_golden(opts.golden)
+    cases = select(golden.cases, filter_expr=opts.filter, limit=opts.limit)
+    factory, model = provider_factory(opts.provider)
+    opts.out.mkdir(parents=True, exist_ok=True)
+    done: list[CaseResult] = []
+    if resume:
+        record = read_run(opts.out)
+        if record.golden_hash != golden.digest:
+            raise RecordError(
+                f"{opts.out}: the golden set changed since this run started; start a new run"
+            )
+        if record.provider != opts.provider or record.options != opts.recorded():
+            raise RecordError(
+                f"{opts.out}: --resume needs the same provider and options as the run it finishes"
+            )
+        done = read_results(opts.out)
+        _rewrite_results(opts.out, done)  # drop a torn last line before appending
+    else:
+        if (opts.out / RESULTS_FILE).exists() or (opts.out / RUN_FILE).exists():
+            raise RecordError(f"{opts.out}: already holds a run; use --resume, or another --out")
+        record = RunRecord(
+            run_id=f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}",
+            started_at=_now(),
+            git_commit=_git_commit(),
+            golden_path=str(opts.golden),
+            golden_hash=golden.digest,
+            provider=opts.provider,
+            model=model,
+            reference_dates=sorted({c.reference_date.isoformat() for c in cases}),
+            options=opts.recorded(),
+            cases_planned=len(cases) * opts.repeat,
+        )
+        write_json(opts.out / RUN_FILE, record)
+    finished = {r.key for r in done}
+    todo = [(c, k) for k in range(opts.repeat) for c in cases if (c.id, k) not in finished]
+    engine = _Engine(opts, factory)
+    results = list(done)
+    with _appender(opts.out / RESULTS_FILE) as append:
+        if opts.concurrency <= 1:
+            for case, k in todo:
+                results.append(append(engine.run(case, k)))
+                if on_result:
+                    on_result(results[-1])
+        else:
+            with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
+                futures = [pool.submit(engine.run, case, k) for case, k in todo]
+                for future in as_completed(futures):
+                    results.append(append(future.result()))
+                    if on_result:
+                        on_result(results[-1])
+    record = record.model_copy(update={"status": "complete", "finished_at": _now()})
+    write_json(opts.out / RUN_FILE, record)
+    results.sort(key=lambda r: r.key)
+    return record, results
+
+
+@contextmanager
+def _appender(path: Path) -> Iterator[Callable[[CaseResult], CaseResult]]:
+    lock = threading.Lock()
+    with path.open("a", encoding="utf-8") as fh:
+
+        def append(result: CaseResult) -> CaseResult:
+            with lock:
+                fh.write(result_line(result))
+                fh.flush()
+            return result
+
+        yield append
+
+
+def _rewrite_results(folder: Path, results: list[CaseResult]) -> None:
+    tmp = folder / (RESULTS_FILE + ".tmp")
+    tmp.write_text("".join(result_line(r) for r in results), "utf-8")
+    tmp.replace(folder / RESULTS_FILE)

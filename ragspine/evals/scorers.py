@@ -1,0 +1,233 @@
+"""Scorers: one behaviour each, each returning a Check (expected, actual, passed, why), or
+None when the case says nothing the scorer could judge.
+
+``unsupported_numbers`` is the independent audit of the anti-fabrication guard: every number in
+an answer must be explained by a found fact, the question, a surfaced assumption, a computed
+difference, a source's own name, or the text of a cited document chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from ragspine.evals.golden import GoldenCase
+from ragspine.evals.records import Check
+
+ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What the engine did for one case: the AgentResult, flattened to what scorers read."""
+
+    question: str
+    answer: str
+    route: str
+    clarification: str
+    assumption_note: str
+    narrowing_options: list[str]
+    tool_results: list[dict[str, Any]]
+    sources: list[dict[str, str]]
+    guard_triggered: bool
+    chunk_text: ChunkText | None = None
+    extra_numbers: list[str] = field(default_factory=list)
+
+    @property
+    def statuses(self) -> list[str]:
+        return [str(r.get("status")) for r in self.tool_results]
+
+    @property
+    def found(self) -> list[dict[str, Any]]:
+        return [r for r in self.tool_results if r.get("status") == "found"]
+
+    @property
+    def narrative_sources(self) -> list[dict[str, str]]:
+        fact_sources = [r["source"] for r in self.found]
+        return [s for s in self.sources if s not in fact_sources]
+
+
+def score_route(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.route
+    if want is None:
+        return None
+    ok = seen.route == want
+    return Check(
+        name="route",
+        passed=ok,
+        expected=want,
+        actual=seen.route,
+        why="" if ok else f"routed {seen.route}, expected {want}",
+    )
+
+
+def score_clarification(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.clarification
+    if want is None:
+        return None
+    ok = seen.clarification == want
+    return Check(
+        name="clarification",
+        passed=ok,
+        expected=want,
+        actual=seen.clarification,
+        why="" if ok else f"clarification {seen.clarification}, expected {want}",
+    )
+
+
+def score_statuses(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.statuses
+    if want is None:
+        return None
+    ok = Counter(want) == Counter(seen.statuses)
+    return Check(
+        name="statuses",
+        passed=ok,
+        expected=sorted(want),
+        actual=sorted(seen.statuses),
+        why="" if ok else "tool result statuses differ (compared as a multiset)",
+    )
+
+
+def score_guard(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.guard_triggered
+    if want is None:
+        return None
+    ok = seen.guard_triggered == want
+    why = "" if ok else ("guard fired" if seen.guard_triggered else "guard did not fire")
+    return Check(name="guard", passed=ok, expected=want, actual=seen.guard_triggered, why=why)
+
+
+def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
+    """Expected sources present; every found fact's source listed and named; every doc named."""
+    expected = case.expect.sources or []
+    if not (expected or seen.found or seen.narrative_sources):
+        return None
+    problems: list[str] = []
+    for ref in expected:
+        if not any(
+            s.get("doc") == ref.doc and (ref.locator is None or s.get("locator") == ref.locator)
+            for s in seen.sources
+        ):
+            problems.append(
+                f"missing expected source {ref.doc}" + (f" · {ref.locator}" if ref.locator else "")
+            )
+    for fact in seen.found:
+        src = fact["source"]
+        if src not in seen.sources:
+            problems.append(f"found fact's source {src['doc']} · {src['locator']} not in sources")
+        if src["doc"] not in seen.answer or src["locator"] not in seen.answer:
+            problems.append(f"found fact's source {src['doc']} not named in the answer")
+    for src in seen.narrative_sources:
+        if src["doc"] not in seen.answer:
+            problems.append(f"narrative source {src['doc']} not named in the answer")
+    return Check(
+        name="citations",
+        passed=not problems,
+        expected=[r.model_dump(exclude_none=True) for r in expected],
+        actual=seen.sources,
+        why="; ".join(dict.fromkeys(problems)),
+    )
+
+
+_NUMBER = re.compile(r"(?<![\d.])[-+]?\d+(?:\.\d+)?")
+
+
+def numbers_in(text: str) -> list[str]:
+    """Numbers as written: '1320', '-0.7', '5.7' (from 5.7%), '2024' (from FY2024)."""
+    return _NUMBER.findall(text or "")
+
+
+def _canon(number: str) -> str:
+    value = float(number)
+    return f"{abs(value):.6f}".rstrip("0").rstrip(".")
+
+
+def explained_numbers(seen: Observed) -> set[str]:
+    texts = [seen.question, seen.assumption_note, *seen.narrowing_options, *seen.extra_numbers]
+    values: list[float] = []
+    for r in seen.tool_results:
+        if r.get("status") == "found":
+            values.append(float(r["value"]))
+            texts += [str(r.get("period", "")), r["source"]["doc"], r["source"]["locator"]]
+        for v in (r.get("normalized") or {}).values():
+            texts.append(str(v))
+    for src in seen.sources:
+        texts += [src.get("doc", ""), src.get("locator", "")]
+        if seen.chunk_text is not None and src not in [f["source"] for f in seen.found]:
+            texts.append(seen.chunk_text(src.get("doc", ""), src.get("locator", "")) or "")
+    found = seen.found
+    for a, b in combinations(found, 2):  # differences the agent may compute
+        if (a["metric_code"], a["entity"], a["channel"]) == (
+            b["metric_code"],
+            b["entity"],
+            b["channel"],
+        ):
+            values.append(float(a["value"]) - float(b["value"]))
+    allowed = {_canon(n) for t in texts for n in numbers_in(t)}
+    allowed |= {_canon(repr(round(v, 6))) for v in values}
+    return allowed
+
+
+def unsupported_numbers(seen: Observed) -> list[str]:
+    allowed = explained_numbers(seen)
+    return [n for n in dict.fromkeys(numbers_in(seen.answer)) if _canon(n) not in allowed]
+
+
+def score_unsupported_numbers(case: GoldenCase, seen: Observed) -> Check:
+    bad = unsupported_numbers(seen)
+    return Check(
+        name="unsupported_numbers",
+        passed=not bad,
+        expected=[],
+        actual=bad,
+        why="" if not bad else f"numbers nothing explains: {', '.join(bad)}",
+    )
+
+
+def score_answer_contains(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.answer_contains
+    if not want:
+        return None
+    missing = [w for w in want if w not in seen.answer]
+    return Check(
+        name="answer_contains",
+        passed=not missing,
+        expected=want,
+        actual=missing,
+        why="" if not missing else f"answer lacks {missing}",
+    )
+
+
+def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
+    banned = case.expect.answer_excludes
+    if not banned:
+        return None
+    present = [b for b in banned if b in seen.answer]
+    return Check(
+        name="answer_excludes",
+        passed=not present,
+        expected=banned,
+        actual=present,
+        why="" if not present else f"answer contains {present}",
+    )
+
+
+SCORERS: tuple[Callable[[GoldenCase, Observed], Check | None], ...] = (
+    score_route,
+    score_clarification,
+    score_statuses,
+    score_guard,
+    score_citations,
+    score_unsupported_numbers,
+    score_answer_contains,
+    score_answer_excludes,
+)
+
+
+def score(case: GoldenCase, seen: Observed) -> list[Check]:
+    return [c for scorer in SCORERS if (c := scorer(case, seen)) is not None]

@@ -1,0 +1,120 @@
+"""From per-case results to the run's metrics, with counts and 95% intervals, overall and per tag.
+
+Errors stay in every denominator as failures: a provider that falls over must not look better.
+Repeats count as separate trials.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from ragspine.evals.records import CaseResult, Summary
+
+# metric name → the check it reads (None: the whole case)
+RATE_CHECKS: dict[str, str | None] = {
+    "pass_rate": None,
+    "route_accuracy": "route",
+    "clarification_accuracy": "clarification",
+    "status_accuracy": "statuses",
+    "guard_accuracy": "guard",
+    "citation_completeness": "citations",
+}
+Z95 = 1.959963984540054
+
+
+def wilson(count: int, total: int) -> dict[str, Any]:
+    """A proportion with its Wilson score interval: sane at 0/n and n/n, unlike the normal one."""
+    if total == 0:
+        return {"value": None, "count": 0, "total": 0, "ci_low": None, "ci_high": None}
+    p = count / total
+    denom = 1 + Z95**2 / total
+    centre = (p + Z95**2 / (2 * total)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / total + Z95**2 / (4 * total**2)) / denom
+    return {
+        "value": round(p, 6),
+        "count": count,
+        "total": total,
+        "ci_low": round(max(0.0, centre - half), 6),
+        "ci_high": round(min(1.0, centre + half), 6),
+    }
+
+
+def _frame(results: list[CaseResult]) -> pd.DataFrame:
+    rows = []
+    for r in results:
+        row: dict[str, Any] = {
+            "case_id": r.case_id,
+            "repeat": r.repeat,
+            "tags": r.tags,
+            "passed": r.passed,
+            "error": r.error is not None,
+            "guard": r.guard_triggered,
+            "latency_ms": r.latency_ms,
+            "input_tokens": r.usage.get("input_tokens", 0),
+            "output_tokens": r.usage.get("output_tokens", 0),
+            "unsupported": len(r.unsupported_numbers),
+        }
+        for check in r.checks:
+            row[f"check:{check.name}"] = check.passed
+            if check.name == "guard":
+                row["guard_expected"] = check.expected
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _rates(df: pd.DataFrame) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for metric, check in RATE_CHECKS.items():
+        if check is None:
+            out[metric] = wilson(int(df["passed"].sum()), len(df))
+            continue
+        column = f"check:{check}"
+        judged = df[column].notna() | df["error"] if column in df else df["error"]
+        passed = df.loc[judged, column].eq(True).sum() if column in df else 0
+        out[metric] = wilson(int(passed), int(judged.sum()))
+    answered = df[~df["error"]]
+    out["guard_triggered_rate"] = wilson(int(answered["guard"].eq(True).sum()), len(df))
+    return out
+
+
+def summarize(run_id: str, provider: str, results: list[CaseResult]) -> Summary:
+    if not results:
+        return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
+    df = _frame(results)
+    metrics = _rates(df)
+    metrics["errors"] = int(df["error"].sum())
+    metrics["unsupported_numbers"] = {
+        "cases": int((df["unsupported"] > 0).sum()),
+        "numbers": int(df["unsupported"].sum()),
+    }
+    metrics["latency_ms"] = {
+        "p50": round(float(df["latency_ms"].quantile(0.5)), 3),
+        "p95": round(float(df["latency_ms"].quantile(0.95)), 3),
+    }
+    metrics["tokens"] = {
+        "input": int(df["input_tokens"].sum()),
+        "output": int(df["output_tokens"].sum()),
+    }
+    per_tag: dict[str, dict[str, Any]] = {}
+    exploded = df.explode("tags")
+    for tag, group in exploded.groupby("tags", sort=True):
+        per_tag[str(tag)] = {
+            k: v for k, v in _rates(group).items() if v["total"] or k == "pass_rate"
+        }
+    confusion = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
+    if "guard_expected" in df:
+        judged = df[df["guard_expected"].notna() & ~df["error"]]
+        for expected, actual in zip(judged["guard_expected"], judged["guard"], strict=True):
+            key = ("t" if expected == actual else "f") + ("p" if actual else "n")
+            confusion[key] += 1
+    return Summary(
+        run_id=run_id,
+        provider=provider,
+        cases=len(df),
+        metrics=metrics,
+        per_tag=per_tag,
+        guard_confusion=confusion,
+    )

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine.evals.golden import FilterError, GoldenError, compile_filter, load_golden, select
+
+GOOD = """\
+suite: demo
+defaults:
+  reference_date: 2025-06-30
+  tags: [structured]
+cases:
+  - id: st-1
+    question: 中国内地FY2024的REVENUE是多少
+    tags: [zh, found]
+    expect:
+      route: structured
+      statuses: [found]
+      sources: [{doc: ACME_FY2024_Review.pptx}]
+  - id: st-2
+    question: 竞安FY2024收入
+    clearance: RESTRICTED
+    reference_date: 2026-01-01
+    expect: {clarification: out_of_scope_entity}
+"""
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_a_suite_loads_with_defaults_applied(tmp_path: Path) -> None:
+    gs = load_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent)
+    first, second = gs.cases
+    assert first.tags == ("demo", "structured", "zh", "found")
+    assert (first.reference_date, first.clearance, first.line) == (date(2025, 6, 30), "INTERNAL", 6)
+    assert (second.reference_date, second.clearance) == (date(2026, 1, 1), "RESTRICTED")
+    assert second.expect.route is None  # unstated: not checked
+    assert gs.digest.startswith("sha256:")
+
+
+def test_the_digest_changes_with_any_file(tmp_path: Path) -> None:
+    folder = _write(tmp_path / "g", "a.yaml", GOOD).parent
+    before = load_golden(folder).digest
+    _write(folder, "a.yaml", GOOD.replace("st-2", "st-3"))
+    assert load_golden(folder).digest != before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # an unknown route names the file, the line, the case and the field
+        (
+            GOOD.replace("route: structured", "route: sideways"),
+            "a.yaml:10: case st-1: expect.route:",
+        ),
+        # a misspelt expectation key is forbidden
+        (GOOD.replace("statuses:", "status:"), "case st-1: expect.status: Extra inputs"),
+        # an unknown clarification mode
+        (GOOD.replace("out_of_scope_entity", "refuse"), "case st-2: expect.clarification:"),
+        # an unknown status in the multiset
+        (GOOD.replace("[found]\n", "[maybe]\n"), "case st-1: expect.statuses.0:"),
+        # ids are lower-case slugs
+        (GOOD.replace("id: st-1", "id: St 1"), "case St 1: id:"),
+        # a missing reference date would make the run irreproducible
+        (GOOD.replace("  reference_date: 2025-06-30\n", ""), "case st-1: reference_date: missing"),
+        # YAML syntax errors carry the line
+        (GOOD + "  - id: [unclosed\n", "a.yaml:"),
+        # the top level is a mapping
+        ("- a\n- b\n", "a.yaml:1: a golden file is a mapping"),
+    ],
+)
+def test_bad_golden_files_say_where(tmp_path: Path, text: str, message: str) -> None:
+    folder = _write(tmp_path / "g", "a.yaml", text).parent
+    with pytest.raises(GoldenError) as err:
+        load_golden(folder)
+    assert message in str(err.value)
+
+
+def test_duplicate_ids_across_files_are_errors(tmp_path: Path) -> None:
+    folder = _write(tmp_path / "g", "a.yaml", GOOD).parent
+    _write(folder, "b.yaml", GOOD.replace("suite: demo", "suite: other"))
+    with pytest.raises(GoldenError, match=r"b\.yaml:6: case st-1: id: duplicate of .*a\.yaml:6"):
+        load_golden(folder)
+
+
+def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
+    folder = _write(
+        tmp_path / "g", "a.yaml", "!!python/object/apply:os.system ['echo hi']\n"
+    ).parent
+    with pytest.raises(GoldenError, match="invalid YAML"):
+        load_golden(folder)
+
+
+@pytest.mark.parametrize(
+    ("expr", "ids"),
+    [
+        ("zh", ["st-1"]),  # a tag
+        ("not zh", ["st-2"]),  # negation
+        ("zh and found", ["st-1"]),  # conjunction
+        ("found or id:st-2", ["st-1", "st-2"]),  # an id glob
+        ("suite:demo and not (zh or found)", ["st-2"]),  # suite and grouping
+        ("id:st-*", ["st-1", "st-2"]),
+    ],
+)
+def test_filter_expressions(tmp_path: Path, expr: str, ids: list[str]) -> None:
+    gs = load_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent)
+    assert [c.id for c in select(gs.cases, filter_expr=expr, limit=None)] == ids
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "zh and",  # dangling operator
+        "(zh",  # unbalanced
+        "zh )",  # stray parenthesis
+        "__import__('os')",  # not code: rejected by the tokenizer
+        "",  # empty
+    ],
+)
+def test_bad_filters_are_errors(expr: str) -> None:
+    with pytest.raises(FilterError):
+        compile_filter(expr)
+
+
+def test_limit_takes_the_first_cases(tmp_path: Path) -> None:
+    gs = load_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent)
+    assert [c.id for c in select(gs.cases, filter_expr=None, limit=1)] == ["st-1"]

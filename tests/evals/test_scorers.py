@@ -1,0 +1,186 @@
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from ragspine.evals.golden import Expect, GoldenCase, SourceRef
+from ragspine.evals.scorers import Observed, numbers_in, score, unsupported_numbers
+
+FACT = {
+    "status": "found",
+    "value": 1320.0,
+    "unit": "USD_M",
+    "metric_code": "REVENUE",
+    "entity": "ACME_CN",
+    "period_type": "FY",
+    "period": "2024",
+    "channel": "TOTAL",
+    "source": {
+        "doc": "ACME_FY2024_Review.pptx",
+        "locator": "slide=2,table=1,row=REVENUE,col=FY2024",
+    },
+}
+ANSWER = (
+    "ACME_CN FY2024 REVENUE:1320 USD_M"
+    "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)"
+)
+
+
+def _case(**expect: Any) -> GoldenCase:
+    return GoldenCase(
+        "c",
+        "中国内地FY2024的REVENUE是多少",
+        ("t",),
+        date(2025, 6, 30),
+        "INTERNAL",
+        Expect(**expect),
+        "s",
+        "f.yaml",
+        1,
+    )
+
+
+def _seen(**kw: Any) -> Observed:
+    base: dict[str, Any] = dict(
+        question="中国内地FY2024的REVENUE是多少",
+        answer=ANSWER,
+        route="structured",
+        clarification="none",
+        assumption_note="",
+        narrowing_options=[],
+        tool_results=[FACT],
+        sources=[FACT["source"]],
+        guard_triggered=False,
+    )
+    return Observed(**(base | kw))
+
+
+def _checks(case: GoldenCase, seen: Observed) -> dict[str, Any]:
+    return {c.name: c for c in score(case, seen)}
+
+
+def test_a_correct_answer_passes_every_check() -> None:
+    case = _case(
+        route="structured",
+        clarification="none",
+        statuses=["found"],
+        guard_triggered=False,
+        sources=[SourceRef(doc="ACME_FY2024_Review.pptx")],
+        answer_contains=["1320 USD_M"],
+        answer_excludes=["9999"],
+    )
+    checks = _checks(case, _seen())
+    assert set(checks) == {
+        "route",
+        "clarification",
+        "statuses",
+        "guard",
+        "citations",
+        "unsupported_numbers",
+        "answer_contains",
+        "answer_excludes",
+    }
+    assert all(c.passed for c in checks.values())
+
+
+def test_unstated_expectations_are_not_checked() -> None:
+    assert set(_checks(_case(), _seen())) == {"citations", "unsupported_numbers"}
+
+
+@pytest.mark.parametrize(
+    ("expect", "seen", "check", "why"),
+    [
+        ({"route": "narrative"}, {}, "route", "routed structured, expected narrative"),
+        ({"clarification": "ask_first"}, {}, "clarification", "expected ask_first"),
+        ({"statuses": ["found", "found"]}, {}, "statuses", "multiset"),  # counts matter
+        ({"guard_triggered": True}, {}, "guard", "guard did not fire"),
+        ({"answer_contains": ["查不到"]}, {}, "answer_contains", "lacks ['查不到']"),
+        ({"answer_excludes": ["1320"]}, {}, "answer_excludes", "contains ['1320']"),
+        # an expected source the answer does not have
+        (
+            {"sources": [SourceRef(doc="ACME_FY2024_MDA.md")]},
+            {},
+            "citations",
+            "missing expected source",
+        ),
+        # a found fact whose source the answer does not name
+        (
+            {},
+            {"answer": "ACME_CN FY2024 REVENUE:1320 USD_M"},
+            "citations",
+            "not named in the answer",
+        ),
+        # a narrative source the answer never mentions
+        (
+            {},
+            {"sources": [FACT["source"], {"doc": "MDA.md", "locator": "para=1"}]},
+            "citations",
+            "narrative source MDA.md",
+        ),
+        # a number nothing explains: the independent audit of the guard
+        ({}, {"answer": ANSWER + " 去年是 8888"}, "unsupported_numbers", "8888"),
+    ],
+)
+def test_each_scorer_fails_with_a_reason(
+    expect: dict[str, Any], seen: dict[str, Any], check: str, why: str
+) -> None:
+    result = _checks(_case(**expect), _seen(**seen))[check]
+    assert not result.passed and why in result.why
+
+
+def test_numbers_are_read_as_written() -> None:
+    assert numbers_in("FY2024 较 FY2023 变化:-0.7 PCT,5.7%,2024Q3") == [
+        "2024",
+        "2023",
+        "-0.7",
+        "5.7",
+        "2024",
+        "3",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "extra", "bad"),
+    [
+        (
+            "【假设】按最近完整财年 FY2024。(如需收窄:FY2023 / FY2022)",
+            {"assumption_note": "FY2024", "narrowing_options": ["FY2023", "FY2022"]},
+            [],
+        ),  # surfaced assumptions explain their years
+        (
+            "ACME_HK REVENUE FY2024 较 FY2023 变化:+45 USD_M",
+            {"tool_results": [FACT | {"value": 410.0, "period": "2023"}, FACT | {"value": 455.0}]},
+            [],
+        ),  # a computed difference
+        (
+            "查不到:REVENUE / ACME_CN / 2025",
+            {
+                "tool_results": [{"status": "not_found", "normalized": {"period": "2025"}}],
+                "sources": [],
+            },
+            [],
+        ),  # what was looked for
+        (
+            "收入下降至1320百万美元,降幅5.7%。(来源:MDA.md section=1.2,para=3)",
+            {
+                "tool_results": [],
+                "sources": [{"doc": "MDA.md", "locator": "section=1.2,para=3"}],
+                "chunk_text": lambda d, loc: "收入由1400下降至1320百万美元,降幅约为5.7%。",
+            },
+            [],
+        ),  # cited chunk text
+        (
+            "收入下降至1111百万美元。(来源:MDA.md para=3)",
+            {
+                "tool_results": [],
+                "sources": [{"doc": "MDA.md", "locator": "para=3"}],
+                "chunk_text": lambda d, loc: "收入下降。",
+            },
+            ["1111"],
+        ),
+    ],
+)
+def test_what_explains_a_number(answer: str, extra: dict[str, Any], bad: list[str]) -> None:
+    assert unsupported_numbers(_seen(answer=answer, **extra)) == bad

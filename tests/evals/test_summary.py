@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import pytest
+
+from ragspine.evals.records import CaseResult, Check
+from ragspine.evals.summary import summarize, wilson
+
+
+def _r(
+    case_id: str, passed: bool, tags: list[str], checks: list[Check], **kw: object
+) -> CaseResult:
+    return CaseResult(case_id=case_id, passed=passed, tags=tags, checks=checks, **kw)  # type: ignore[arg-type]
+
+
+def test_wilson_interval_is_sane_at_the_edges() -> None:
+    full = wilson(10, 10)
+    assert full["value"] == 1.0 and full["ci_high"] == 1.0 and 0.65 < full["ci_low"] < 0.75
+    assert wilson(0, 10)["ci_low"] == 0.0
+    assert wilson(0, 0) == {"value": None, "count": 0, "total": 0, "ci_low": None, "ci_high": None}
+    assert wilson(5, 10)["ci_low"] == pytest.approx(0.2366, abs=1e-3)
+
+
+def test_metrics_count_only_cases_that_state_the_expectation_plus_errors() -> None:
+    results = [
+        _r(
+            "a",
+            True,
+            ["zh"],
+            [Check(name="route", passed=True), Check(name="guard", passed=True, expected=True)],
+            guard_triggered=True,
+        ),
+        _r(
+            "b",
+            False,
+            ["zh"],
+            [Check(name="route", passed=False), Check(name="guard", passed=False, expected=False)],
+            guard_triggered=True,
+        ),
+        _r("c", True, ["en"], [Check(name="citations", passed=True)], guard_triggered=False),
+        _r("d", False, ["en"], [], error="ProviderError: down"),
+    ]
+    s = summarize("run", "mock", results)
+    m = s.metrics
+    assert (m["pass_rate"]["count"], m["pass_rate"]["total"]) == (2, 4)
+    assert (m["route_accuracy"]["count"], m["route_accuracy"]["total"]) == (
+        1,
+        3,
+    )  # a, b and the error
+    assert (m["citation_completeness"]["count"], m["citation_completeness"]["total"]) == (1, 2)
+    assert m["errors"] == 1
+    assert (m["guard_triggered_rate"]["count"], m["guard_triggered_rate"]["total"]) == (2, 4)
+    assert s.guard_confusion == {"tp": 1, "fp": 1, "fn": 0, "tn": 0}
+    assert s.per_tag["zh"]["pass_rate"]["value"] == 0.5
+    assert s.per_tag["en"]["pass_rate"]["count"] == 1
+
+
+def test_an_empty_run_summarises_to_nothing() -> None:
+    assert summarize("run", "mock", []).cases == 0
