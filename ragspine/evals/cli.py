@@ -94,7 +94,13 @@ def run(
     """Run the golden set; results are appended as each case finishes."""
     from datetime import UTC, datetime
 
-    from ragspine.evals.records import SUMMARY_FILE, CaseResult, write_json
+    from ragspine.evals.records import (
+        SUMMARY_FILE,
+        CaseResult,
+        iter_results,
+        read_results,
+        write_json,
+    )
     from ragspine.evals.report import write_junit, write_report
     from ragspine.evals.runner import RunOptions, run_eval
     from ragspine.evals.summary import summarize
@@ -124,12 +130,13 @@ def run(
         if sys.stderr.isatty():
             with click.progressbar(length=_planned(opts), label="evaluating", file=sys.stderr) as b:
                 bar = b
-                record, results = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
+                record = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
         else:
-            record, results = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
+            record = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
+        summary = summarize(record.run_id, record.provider, iter_results(folder))
+        results = read_results(folder)
     except RagSpineError as exc:
         _fail(exc)
-    summary = summarize(record.run_id, record.provider, results)
     write_json(folder / SUMMARY_FILE, summary)
     write_report(folder, record, summary, results)
     write_junit(folder, record, results)

@@ -7,6 +7,7 @@ as each case finishes), ``summary.json`` (Summary), ``report.md`` and ``junit.xm
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -149,25 +150,46 @@ def _check_version(path: Path, data: object) -> None:
         )
 
 
-def read_results(folder: Path, *, tolerate_torn_tail: bool = True) -> list[CaseResult]:
-    """Every result in the file; a last line cut off by a killed run is ignored, not fatal."""
+def iter_results(folder: Path, *, tolerate_torn_tail: bool = True) -> Iterator[CaseResult]:
+    """Results one at a time, in file order; a last line cut off by a kill is skipped."""
     path = folder / RESULTS_FILE
     if not path.exists():
-        return []
-    lines = path.read_text("utf-8").splitlines()
-    out = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            _check_version(path, data)
-            out.append(CaseResult.model_validate(data))
-        except (ValueError, ValidationError, RecordError) as exc:
-            if tolerate_torn_tail and n == len(lines) and not isinstance(exc, RecordError):
-                break
-            raise RecordError(f"{path}:{n}: unreadable result: {exc}") from exc
-    return out
+        return
+    with path.open(encoding="utf-8") as fh:
+        pending: tuple[int, str] | None = None
+        for n, line in enumerate(fh, start=1):
+            if pending is not None:
+                yield _parse_result(path, *pending, torn_ok=False)
+            pending = (n, line) if line.strip() else None
+        if pending is not None:
+            torn = tolerate_torn_tail and not pending[1].endswith("\n")
+            try:
+                yield _parse_result(path, *pending, torn_ok=torn)
+            except _TornLine:
+                return
+
+
+class _TornLine(Exception):
+    pass
+
+
+def _parse_result(path: Path, n: int, line: str, *, torn_ok: bool) -> CaseResult:
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        if torn_ok:
+            raise _TornLine from exc
+        raise RecordError(f"{path}:{n}: unreadable result: {exc}") from exc
+    _check_version(path, data)
+    try:
+        return CaseResult.model_validate(data)
+    except ValidationError as exc:
+        raise RecordError(f"{path}:{n}: unreadable result: {exc}") from exc
+
+
+def read_results(folder: Path, *, tolerate_torn_tail: bool = True) -> list[CaseResult]:
+    """Every result in the file (see iter_results), as a list."""
+    return list(iter_results(folder, tolerate_torn_tail=tolerate_torn_tail))
 
 
 def result_line(result: CaseResult) -> str:

@@ -28,7 +28,7 @@ from ragspine.evals.records import (
     CaseResult,
     RecordError,
     RunRecord,
-    read_results,
+    iter_results,
     read_run,
     result_line,
     write_json,
@@ -159,13 +159,13 @@ def _now() -> str:
 
 def run_eval(
     opts: RunOptions, *, resume: bool = False, on_result: Progress | None = None
-) -> tuple[RunRecord, list[CaseResult]]:
-    """Run (or finish) a golden set into ``opts.out``; returns the record and every result."""
+) -> RunRecord:
+    """Run (or finish) a golden set into ``opts.out``. Results go to disk, not into memory."""
     golden = load_golden(opts.golden)
     cases = select(golden.cases, filter_expr=opts.filter, limit=opts.limit)
     factory, model = provider_factory(opts.provider)
     opts.out.mkdir(parents=True, exist_ok=True)
-    done: list[CaseResult] = []
+    finished: set[tuple[str, int]] = set()
     if resume:
         record = read_run(opts.out)
         if record.golden_hash != golden.digest:
@@ -176,8 +176,8 @@ def run_eval(
             raise RecordError(
                 f"{opts.out}: --resume needs the same provider and options as the run it finishes"
             )
-        done = read_results(opts.out)
-        _rewrite_results(opts.out, done)  # drop a torn last line before appending
+        _rewrite_results(opts.out)  # drop a torn last line before appending
+        finished = {r.key for r in iter_results(opts.out)}
     else:
         if (opts.out / RESULTS_FILE).exists() or (opts.out / RUN_FILE).exists():
             raise RecordError(f"{opts.out}: already holds a run; use --resume, or another --out")
@@ -194,27 +194,24 @@ def run_eval(
             cases_planned=len(cases) * opts.repeat,
         )
         write_json(opts.out / RUN_FILE, record)
-    finished = {r.key for r in done}
     todo = [(c, k) for k in range(opts.repeat) for c in cases if (c.id, k) not in finished]
     engine = _Engine(opts, factory)
-    results = list(done)
     with _appender(opts.out / RESULTS_FILE) as append:
         if opts.concurrency <= 1:
             for case, k in todo:
-                results.append(append(engine.run(case, k)))
+                result = append(engine.run(case, k))
                 if on_result:
-                    on_result(results[-1])
+                    on_result(result)
         else:
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
                 futures = [pool.submit(engine.run, case, k) for case, k in todo]
                 for future in as_completed(futures):
-                    results.append(append(future.result()))
+                    result = append(future.result())
                     if on_result:
-                        on_result(results[-1])
+                        on_result(result)
     record = record.model_copy(update={"status": "complete", "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
-    results.sort(key=lambda r: r.key)
-    return record, results
+    return record
 
 
 @contextmanager
@@ -231,7 +228,9 @@ def _appender(path: Path) -> Iterator[Callable[[CaseResult], CaseResult]]:
         yield append
 
 
-def _rewrite_results(folder: Path, results: list[CaseResult]) -> None:
+def _rewrite_results(folder: Path) -> None:
     tmp = folder / (RESULTS_FILE + ".tmp")
-    tmp.write_text("".join(result_line(r) for r in results), "utf-8")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for result in iter_results(folder):
+            fh.write(result_line(result))
     tmp.replace(folder / RESULTS_FILE)

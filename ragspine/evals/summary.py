@@ -7,6 +7,7 @@ Repeats count as separate trials.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
@@ -42,7 +43,8 @@ def wilson(count: int, total: int) -> dict[str, Any]:
     }
 
 
-def _frame(results: list[CaseResult]) -> pd.DataFrame:
+def _frame(results: Iterable[CaseResult]) -> pd.DataFrame:
+    """One small row per result, so a run of any size summarises in little memory."""
     rows = []
     for r in results:
         row: dict[str, Any] = {
@@ -80,10 +82,10 @@ def _rates(df: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
-def summarize(run_id: str, provider: str, results: list[CaseResult]) -> Summary:
-    if not results:
-        return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
+def summarize(run_id: str, provider: str, results: Iterable[CaseResult]) -> Summary:
     df = _frame(results)
+    if df.empty:
+        return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
     metrics = _rates(df)
     metrics["errors"] = int(df["error"].sum())
     metrics["unsupported_numbers"] = {

@@ -52,7 +52,8 @@ def _opts(golden: Path, out: Path, demo_db: Path, demo_corpus: Path, **kw: objec
 def test_a_run_records_every_case(
     golden: Path, tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:
-    record, results = run_eval(_opts(golden, tmp_path / "run", demo_db, demo_corpus))
+    record = run_eval(_opts(golden, tmp_path / "run", demo_db, demo_corpus))
+    results = read_results(tmp_path / "run")
     assert record.status == "complete" and record.cases_planned == 6
     assert record.golden_hash.startswith("sha256:") and record.provider == "mock"
     by_id = {r.case_id: r for r in results}
@@ -74,7 +75,8 @@ def test_provider_errors_stay_in_the_denominator(
         demo_corpus,
         provider="python:tests.fakes.providers:OutageOnRevenue",
     )
-    record, results = run_eval(opts)
+    record = run_eval(opts)
+    results = read_results(tmp_path / "run")
     errors = sorted(r.case_id for r in results if r.error)
     assert errors == ["found", "narrative", "not-found"]
     summary = summarize(record.run_id, record.provider, results)
@@ -86,10 +88,9 @@ def test_provider_errors_stay_in_the_denominator(
 def test_concurrency_and_repeat_give_the_same_verdicts(
     golden: Path, tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:
-    _, serial = run_eval(_opts(golden, tmp_path / "a", demo_db, demo_corpus))
-    _, parallel = run_eval(
-        _opts(golden, tmp_path / "b", demo_db, demo_corpus, concurrency=4, repeat=2)
-    )
+    run_eval(_opts(golden, tmp_path / "a", demo_db, demo_corpus))
+    run_eval(_opts(golden, tmp_path / "b", demo_db, demo_corpus, concurrency=4, repeat=2))
+    serial, parallel = read_results(tmp_path / "a"), read_results(tmp_path / "b")
     assert len(parallel) == 12
     verdict = {r.case_id: r.passed for r in serial}
     assert all(r.passed == verdict[r.case_id] for r in parallel)
@@ -106,14 +107,16 @@ def test_an_existing_run_is_never_overwritten(
 def test_resume_finishes_a_torn_run_to_the_same_verdicts(
     golden: Path, tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:
-    _, full = run_eval(_opts(golden, tmp_path / "full", demo_db, demo_corpus))
+    run_eval(_opts(golden, tmp_path / "full", demo_db, demo_corpus))
+    full = sorted(read_results(tmp_path / "full"), key=lambda r: r.key)
     part = tmp_path / "part"
     run_eval(_opts(golden, part, demo_db, demo_corpus))
     lines = (part / "results.jsonl").read_text("utf-8").splitlines(keepends=True)
     (part / "results.jsonl").write_text(
         "".join(lines[:2]) + lines[2][:40], "utf-8"
     )  # killed mid-write
-    _, resumed = run_eval(_opts(golden, part, demo_db, demo_corpus), resume=True)
+    run_eval(_opts(golden, part, demo_db, demo_corpus), resume=True)
+    resumed = sorted(read_results(part), key=lambda r: r.key)
     assert [r.key for r in resumed] == [r.key for r in full]
     assert len(read_results(part)) == 6
     a = summarize("x", "mock", full).model_dump()
