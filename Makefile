@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
-.PHONY: help install test check lint typecheck fixtures evals demo bench clean
+.PHONY: help install test check lint typecheck fixtures evals bless demo bench clean
 
 help:
 	@echo "make evals     run the main job on the embedded demo data"
@@ -13,6 +13,7 @@ help:
 	@echo "make check     ruff + mypy"
 	@echo "make fixtures  build the demo fact store ($(DB))"
 	@echo "make bench     run the benchmarks"
+	@echo "make bless     make reports/latest the new eval baseline"
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,14 +35,26 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+CORPUS ?= data/chunks.db
+RUN ?= reports/latest
+
 fixtures: $(STAMP)
-	$(BIN)/ragspine fixtures --db $(DB)
+	$(BIN)/ragspine fixtures --db $(DB) --corpus $(CORPUS)
 
-# Until the eval harness lands, the main job runs the demo questions end to end.
+# The main job: the golden set against the offline MockProvider, scored, reported, diffed
+# against the committed baseline, and gated (exit 1 on a regression or a broken threshold).
 evals: fixtures
-	$(BIN)/ragspine demo --db $(DB)
+	rm -rf $(RUN)
+	$(BIN)/ragspine eval run --golden golden --out $(RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval diff evals/baseline $(RUN)
+	$(BIN)/ragspine eval gate --baseline evals/baseline --current $(RUN) --thresholds evals/thresholds.yaml
 
-demo: evals
+# After an intended behaviour change: review reports/latest/diff.md, then make it the baseline.
+bless: $(STAMP)
+	$(BIN)/ragspine eval bless $(RUN) --baseline evals/baseline
+
+demo: fixtures
+	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -82,6 +82,13 @@ def main() -> None:
     help="the caller's clearance: documents above it are never retrieved",
 )
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
+@click.option(
+    "--profile",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    envvar="RAGSPINE_PROFILE",
+    help="domain profile YAML [default: the ACME demo]",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
 @_known_errors
 def ask(
@@ -92,19 +99,22 @@ def ask(
     corpus: Path,
     clearance: str,
     rerank: bool,
+    profile: Path | None,
     as_json: bool,
 ) -> None:
     """Answer QUESTION, with the source of every number and passage."""
     from ragspine.agent.agent import answer_question
     from ragspine.agent.llm_provider import make_provider
     from ragspine.agent.question import validate_question
+    from ragspine.profile import default_profile, load_profile
     from ragspine.retrieval.retriever import HybridRetriever
     from ragspine.storage.fact_store import FactStore
 
     question = validate_question(question)
     ref = _to_date(reference_date)
+    prof = load_profile(profile) if profile else default_profile()
     llm = make_provider(provider, reference_date=ref)
-    retriever = HybridRetriever.open(corpus) if corpus.is_file() else None
+    retriever = HybridRetriever.open(corpus, profile=prof) if corpus.is_file() else None
     with FactStore(db, create=False) as store:
         store.init_schema()
         result = answer_question(
@@ -115,6 +125,7 @@ def ask(
             narrative_retriever=retriever,
             clearance=clearance,
             rerank=rerank,
+            profile=prof,
         )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))

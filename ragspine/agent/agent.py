@@ -436,7 +436,8 @@ def _unrecognized_line(r: ToolResult, question: str, prof: DomainProfile) -> str
         "channel": prof.channel_codes,
     }.get(param, [])
     if param == "period":
-        hint = "期间请写作财年、半年或季度。"  # no example figures: an answer holds only sourced numbers
+        # No example figures here: an answer holds only numbers with a source.
+        hint = "期间请写作财年、半年或季度。"
     else:
         hint = f"支持的取值如:{'、'.join(supported)}。" if supported else ""
     return f"无法识别参数 {param}{shown},未进行查询。{hint}"

@@ -79,6 +79,12 @@ def validate(golden: Path) -> None:
 @click.option(
     "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
 )
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="domain profile YAML [default: demo]",
+)
 def run(
     golden: Path,
     provider: str,
@@ -90,6 +96,7 @@ def run(
     resume_dir: Path | None,
     db: Path,
     corpus: Path,
+    profile: Path | None,
 ) -> None:
     """Run the golden set; results are appended as each case finishes."""
     from datetime import UTC, datetime
@@ -116,6 +123,7 @@ def run(
         limit=limit,
         repeat=repeat,
         concurrency=concurrency,
+        profile=profile,
     )
     bar = None
     failures: list[str] = []

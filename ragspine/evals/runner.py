@@ -34,6 +34,7 @@ from ragspine.evals.records import (
     write_json,
 )
 from ragspine.evals.scorers import Observed, score, unsupported_numbers
+from ragspine.profile import default_profile, load_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.storage.fact_store import FactStore
@@ -52,6 +53,7 @@ class RunOptions:
     limit: int | None = None
     repeat: int = 1
     concurrency: int = 1
+    profile: Path | None = None
 
     def recorded(self) -> dict[str, Any]:
         """What must match for --resume to continue a run rather than start another."""
@@ -61,6 +63,7 @@ class RunOptions:
             "repeat": self.repeat,
             "db": str(self.db),
             "corpus": str(self.corpus),
+            "profile": str(self.profile) if self.profile else None,
         }
 
 
@@ -69,9 +72,14 @@ class _Engine:
 
     def __init__(self, opts: RunOptions, factory: ProviderFactory) -> None:
         self.factory = factory
+        self.profile = load_profile(opts.profile) if opts.profile else default_profile()
         self.store = FactStore(opts.db, create=False)
         self.store.init_schema()
-        self.retriever = HybridRetriever.open(opts.corpus) if opts.corpus.is_file() else None
+        self.retriever = (
+            HybridRetriever.open(opts.corpus, profile=self.profile)
+            if opts.corpus.is_file()
+            else None
+        )
         self._chunks: dict[tuple[str, str], str] = {}
         if self.retriever is not None:
             self._chunks = _chunk_texts(self.retriever.store)
@@ -95,6 +103,7 @@ class _Engine:
                 reference_date=case.reference_date,
                 narrative_retriever=self.retriever,
                 clearance=case.clearance,
+                profile=self.profile,
             )
         except Exception as exc:
             return CaseResult(
