@@ -108,7 +108,7 @@ def run(
         read_results,
         write_json,
     )
-    from ragspine.evals.report import write_junit, write_report
+    from ragspine.evals.report import write_report
     from ragspine.evals.runner import RunOptions, run_eval
     from ragspine.evals.summary import summarize
 
@@ -146,8 +146,7 @@ def run(
     except RagSpineError as exc:
         _fail(exc)
     write_json(folder / SUMMARY_FILE, summary)
-    write_report(folder, record, summary, results)
-    write_junit(folder, record, results)
+    write_report(folder, record, summary, results)  # report.md and junit.xml
     click.echo(headline(summary))
     click.echo(f"run: {folder} (report.md, results.jsonl, summary.json, junit.xml)")
 

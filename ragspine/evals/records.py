@@ -73,7 +73,7 @@ class CaseResult(_Record):
 
 
 class RunRecord(_Record):
-    run_id: str
+    run_id: str | None = None  # None in a blessed baseline: ids are volatile
     status: Literal["running", "complete"] = "running"
     started_at: str | None = None
     finished_at: str | None = None
@@ -100,7 +100,7 @@ class Rate(BaseModel):
 
 
 class Summary(_Record):
-    run_id: str
+    run_id: str | None = None
     provider: str
     cases: int
     metrics: dict[str, Any]

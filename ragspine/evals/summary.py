@@ -82,7 +82,7 @@ def _rates(df: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
-def summarize(run_id: str, provider: str, results: Iterable[CaseResult]) -> Summary:
+def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) -> Summary:
     df = _frame(results)
     if df.empty:
         return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})

@@ -1,0 +1,183 @@
+"""The CI gate: a run passes only if nothing regressed against the baseline and no line was crossed.
+
+``bless`` writes a run as the new baseline without volatile fields (ids, times, commit, latency)
+and in a fixed order, so blessing the same behaviour twice changes no byte and diffs stay quiet.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragspine.errors import ConfigError
+from ragspine.evals.diff import LoadedRun, compare_runs, load_run
+from ragspine.evals.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
+from ragspine.evals.report import flatten_metrics, num
+
+# Every name flatten_metrics gives a summary from summary.py; a typo must not gate nothing.
+MetricName = Literal[
+    "pass_rate",
+    "route_accuracy",
+    "clarification_accuracy",
+    "status_accuracy",
+    "guard_triggered_rate",
+    "guard_accuracy",
+    "citation_completeness",
+    "errors",
+    "unsupported_numbers.cases",
+    "unsupported_numbers.numbers",
+    "latency_ms.p50",
+    "latency_ms.p95",
+    "tokens.input",
+    "tokens.output",
+]
+METRIC_NAMES: tuple[str, ...] = get_args(MetricName)
+Bound = Annotated[float, Field(strict=True)]  # strict: `yes` is not 1.0
+
+VOLATILE_RUN = {"run_id", "started_at", "finished_at", "git_commit"}
+VOLATILE_RESULT = {"latency_ms"}
+VOLATILE_METRICS = {"latency_ms"}
+_LISTED = 20  # cases named per reason line
+
+
+class ThresholdsError(ConfigError):
+    """The thresholds file is invalid; the message names the file and the field."""
+
+
+class Thresholds(BaseModel):
+    """Lines a run must not cross: ``min`` / ``max`` per metric (``name`` or ``name.leaf``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min: dict[MetricName, Bound] = Field(default_factory=dict)
+    max: dict[MetricName, Bound] = Field(default_factory=dict)
+
+
+def load_thresholds(path: Path) -> Thresholds:
+    try:
+        data = yaml.safe_load(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ThresholdsError(f"{path}: not found") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ThresholdsError(f"{path}: invalid YAML: {exc}") from exc
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ThresholdsError(f"{path}: a thresholds file is a mapping with 'min' and/or 'max'")
+    try:
+        return Thresholds.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(part) for part in err["loc"] if part != "[key]")
+        if err["loc"] and err["loc"][-1] == "[key]":
+            msg = f"unknown metric; known: {', '.join(METRIC_NAMES)}"
+        else:
+            msg = err["msg"]
+        raise ThresholdsError(f"{path}: {field}: {msg}") from exc
+
+
+class GateVerdict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    passed: bool
+    reasons: list[str]
+
+
+def _names(items: list[str]) -> str:
+    more = f", … and {len(items) - _LISTED} more" if len(items) > _LISTED else ""
+    return ", ".join(items[:_LISTED]) + more
+
+
+def _threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
+    values = flatten_metrics(run.summary.metrics)
+    out = []
+    for bounds, kind in ((thresholds.min, "min"), (thresholds.max, "max")):
+        for name, bound in bounds.items():
+            value = values.get(name)
+            if name not in values:
+                out.append(f"metric {name}: not in the current run's summary ({kind} {num(bound)})")
+            elif value is None:
+                out.append(f"metric {name}: nothing was counted ({kind} {num(bound)})")
+            elif kind == "min" and value < bound:
+                out.append(f"metric {name} = {num(value)} is below its minimum {num(bound)}")
+            elif kind == "max" and value > bound:
+                out.append(f"metric {name} = {num(value)} is above its maximum {num(bound)}")
+    return out
+
+
+def gate(baseline: Path, current: Path, thresholds: Thresholds | None) -> GateVerdict:
+    """Every reason the current run must not merge, one line each; none means it passes."""
+    cur = load_run(current)
+    diff = compare_runs(load_run(baseline), cur)
+    reasons = []
+    planned, got = cur.record.cases_planned, len(cur.results)
+    if cur.record.status != "complete" or got < planned:
+        reasons.append(
+            f"the current run is incomplete ({got} of {planned} results, {cur.record.status}); "
+            "finish it with --resume"
+        )
+    for case in diff.regressed:
+        failed = [
+            f"{c.name} ({c.why})" if c.why else c.name for c in case.checks if c.passed_b is False
+        ]
+        failed += [f"error ({f.b})" for f in case.behaviour if f.field == "error" and f.b]
+        reasons.append(f"regressed: {case.case_id}: {'; '.join(failed) or 'now fails'}")
+    if thresholds is not None:
+        reasons += _threshold_reasons(cur, thresholds)
+    unsupported = [
+        f"{r.case_id} ({', '.join(r.unsupported_numbers)})"
+        for r in sorted(cur.results, key=lambda r: r.key)
+        if r.unsupported_numbers
+    ]
+    if unsupported:
+        reasons.append(
+            f"unsupported numbers in {len(unsupported)} result(s): {_names(unsupported)}"
+        )
+    provider = cur.record.provider
+    if provider == "mock" or provider.startswith("mock:"):
+        errored = sorted({r.case_id for r in cur.results if r.error is not None})
+        if errored:
+            reasons.append(f"the mock run had errors in {len(errored)} case(s): {_names(errored)}")
+    return GateVerdict(passed=not reasons, reasons=reasons)
+
+
+# -- bless ------------------------------------------------------------------------------------
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, "utf-8")
+    tmp.replace(path)
+
+
+def bless(run: Path, baseline: Path) -> None:
+    """Make ``run`` the baseline: stable fields only, results in (case_id, repeat) order."""
+    src = load_run(run)
+    if src.record.status != "complete" or len(src.results) < src.record.cases_planned:
+        raise RecordError(
+            f"{run}: the run is not complete ({len(src.results)} of "
+            f"{src.record.cases_planned} results); finish it with --resume before blessing"
+        )
+    baseline.mkdir(parents=True, exist_ok=True)
+    summary = src.summary.model_dump(mode="json", exclude={"run_id"})
+    for metrics in (summary["metrics"], *summary["per_tag"].values()):
+        for key in VOLATILE_METRICS:
+            metrics.pop(key, None)
+    lines = [
+        json.dumps(
+            r.model_dump(mode="json", exclude=VOLATILE_RESULT), ensure_ascii=False, sort_keys=True
+        )
+        + "\n"
+        for r in sorted(src.results, key=lambda r: r.key)
+    ]
+    _write(baseline / RUN_FILE, _dump(src.record.model_dump(mode="json", exclude=VOLATILE_RUN)))
+    _write(baseline / SUMMARY_FILE, _dump(summary))
+    _write(baseline / RESULTS_FILE, "".join(lines))

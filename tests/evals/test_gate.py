@@ -1,0 +1,190 @@
+"""The CI gate's reasons, thresholds files, and bless: a baseline that never drifts by itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragspine.evals.diff import diff_runs
+from ragspine.evals.gate import METRIC_NAMES, ThresholdsError, bless, gate, load_thresholds
+from ragspine.evals.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, CaseResult, RecordError
+from ragspine.evals.report import flatten_metrics
+from ragspine.evals.summary import summarize
+from tests.evals.test_diff import ROUTE_FAIL, make_run, result
+
+GREEN = [result("a"), result("b"), result("c", tags=["demo", "en"])]
+
+
+def _thresholds(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "thresholds.yaml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+STRICT = "min:\n  pass_rate: 1.0\nmax:\n  errors: 0\n  unsupported_numbers.cases: 0\n"
+
+
+def test_a_run_like_its_baseline_passes(tmp_path: Path) -> None:
+    base = make_run(tmp_path / "base", GREEN)
+    run = make_run(tmp_path / "run", GREEN, run_id="other")
+    verdict = gate(base, run, load_thresholds(_thresholds(tmp_path, STRICT)))
+    assert verdict.passed and verdict.reasons == []
+
+
+ERRORED = CaseResult(case_id="b", passed=False, tags=["demo"], error="ProviderError: 529")
+UNSUPPORTED = result("b", unsupported_numbers=["42", "7.5"], failed={"unsupported_numbers": (
+    [], ["42", "7.5"], "numbers nothing explains: 42, 7.5")})  # fmt: skip
+
+
+BASE = [result("a"), result("b", failed=ROUTE_FAIL), result("c")]  # b already fails
+
+
+@pytest.mark.parametrize(
+    ("current", "provider", "extra", "thresholds", "expected"),
+    [
+        # pass → fail vs the baseline: names the case, the check and why
+        ([result("a", failed=ROUTE_FAIL, route="narrative"), BASE[1], BASE[2]], "anthropic", {},
+         None, ["regressed: a: route (routed narrative, expected structured)"]),
+        # a rate under its floor, though nothing regressed (b failed in the baseline too)
+        (BASE, "anthropic", {}, "min:\n  route_accuracy: 0.9\n",
+         ["metric route_accuracy = 0.6667 is below its minimum 0.9"]),
+        # a count over its ceiling, on a live provider (so the mock rule stays quiet)
+        ([BASE[0], ERRORED, BASE[2]], "anthropic", {}, "max:\n  errors: 0\n",
+         ["metric errors = 1 is above its maximum 0"]),
+        # a nested leaf over its ceiling; the unsupported numbers also speak for themselves
+        ([BASE[0], UNSUPPORTED, BASE[2]], "anthropic", {},
+         "max:\n  unsupported_numbers.numbers: 1\n",
+         ["metric unsupported_numbers.numbers = 2 is above its maximum 1",
+          "unsupported numbers in 1 result(s): b (42, 7.5)"]),
+        # a threshold on a metric nothing counted fails closed
+        (BASE, "anthropic", {}, "min:\n  guard_accuracy: 1\n",
+         ["metric guard_accuracy: nothing was counted (min 1)"]),
+        # any unsupported number fails the gate, without thresholds, naming case and numbers
+        ([BASE[0], UNSUPPORTED, BASE[2]], "anthropic", {}, None,
+         ["unsupported numbers in 1 result(s): b (42, 7.5)"]),
+        # the mock provider is deterministic: an error there is a bug
+        ([BASE[0], ERRORED, BASE[2]], "mock", {}, None,
+         ["the mock run had errors in 1 case(s): b"]),
+        # a run killed half-way must not pass by having fewer cases (missing ones are coverage)
+        (BASE[:1], "mock", {"cases_planned": 3, "status": "running"}, None,
+         ["the current run is incomplete (1 of 3 results, running)"]),
+    ],
+)  # fmt: skip
+def test_each_failure_kind_gives_its_reason(
+    tmp_path: Path,
+    current: list[CaseResult],
+    provider: str,
+    extra: dict[str, Any],
+    thresholds: str | None,
+    expected: list[str],
+) -> None:
+    base = make_run(tmp_path / "base", BASE)
+    run = make_run(tmp_path / "run", current, provider=provider, **extra)
+    limits = load_thresholds(_thresholds(tmp_path, thresholds)) if thresholds else None
+    verdict = gate(base, run, limits)
+    assert not verdict.passed
+    assert len(verdict.reasons) == len(expected), verdict.reasons
+    for reason, want in zip(verdict.reasons, expected, strict=True):
+        assert reason.startswith(want), verdict.reasons
+
+
+def test_an_error_on_a_live_provider_is_not_the_mock_rule(tmp_path: Path) -> None:
+    base = make_run(tmp_path / "base", [result("a"), ERRORED])
+    run = make_run(tmp_path / "run", [result("a"), ERRORED], provider="anthropic")
+    assert gate(base, run, None).passed  # still failing, but not newly: the baseline failed too
+
+
+def test_missing_and_new_cases_are_coverage_not_failures(tmp_path: Path) -> None:
+    base = make_run(tmp_path / "base", [result("a"), result("gone")])
+    run = make_run(tmp_path / "run", [result("a"), result("new")])
+    assert gate(base, run, None).passed
+
+
+# -- thresholds files -------------------------------------------------------------------------
+
+
+def test_the_metric_names_are_exactly_what_a_summary_holds() -> None:
+    results = [result("a", usage={"input_tokens": 3, "output_tokens": 4})]
+    assert set(flatten_metrics(summarize("r", "mock", results).metrics)) == set(METRIC_NAMES)
+
+
+def test_a_thresholds_file_loads(tmp_path: Path) -> None:
+    t = load_thresholds(_thresholds(tmp_path, STRICT))
+    assert t.min == {"pass_rate": 1.0}
+    assert t.max == {"errors": 0.0, "unsupported_numbers.cases": 0.0}
+    assert load_thresholds(_thresholds(tmp_path, "")).min == {}  # empty: no lines to cross
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("min:\n  pass_rat: 1.0\n", "min.pass_rat: unknown metric"),  # typo in a metric name
+        ("floor:\n  pass_rate: 1.0\n", "floor: Extra inputs are not permitted"),  # unknown key
+        ("max:\n  errors: none\n", "max.errors: Input should be a valid number"),  # not a number
+        ("max:\n  errors: yes\n", "max.errors: Input should be a valid number"),  # bool ≠ 1.0
+        ("- pass_rate\n", "a thresholds file is a mapping"),  # wrong shape
+        ("min: [\n", "invalid YAML"),  # broken YAML
+    ],
+)
+def test_a_bad_thresholds_file_names_the_file_and_the_field(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = _thresholds(tmp_path, text)
+    with pytest.raises(ThresholdsError) as err:
+        load_thresholds(path)
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+
+
+def test_a_missing_thresholds_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ThresholdsError, match=r"nope\.yaml: not found"):
+        load_thresholds(tmp_path / "nope.yaml")
+
+
+# -- bless ------------------------------------------------------------------------------------
+
+FILES = (RUN_FILE, SUMMARY_FILE, RESULTS_FILE)
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in FILES}
+
+
+def test_blessing_twice_changes_no_byte(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", GREEN)
+    bless(run, tmp_path / "base")
+    first = _bytes(tmp_path / "base")
+    bless(run, tmp_path / "base")
+    assert _bytes(tmp_path / "base") == first
+    assert all(data.endswith(b"\n") for data in first.values())
+    bless(tmp_path / "base", tmp_path / "again")  # a baseline re-blessed is itself
+    assert _bytes(tmp_path / "again") == first
+
+
+def test_runs_that_behave_alike_bless_to_the_same_bytes(tmp_path: Path) -> None:
+    slow = [r.model_copy(update={"latency_ms": 900.0}) for r in reversed(GREEN)]  # other order
+    one = make_run(tmp_path / "one", GREEN, run_id="one")
+    two = make_run(tmp_path / "two", slow, run_id="two", git_commit="fedcba9")
+    bless(one, tmp_path / "b1")
+    bless(two, tmp_path / "b2")
+    assert _bytes(tmp_path / "b1") == _bytes(tmp_path / "b2")
+    text = (tmp_path / "b1" / RUN_FILE).read_text("utf-8")
+    assert "run_id" not in text and "started_at" not in text and "git_commit" not in text
+    assert "latency_ms" not in (tmp_path / "b1" / RESULTS_FILE).read_text("utf-8")
+
+
+def test_after_bless_the_run_diffs_clean_and_passes_the_gate(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", [*GREEN, result("d", failed=ROUTE_FAIL)], provider="x")
+    bless(run, tmp_path / "base")
+    d = diff_runs(tmp_path / "base", run)
+    assert d.clean and not d.new_in_b and not d.missing_in_b
+    assert d.a.run_id is None and d.b.run_id == "20250101T000000Z-aaaa"
+    assert gate(tmp_path / "base", run, None).passed
+
+
+def test_an_unfinished_run_cannot_be_blessed(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", GREEN[:1], status="running", cases_planned=3)
+    with pytest.raises(RecordError, match="not complete"):
+        bless(run, tmp_path / "base")
+    assert not (tmp_path / "base").exists()
