@@ -221,16 +221,13 @@ def _subtasks(
 ) -> list[SubTask]:
     """Every combination the user listed, with assumed slots filled in; empty if impossible."""
     metrics = intent.metrics or ([intent.metric] if intent.metric else [])
-    entities = (
-        intent.entities
-        or ([intent.entity] if intent.entity else [])
-        or [v for v in (intent.unrecognized.get("entity"), clar.assumed_slots.get("entity")) if v]
-    )
-    periods = [p.label for p in intent.periods] or (
-        [intent.period.label]
-        if intent.period
-        else [v for v in (intent.unrecognized.get("period"), clar.assumed_slots.get("period")) if v]
-    )
+    # What the user wrote but the glossary does not know is queried too, so it is named back.
+    entities = [*(intent.entities or [intent.entity] if intent.entity else [])]
+    entities += [v for v in [intent.unrecognized.get("entity")] if v]
+    entities = entities or [v for v in [clar.assumed_slots.get("entity")] if v]
+    periods = [p.label for p in (intent.periods or ([intent.period] if intent.period else []))]
+    periods += [v for v in [intent.unrecognized.get("period")] if v]
+    periods = periods or [v for v in [clar.assumed_slots.get("period")] if v]
     channels = intent.channels or [intent.channel or prof.default_channel]
     combos = itertools.product(metrics, entities, periods, channels)
     return [SubTask(*c) for c in itertools.islice(combos, MAX_SUBTASKS)]

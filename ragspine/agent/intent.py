@@ -8,14 +8,15 @@ profile's glossary. ``clarify_scope`` then decides, in a fixed order: refuse, as
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import glossary_for
-from ragspine.profile.periods import FY, Period
+from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.periods import FY, Period, find_periods
 from ragspine.text import fold
 
 ROUTE_STRUCTURED = "structured"
@@ -36,20 +37,20 @@ CLARIFY_MODES = (
 
 _NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
-    r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|"
+    r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
+    r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|"
     r"(?<![a-z])(?:why|reasons?|explain\w*|drivers?|drove|drive|caus\w*|trends?|strateg\w*|"
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
-    r"what\s+happened|what\s+drove|discuss\w*|summar\w*)(?![a-z])"
+    r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
+    r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
+    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
 )
 # Text that names a slot the glossary does not know: said so, never replaced by a default.
 _CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
-_BAD_PERIOD = re.compile(
-    r"(?<![a-z0-9_])(?:(?:19|20)\d{2}\s*年?\s*q[05-9]|q[05-9]\s*'?(?:19|20)?\d{2}|"
-    r"(?:19|20)\d{2}\s*h[03-9]|h[03-9]\s*'?(?:19|20)?\d{2})(?![a-z0-9])|"
-    r"第[五六七八九十]季度"
-)
+# A metric name followed by 率 is a ratio the profile does not have (净利率 is not 净利).
+_RATIO_SUFFIX = re.compile(r"\s*(?:的)?\s*(?:增长)?率|\s*(?:的)?\s*增速|\s*(?:的)?\s*增幅")
 _NUMERIC_CUES = re.compile(
-    r"多少|几多|是几|有几|几家|几间|数值|数字|金额|多大|"
+    r"多少|几多|是几|有几|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
     r"how\s+big|value\s+of|figure)(?![a-z])"
 )
@@ -71,6 +72,8 @@ class ParsedIntent:
     channels: list[str] = field(default_factory=list)
     external_entity: str | None = None
     unrecognized: dict[str, str] = field(default_factory=dict)
+    # A quarter or half the user wrote without a year, read as the latest complete one.
+    assumed_period: Period | None = None
 
     @property
     def is_multi(self) -> bool:
@@ -96,15 +99,18 @@ def parse_intent(
     ref = reference_date or date.today()
     screen = SecurityGate.for_profile(prof).detect(question)
     text = fold(screen.masked_text)
-    metrics = _codes(glossary.metrics.find_all(text))
-    entities = _codes(glossary.entities.find_all(text))
+    metrics = _codes(
+        m for m in glossary.metrics.find_all(text) if not _RATIO_SUFFIX.match(text, m.end)
+    )
+    entities = _codes(_qualified(glossary.entities.find_all(text)))
     channels = _codes(glossary.channels.find_all(text))
-    periods = glossary.find_periods(text, ref)
-    unrecognized = _unrecognized(text, prof) if not (entities and periods) else {}
-    if entities:
-        unrecognized.pop("entity", None)
-    if periods:
-        unrecognized.pop("period", None)
+    matches = find_periods(text, ref)
+    periods = list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
+    unrecognized = _unrecognized(text, prof)
+    impossible = [pm.raw for pm in matches if pm.period is None]
+    if impossible:
+        unrecognized["period"] = impossible[0]
+    assumed = next((pm.period for pm in matches if pm.year_assumed), None)
     metric = metrics[0] if metrics else None
     if metric and _NARRATIVE_CUES.search(text):
         route = ROUTE_COMPOSITE
@@ -129,6 +135,7 @@ def parse_intent(
         channels=channels,
         external_entity=screen.external_entity,
         unrecognized=unrecognized,
+        assumed_period=assumed,
     )
 
 
@@ -143,13 +150,19 @@ def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
         token = m.group()
         if token not in known and token.split("_")[0] in prefixes:
             found.setdefault("entity", token.upper())
-    bad = _BAD_PERIOD.search(text)
-    if bad:
-        found["period"] = bad.group().upper()
     return found
 
 
-def _codes(matches: list) -> list[str]:  # type: ignore[type-arg]
+def _qualified(matches: list[AliasMatch]) -> list[AliasMatch]:
+    """'中国香港': a place written right before another names where it is, not a second entity."""
+    return [
+        m
+        for i, m in enumerate(matches)
+        if not (i + 1 < len(matches) and m.end == matches[i + 1].start)
+    ]
+
+
+def _codes(matches: Iterable[AliasMatch]) -> list[str]:
     return list(dict.fromkeys(m.code for m in matches))
 
 
@@ -221,6 +234,11 @@ def clarify_scope(
         assumed["period"] = latest.label
         notes.append(f"未指明期间,按最近完整财年 {latest.label}")
         options += [Period(FY, str(latest.year - k)).label for k in (1, 2)]
+    elif intent.assumed_period is not None:
+        p = intent.assumed_period
+        assumed["period"] = p.label
+        notes.append(f"未指明年份,按最近已结束的 {p.label}")
+        options.append(p.label.replace(str(p.year), str(p.year - 1)))
     if assumed:
         note = "【假设】" + ";".join(notes) + f"。(如需收窄:{' / '.join(options)})"
         return ClarificationResult(

@@ -106,7 +106,8 @@ class Glossary:
         return parse_period(fold(raw), reference_date or date.today())
 
     def find_periods(self, folded: str, reference_date: date) -> list[Period]:
-        return list(dict.fromkeys(pm.period for pm in find_periods(folded, reference_date)))
+        matches = find_periods(folded, reference_date)
+        return list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
 
 
 def glossary_for(profile: DomainProfile | None = None) -> Glossary:

@@ -46,9 +46,13 @@ class Period(NamedTuple):
 
 @dataclass(frozen=True)
 class PeriodMatch:
-    period: Period
+    """A period named in the text; ``period`` is None for one that cannot exist (2024Q5)."""
+
+    period: Period | None
     start: int
     end: int
+    raw: str = ""
+    year_assumed: bool = False  # a quarter or half written without a year, with none nearby
 
 
 _CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
@@ -154,8 +158,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         re.compile(rf"{_NB}(?:last|previous|prior)\s+quarter{_NA}"),
         lambda m, r: _previous_quarter(r),
     ),
-    (re.compile(r"上半年"), lambda m, r: _half(r.year, 1)),
-    (re.compile(r"下半年"), lambda m, r: _half(r.year, 2)),
+    (re.compile(r"上半年"), lambda m, r: _half(_NO_YEAR, 1)),
+    (re.compile(r"下半年"), lambda m, r: _half(_NO_YEAR, 2)),
     (re.compile(r"前年"), lambda m, r: _fy(r.year - 2)),
     (re.compile(rf"{_NB}(?:the\s+)?year\s+before\s+last{_NA}"), lambda m, r: _fy(r.year - 2)),
     (re.compile(r"去年|上一?个?财年|上一年"), lambda m, r: _fy(r.year - 1)),
@@ -165,7 +169,31 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     ),
     (re.compile(r"今年|本年|本财年"), lambda m, r: _fy(r.year)),
     (re.compile(rf"{_NB}this\s+(?:fiscal\s+)?year{_NA}"), lambda m, r: _fy(r.year)),
+    # Quarters and halves written without a year: the year comes from context (see below).
+    (
+        re.compile(r"第?\s*([1-4一二三四])\s*季度"),
+        lambda m, r: _quarter(_NO_YEAR, _CN_NUM[m[1]]),
+    ),
+    (re.compile(rf"{_NB}q([1-4]){_NA}"), lambda m, r: _quarter(_NO_YEAR, int(m[1]))),
+    (re.compile(rf"{_NB}h([12]){_NA}"), lambda m, r: _half(_NO_YEAR, int(m[1]))),
+    (
+        re.compile(rf"{_NB}(first|second|third|fourth)\s+quarter{_NA}"),
+        lambda m, r: _quarter(_NO_YEAR, ["first", "second", "third", "fourth"].index(m[1]) + 1),
+    ),
+    (
+        re.compile(rf"{_NB}(first|second)\s+half{_NA}"),
+        lambda m, r: _half(_NO_YEAR, 1 if m[1] == "first" else 2),
+    ),
 ]
+
+_NO_YEAR = 0
+
+# Periods that cannot exist. Matched first, so '2024年第五季度' is never read as the year 2024.
+_IMPOSSIBLE = re.compile(
+    rf"(?:(?:{_YEAR})\s*年?\s*)?第\s*[0五六七八九十]\s*季度?"
+    rf"|{_NB}(?:(?:{_YEAR})\s*(?:年|财年)?\s*[-/]?\s*)?q[05-9]\s*(?:of\s*)?(?:fy)?\s*'?(?:{_YY})?(?!\d)"
+    rf"|{_NB}(?:(?:{_YEAR})\s*[-/]?\s*)?h[03-9]\s*(?:of\s*)?(?:fy)?\s*'?(?:{_YY})?(?!\d)"
+)
 
 
 _CANONICAL = re.compile(r"^(?:fy)?((?:19|20)\d{2})(?:([hq])([1-4]))?$")
@@ -184,21 +212,51 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
         return (PeriodMatch(period, 0, len(folded)),)
     taken: list[tuple[int, int]] = []
     found: list[PeriodMatch] = []
+    for m in _IMPOSSIBLE.finditer(folded):
+        raw = m.group().strip()
+        if raw:
+            taken.append(m.span())
+            found.append(PeriodMatch(None, m.start(), m.end(), raw=raw.upper()))
     for pattern, handler in _RULES:
         for m in pattern.finditer(folded):
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
             taken.append((start, end))
-            found.append(PeriodMatch(handler(m, reference_date), start, end))
+            found.append(PeriodMatch(handler(m, reference_date), start, end, raw=m.group()))
     found.sort(key=lambda pm: pm.start)
-    return tuple(found)
+    return tuple(_fill_years(found, reference_date))
+
+
+def _fill_years(found: list[PeriodMatch], ref: date) -> list[PeriodMatch]:
+    """A yearless quarter or half takes the year of the period before it ('2024年第一季度和第二
+    季度'); alone, the latest one already complete, flagged as an assumption. '上半年' alone is
+    this year's, as people say it."""
+    out: list[PeriodMatch] = []
+    last_year: int | None = None
+    for pm in found:
+        p = pm.period
+        if p is not None and p.year == _NO_YEAR:
+            n = int(p.period[5])
+            if last_year is not None:
+                year, assumed = last_year, False
+            elif pm.raw == "上半年":
+                year, assumed = ref.year, False
+            else:
+                months = 3 if p.period_type == QUARTER else 6
+                year, assumed = (ref.year if ref.month > months * n else ref.year - 1), True
+            period = _quarter(year, n) if p.period_type == QUARTER else _half(year, n)
+            pm = PeriodMatch(period, pm.start, pm.end, pm.raw, year_assumed=assumed)
+        elif p is not None:
+            last_year = p.year
+        out.append(pm)
+    return out
 
 
 def parse_period(folded: str, reference_date: date) -> Period | None:
     """One period that is the whole of ``folded``, else None: never a guess."""
     matches = find_periods(folded, reference_date)
-    if len(matches) != 1:
+    if len(matches) != 1 or matches[0].period is None:
         return None
     m = matches[0]
     leftover = folded[: m.start] + folded[m.end :]

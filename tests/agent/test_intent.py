@@ -129,9 +129,14 @@ def test_refusal_mode_equals_the_gate_constant() -> None:
 def test_ask_first_lists_the_supported_metrics() -> None:
     clar = clarify_scope(parse_intent("中国内地FY2024是多少?", REF), REF)
     assert clar.narrowing_options == [
-        "REVENUE", "GROSS_PROFIT", "GROSS_MARGIN", "OPERATING_PROFIT", "NET_PROFIT",
-        "STORE_COUNT", "SSSG",
-    ]  # fmt: skip
+        "REVENUE",
+        "GROSS_PROFIT",
+        "GROSS_MARGIN",
+        "OPERATING_PROFIT",
+        "NET_PROFIT",
+        "STORE_COUNT",
+        "SSSG",
+    ]
     assert "收入" in clar.question and "?" in clar.question
 
 
@@ -152,7 +157,70 @@ def test_latest_complete_fiscal_year_follows_the_reference_date() -> None:
 def test_gateway_screens_the_raw_question_not_the_parsed_field() -> None:
     """An LLM parser that forgets the competitor cannot defeat the refusal."""
     forged = ParsedIntent(
-        metric="REVENUE", entity="ACME_CN", period=Period("FY", "2024"), channel=None,
-        route=ROUTE_STRUCTURED, raw_question="竞安中国FY2024收入", external_entity=None,
-    )  # fmt: skip
+        metric="REVENUE",
+        entity="ACME_CN",
+        period=Period("FY", "2024"),
+        channel=None,
+        route=ROUTE_STRUCTURED,
+        raw_question="竞安中国FY2024收入",
+        external_entity=None,
+    )
     assert clarify_scope(forged, REF).mode == CLARIFY_OUT_OF_SCOPE_ENTITY
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "periods", "unrecognized"),
+    [
+        # an impossible quarter is named back, not read as the year beside it
+        ("中国内地2024年第五季度收入是多少?", ["ACME_CN"], [], {"period": "2024年第五季度"}),
+        ("What was Hong Kong revenue in Q7 2024?", ["ACME_HK"], [], {"period": "Q7 2024"}),
+        # an unknown entity listed with a known one is kept beside it
+        ("ACME_JP和香港FY2024的收入是多少?", ["ACME_HK"], ["FY2024"], {"entity": "ACME_JP"}),
+        # a yearless quarter after a dated one takes its year
+        ("集团2024年第一季度和第二季度收入", ["ACME_GROUP"], ["2024Q1", "2024Q2"], {}),
+        ("香港2024年上半年和下半年的营收", ["ACME_HK"], ["2024H1", "2024H2"], {}),
+        # 中国香港 is Hong Kong, not mainland China and Hong Kong
+        ("中国香港FY2024收入是多少?", ["ACME_HK"], ["FY2024"], {}),
+        ("中国内地和香港FY2024收入", ["ACME_CN", "ACME_HK"], ["FY2024"], {}),  # a list still is one
+    ],
+)
+def test_slots_the_golden_review_found_wrong(
+    question: str, entities: list[str], periods: list[str], unrecognized: dict[str, str]
+) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.entities == entities
+    assert [p.label for p in intent.periods] == periods
+    assert intent.unrecognized == unrecognized
+
+
+def test_a_yearless_quarter_is_the_latest_complete_one_and_said_so() -> None:
+    intent = parse_intent("香港第三季度收入是多少?", REF)
+    assert intent.assumed_period == Period("Q", "2024Q3")
+    clar = clarify_scope(intent, REF)
+    assert clar.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS and "2024Q3" in clar.assumption_note
+    # at a later reference date the same words mean this year's third quarter
+    assert parse_intent("香港第三季度收入", date(2025, 11, 1)).periods == [Period("Q", "2025Q3")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港FY2024净利率是多少?",  # 净利 + 率: a ratio, not net profit
+        "中国内地FY2024经营利润率是多少?",  # 经营利润 + 率
+        "香港FY2024收入增长率是多少?",  # a growth rate, not revenue
+    ],
+)
+def test_a_ratio_the_profile_lacks_is_not_its_amount(question: str) -> None:
+    assert clarify_scope(parse_intent(question, REF), REF).mode == CLARIFY_ASK_FIRST
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "数字会员体系上线后有什么变化?",  # 数字 here means digital
+        "What is the dual-sourcing rule for suppliers?",  # 'what is' asks about a rule
+        "What is the payback hurdle for new store projects in 2025?",
+    ],
+)
+def test_document_questions_are_narrative(question: str) -> None:
+    assert parse_intent(question, REF).route == ROUTE_NARRATIVE

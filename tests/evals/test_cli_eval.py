@@ -1,0 +1,140 @@
+"""`ragspine eval …` as a user runs it: subprocesses of the installed entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ragspine.evals.records import read_results
+
+ROOT = Path(__file__).parents[2]
+RAGSPINE = str(Path(sys.executable).parent / "ragspine")
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # python:tests.fakes… providers
+    return subprocess.run(
+        [RAGSPINE, *args], capture_output=True, text=True, timeout=300, cwd=cwd, env=env
+    )
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("stores")
+    db, corpus = folder / "f.db", folder / "c.db"
+    assert run("fixtures", "--db", str(db), "--corpus", str(corpus)).returncode == 0
+    return ["--db", str(db), "--corpus", str(corpus)]
+
+
+def test_validate_the_committed_golden_set() -> None:
+    out = run("eval", "validate")
+    assert out.returncode == 0 and out.stdout.startswith("ok: ")
+    assert int(out.stdout.split()[1]) >= 150
+
+
+def test_validate_names_file_line_case_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "g" / "bad.yaml"
+    bad.parent.mkdir()
+    bad.write_text(
+        "defaults: {reference_date: 2025-06-30}\ncases:\n  - id: x-1\n    question: q\n"
+        "    expect: {route: sideways}\n",
+        "utf-8",
+    )
+    out = run("eval", "validate", "--golden", str(bad.parent))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert line.startswith(f"error: {bad}:5: case x-1: expect.route: Input should be")
+
+
+def test_a_subset_passes_the_gate_against_the_committed_baseline(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    out_dir = tmp_path / "run"
+    ran = run("eval", "run", "--filter", "suite:regressions", "--out", str(out_dir), *stores)
+    assert ran.returncode == 0, ran.stderr
+    assert "pass_rate               1.000" in ran.stdout
+    for name in ("run.json", "results.jsonl", "summary.json", "report.md", "junit.xml"):
+        assert (out_dir / name).is_file(), name
+    gate = run("eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml")
+    assert gate.returncode == 0, gate.stderr  # cases not run are coverage, not regressions
+
+
+def test_deleting_an_alias_fails_the_gate_and_the_diff_names_cases_and_checks(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    profile = (ROOT / "ragspine" / "profile" / "acme.yaml").read_text("utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(profile.replace("[收入, 营收, 营业收入,", "[收入, 营业收入,"), "utf-8")
+    out_dir = tmp_path / "run"
+    ran = run(
+        "eval",
+        "run",
+        "--profile",
+        str(broken),
+        "--filter",
+        "suite:multi_subtask",
+        "--out",
+        str(out_dir),
+        *stores,
+    )
+    assert ran.returncode == 0, ran.stderr
+    gate = run("eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml")
+    assert gate.returncode == 1
+    line = next(x for x in gate.stderr.splitlines() if "regressed: mu-hk-revenue-2023-2024:" in x)
+    assert "statuses" in line and "answer_contains" in line
+    assert run("eval", "diff", "evals/baseline", str(out_dir)).returncode == 0
+    diff = (out_dir / "diff.md").read_text("utf-8")
+    assert "**mu-hk-revenue-2023-2024**" in diff and "check `statuses`: pass → fail" in diff
+    data = json.loads((out_dir / "diff.json").read_text("utf-8"))
+    assert data["schema_version"] == 1
+
+
+def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[str]) -> None:
+    common = [
+        "--provider",
+        "python:tests.fakes.providers:SlowMockProvider",
+        "--filter",
+        "suite:structured",
+        *stores,
+    ]
+    whole = run("eval", "run", "--out", str(tmp_path / "whole"), *common)
+    assert whole.returncode == 0, whole.stderr
+    killed = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [RAGSPINE, "eval", "run", "--out", str(killed), *common],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    results = killed / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not results.exists() or len(results.read_text().splitlines()) < 20
+    ):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    done_before = len(read_results(killed))
+    assert 20 <= done_before < len(read_results(tmp_path / "whole"))  # really half-way
+    resumed = run("eval", "run", "--resume", str(killed), *common)
+    assert resumed.returncode == 0, resumed.stderr
+
+    def stable(folder: Path) -> dict[str, object]:
+        summary = json.loads((folder / "summary.json").read_text("utf-8"))
+        summary["metrics"].pop("latency_ms")
+        summary.pop("run_id")
+        return summary
+
+    assert stable(killed) == stable(tmp_path / "whole")
+    assert sorted(r.key for r in read_results(killed)) == sorted(
+        r.key for r in read_results(tmp_path / "whole")
+    )
