@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
+from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 
 REF = date(2025, 6, 30)
 
@@ -42,3 +44,25 @@ def store(demo_db: Path) -> FactStore:
 @pytest.fixture
 def ref() -> date:
     return REF
+
+
+@pytest.fixture(scope="session")
+def _empty_ca_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("no_ca")
+
+
+@pytest.fixture
+def fake_anthropic(
+    monkeypatch: pytest.MonkeyPatch, _empty_ca_dir: Path
+) -> Iterator[FakeAnthropicServer]:
+    """A started server; fails the test if the SDK asked for more replies than were scripted.
+
+    The check matters because the agent turns the "script ran out" 500 into an honest degrade,
+    which could otherwise let a test pass for the wrong reason.
+    """
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    for name, value in local_client_env(_empty_ca_dir).items():
+        monkeypatch.setenv(name, value)
+    with FakeAnthropicServer() as server:
+        yield server
+        assert server.exhausted == 0, f"{server.exhausted} request(s) found the script empty"

@@ -1,0 +1,89 @@
+"""The eval runner with a live-model provider: the real SDK against a fake API on loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.evals.records import read_results
+from ragspine.evals.runner import RunOptions, run_eval
+from ragspine.evals.summary import summarize
+from tests.fakes.anthropic_server import (
+    FakeAnthropicServer,
+    Reply,
+    error_body,
+    text_message,
+    tool_use_message,
+)
+
+GOLDEN = """\
+defaults: {reference_date: 2025-06-30}
+cases:
+  - id: live-found
+    question: 中国内地FY2024的REVENUE是多少
+    expect: {statuses: [found], answer_contains: ["1320 USD_M"], answer_excludes: ["9999"]}
+"""
+
+
+@pytest.fixture
+def golden(tmp_path: Path) -> Path:
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "live.yaml").write_text(GOLDEN, "utf-8")
+    return tmp_path / "g"
+
+
+def test_a_model_is_one_flag_away(
+    fake_anthropic: FakeAnthropicServer,
+    monkeypatch: pytest.MonkeyPatch,
+    golden: Path,
+    tmp_path: Path,
+    demo_db: Path,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    fake_anthropic.script(
+        tool_use_message(
+            "query_metric", {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
+        ),
+        text_message("1320, and 9999 besides"),
+    )
+    opts = RunOptions(
+        golden=golden,
+        out=tmp_path / "run",
+        provider="anthropic:claude-test",
+        db=demo_db,
+        corpus=tmp_path / "none.db",
+    )
+    record = run_eval(opts)
+    (result,) = read_results(tmp_path / "run")
+    assert record.model == "claude-test" and record.provider == "anthropic:claude-test"
+    assert result.passed, result.checks
+    assert result.usage["input_tokens"] > 0  # the API's own counts reach the record
+    assert fake_anthropic.requests[0].body["model"] == "claude-test"
+
+
+def test_an_api_outage_is_an_error_in_the_denominator(
+    fake_anthropic: FakeAnthropicServer,
+    monkeypatch: pytest.MonkeyPatch,
+    golden: Path,
+    tmp_path: Path,
+    demo_db: Path,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    fake_anthropic.script(
+        Reply(status=500, body=error_body("api_error", "down"), headers={"x-should-retry": "false"})
+    )
+    opts = RunOptions(
+        golden=golden,
+        out=tmp_path / "run",
+        provider="anthropic:claude-test",
+        db=demo_db,
+        corpus=tmp_path / "none.db",
+    )
+    record = run_eval(opts)
+    (result,) = read_results(tmp_path / "run")
+    assert not result.passed and result.error and "ProviderError" in result.error
+    summary = summarize(record.run_id, record.provider, read_results(tmp_path / "run"))
+    assert summary.metrics["errors"] == 1 and summary.metrics["pass_rate"]["total"] == 1
