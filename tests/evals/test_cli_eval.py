@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -138,3 +140,22 @@ def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[s
     assert sorted(r.key for r in read_results(killed)) == sorted(
         r.key for r in read_results(tmp_path / "whole")
     )
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="needs util-linux `script` for a pty")
+def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    args = ["eval", "run", "--filter", "suite:regressions", *stores]
+    piped = run(*args, "--out", str(tmp_path / "piped"))
+    assert "evaluating" not in piped.stdout + piped.stderr  # logs stay clean in CI
+    command = " ".join(shlex.quote(a) for a in [RAGSPINE, *args, "--out", str(tmp_path / "tty")])
+    tty = subprocess.run(
+        ["script", "-qc", command, "/dev/null"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert tty.returncode == 0
+    assert "evaluating" in tty.stdout and "100%" in tty.stdout
