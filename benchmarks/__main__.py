@@ -21,6 +21,7 @@ from benchmarks import Row
 # suite name -> module exposing run(quick: bool) -> list[Row]
 SUITES: dict[str, str] = {
     "agent": "benchmarks.agent_bench",
+    "evals": "benchmarks.evals_bench",
     "retrieval": "benchmarks.retrieval_bench",
 }
 

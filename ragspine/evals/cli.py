@@ -152,10 +152,9 @@ def run(
 
 
 def _planned(opts: RunOptions) -> int:
-    from ragspine.evals.golden import load_golden, select
+    from ragspine.evals.golden import scan_golden
 
-    golden = load_golden(opts.golden)
-    return len(select(golden.cases, filter_expr=opts.filter, limit=opts.limit)) * opts.repeat
+    return scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit).count * opts.repeat
 
 
 def headline(summary: Summary) -> str:

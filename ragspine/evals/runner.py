@@ -12,7 +12,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.agent.agent import answer_question
-from ragspine.evals.golden import GoldenCase, load_golden, select
+from ragspine.evals.golden import GoldenCase, iter_selected, scan_golden
 from ragspine.evals.providers import ProviderFactory, provider_factory
 from ragspine.evals.records import (
     RESULTS_FILE,
@@ -33,7 +33,7 @@ from ragspine.evals.records import (
     result_line,
     write_json,
 )
-from ragspine.evals.scorers import Observed, score, unsupported_numbers
+from ragspine.evals.scorers import Observed, score
 from ragspine.profile import default_profile, load_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.retriever import HybridRetriever
@@ -127,6 +127,7 @@ class _Engine:
             chunk_text=self.chunk_text,
         )
         checks = score(case, seen)
+        audit = next(c for c in checks if c.name == "unsupported_numbers")
         counts = result.trace.counts
         provider_error = result.trace.codes.get("provider_error")
         return CaseResult(
@@ -139,7 +140,7 @@ class _Engine:
             guard_triggered=seen.guard_triggered,
             sources=result.sources,
             answer=result.answer,
-            unsupported_numbers=unsupported_numbers(seen),
+            unsupported_numbers=list(audit.actual),
             latency_ms=latency,
             usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
             error=f"{provider_error}: the provider failed; the answer degraded"
@@ -170,14 +171,13 @@ def run_eval(
     opts: RunOptions, *, resume: bool = False, on_result: Progress | None = None
 ) -> RunRecord:
     """Run (or finish) a golden set into ``opts.out``. Results go to disk, not into memory."""
-    golden = load_golden(opts.golden)
-    cases = select(golden.cases, filter_expr=opts.filter, limit=opts.limit)
+    scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
     factory, model = provider_factory(opts.provider)
     opts.out.mkdir(parents=True, exist_ok=True)
     finished: set[tuple[str, int]] = set()
     if resume:
         record = read_run(opts.out)
-        if record.golden_hash != golden.digest:
+        if record.golden_hash != scan.digest:
             raise RecordError(
                 f"{opts.out}: the golden set changed since this run started; start a new run"
             )
@@ -195,15 +195,21 @@ def run_eval(
             started_at=_now(),
             git_commit=_git_commit(),
             golden_path=str(opts.golden),
-            golden_hash=golden.digest,
+            golden_hash=scan.digest,
             provider=opts.provider,
             model=model,
-            reference_dates=sorted({c.reference_date.isoformat() for c in cases}),
+            reference_dates=sorted(d.isoformat() for d in scan.reference_dates),
             options=opts.recorded(),
-            cases_planned=len(cases) * opts.repeat,
+            cases_planned=scan.count * opts.repeat,
         )
         write_json(opts.out / RUN_FILE, record)
-    todo = [(c, k) for k in range(opts.repeat) for c in cases if (c.id, k) not in finished]
+    # Cases stream in one golden file at a time: memory does not grow with the set.
+    todo = (
+        (case, k)
+        for k in range(opts.repeat)
+        for case in iter_selected(scan)
+        if (case.id, k) not in finished
+    )
     engine = _Engine(opts, factory)
     with _appender(opts.out / RESULTS_FILE) as append:
         if opts.concurrency <= 1:
@@ -213,14 +219,23 @@ def run_eval(
                     on_result(result)
         else:
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
-                futures = [pool.submit(engine.run, case, k) for case, k in todo]
-                for future in as_completed(futures):
-                    result = append(future.result())
-                    if on_result:
-                        on_result(result)
+                pending: set[Future[CaseResult]] = set()
+                for case, k in todo:
+                    pending.add(pool.submit(engine.run, case, k))
+                    if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            _deliver(append(future.result()), on_result)
+                for future in as_completed(pending):
+                    _deliver(append(future.result()), on_result)
     record = record.model_copy(update={"status": "complete", "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
     return record
+
+
+def _deliver(result: CaseResult, on_result: Progress | None) -> None:
+    if on_result:
+        on_result(result)
 
 
 @contextmanager
