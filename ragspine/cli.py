@@ -19,6 +19,24 @@ DEFAULT_CORPUS = "data/chunks.db"
 CLEARANCES = ("PUBLIC", "INTERNAL", "RESTRICTED")
 F = TypeVar("F", bound=Callable[..., Any])
 
+_FILE = click.Path(dir_okay=False, path_type=Path)
+DB_OPTION = click.option(
+    "--db",
+    type=_FILE,
+    default=DEFAULT_DB,
+    show_default=True,
+    envvar="RAGSPINE_DB",
+    help="the fact store (SQLite)",
+)
+CORPUS_OPTION = click.option(
+    "--corpus",
+    type=_FILE,
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    envvar="RAGSPINE_CORPUS",
+    help="the document chunk store (its index beside it); missing: document questions say so",
+)
+
 
 def _known_errors(func: F) -> F:
     """RagSpineError becomes `error: …` on stderr and exit 1, never a traceback."""
@@ -52,28 +70,14 @@ def main() -> None:
     show_default=True,
     help="mock, anthropic, or anthropic:MODEL",
 )
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-    envvar="RAGSPINE_DB",
-    help="fact store (SQLite)",
-)
+@DB_OPTION
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),
     default=None,
     help="the day 'last year' is relative to [default: today]",
 )
-@click.option(
-    "--corpus",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CORPUS,
-    show_default=True,
-    envvar="RAGSPINE_CORPUS",
-    help="document chunk store; if it does not exist, document questions say so",
-)
+@CORPUS_OPTION
 @click.option(
     "--clearance",
     type=click.Choice(CLEARANCES),
@@ -138,20 +142,8 @@ def ask(
 
 
 @main.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-    help="where to write the demo fact store",
-)
-@click.option(
-    "--corpus",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CORPUS,
-    show_default=True,
-    help="where to write the demo document chunk store (its index goes beside it)",
-)
+@DB_OPTION
+@CORPUS_OPTION
 @_known_errors
 def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically)."""
@@ -167,14 +159,7 @@ def fixtures(db: Path, corpus: Path) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--corpus",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CORPUS,
-    show_default=True,
-    envvar="RAGSPINE_CORPUS",
-    help="the chunk store to add to (created if missing)",
-)
+@CORPUS_OPTION
 @click.option(
     "--sensitivity",
     type=click.Choice(CLEARANCES),
@@ -221,18 +206,8 @@ DEMO_QUESTIONS = (
 
 
 @main.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_DB,
-    show_default=True,
-)
-@click.option(
-    "--corpus",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CORPUS,
-    show_default=True,
-)
+@DB_OPTION
+@CORPUS_OPTION
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),

@@ -159,19 +159,13 @@ def _planned(opts: RunOptions) -> int:
 
 def headline(summary: Summary) -> str:
     """One line per headline metric: value, count/total, 95% interval."""
+    from ragspine.evals.report import HEADLINE
+
     m = summary.metrics
     lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}"]
-    for name in (
-        "pass_rate",
-        "route_accuracy",
-        "clarification_accuracy",
-        "status_accuracy",
-        "guard_accuracy",
-        "guard_triggered_rate",
-        "citation_completeness",
-    ):
+    for name in HEADLINE:
         rate = m.get(name)
-        if rate and rate.get("total"):
+        if isinstance(rate, dict) and rate.get("total"):
             lines.append(
                 f"{name:<24}{rate['value']:.3f}  ({rate['count']}/{rate['total']}, "
                 f"95% CI {rate['ci_low']:.3f}–{rate['ci_high']:.3f})"

@@ -12,18 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 from tabulate import tabulate
 
 from ragspine.evals.records import (
-    RUN_FILE,
-    SCHEMA_VERSION,
-    SUMMARY_FILE,
     CaseResult,
-    RecordError,
     RunRecord,
     Summary,
     read_results,
+    read_run,
+    read_summary,
 )
 from ragspine.evals.report import flatten_metrics, md, num
 
@@ -48,36 +46,15 @@ class LoadedRun:
 
     @property
     def run_id(self) -> str | None:
-        return self.record.run_id or None  # "" in a baseline: blessing leaves it out
-
-
-def _read_lenient(path: Path, model: type[_M]) -> _M:
-    """As records.py reads, but a baseline's missing ``run_id`` is accepted (as "")."""
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise RecordError(f"{path}: not found (is {path.parent} a run folder?)") from None
-    except ValueError as exc:
-        raise RecordError(f"{path}: not valid JSON: {exc}") from exc
-    version = data.get("schema_version") if isinstance(data, dict) else None
-    if version != SCHEMA_VERSION:
-        raise RecordError(
-            f"{path}: schema_version {version!r}; this ragspine reads version {SCHEMA_VERSION}"
-        )
-    data.setdefault("run_id", "")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise RecordError(f"{path}: {'.'.join(map(str, err['loc']))}: {err['msg']}") from exc
+        return self.record.run_id  # None in a baseline: blessing leaves it out
 
 
 def load_run(folder: Path) -> LoadedRun:
     """A run folder or a blessed baseline: run.json, summary.json and results.jsonl."""
     return LoadedRun(
         folder=folder,
-        record=_read_lenient(folder / RUN_FILE, RunRecord),
-        summary=_read_lenient(folder / SUMMARY_FILE, Summary),
+        record=read_run(folder),
+        summary=read_summary(folder),
         results=read_results(folder),
     )
 

@@ -7,14 +7,11 @@ exist without knowing where it came from. Every query is parameterised.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import astuple, dataclass, fields
-from pathlib import Path
-from types import TracebackType
 
-from ragspine.errors import DuplicateFactError, StoreError, StoreNotFoundError
-from ragspine.storage.migrate import apply_migrations, load_migrations
+from ragspine.errors import DuplicateFactError, StoreError
+from ragspine.storage.sqlite import SqliteStore
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
 
@@ -75,47 +72,12 @@ def _fact(row: tuple[object, ...]) -> Fact:
     return Fact(*values)  # type: ignore[arg-type]
 
 
-class FactStore:
+class FactStore(SqliteStore):
     """A fact table in one SQLite file; safe to share between threads."""
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
-        self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise StoreNotFoundError(
-                f"fact database not found: {self.path} "
-                "(build the demo one with `ragspine fixtures`)"
-            )
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._conn = sqlite3.connect(self.path, check_same_thread=False)
-            self._conn.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open fact database: {exc}") from exc
-
-    # -- lifecycle -------------------------------------------------------------------------
-    def init_schema(self) -> int:
-        """Bring the schema up to date; returns the schema version. Idempotent."""
-        with self._lock:
-            try:
-                return apply_migrations(self._conn, load_migrations(MIGRATIONS_PACKAGE))
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
-
-    def close(self) -> None:
-        self._conn.close()
-
-    def __enter__(self) -> FactStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    MIGRATIONS = MIGRATIONS_PACKAGE
+    KIND = "fact database"
+    HOW_TO_BUILD = "build the demo one with `ragspine fixtures`"
 
     # -- writes ----------------------------------------------------------------------------
     def insert_facts(self, facts: Iterable[Fact]) -> int:

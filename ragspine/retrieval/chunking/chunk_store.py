@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from types import TracebackType
 
-from ragspine.errors import StoreError, StoreNotFoundError
+from ragspine.errors import StoreError
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document
-from ragspine.storage.migrate import apply_migrations, load_migrations
+from ragspine.storage.sqlite import SqliteStore
 
 MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
 
@@ -48,43 +45,12 @@ def make_chunk_id(doc_id: str, locator: str) -> str:
     return f"c_{digest}"
 
 
-class ChunkStore:
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
-        self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise StoreNotFoundError(
-                f"chunk store not found: {self.path} "
-                "(build the demo corpus with `ragspine fixtures`, or `ragspine ingest` files)"
-            )
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._conn = sqlite3.connect(self.path, check_same_thread=False)
-            self._conn.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open chunk store: {exc}") from exc
+class ChunkStore(SqliteStore):
+    """Chunks and their documents in one SQLite file; safe to share between threads."""
 
-    def init_schema(self) -> int:
-        with self._lock:
-            try:
-                return apply_migrations(self._conn, load_migrations(MIGRATIONS_PACKAGE))
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
-
-    def close(self) -> None:
-        self._conn.close()
-
-    def __enter__(self) -> ChunkStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    MIGRATIONS = MIGRATIONS_PACKAGE
+    KIND = "chunk store"
+    HOW_TO_BUILD = "build the demo corpus with `ragspine fixtures`, or `ragspine ingest` files"
 
     # -- documents ---------------------------------------------------------------------------
     def content_hash(self, doc_id: str) -> str | None:

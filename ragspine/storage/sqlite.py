@@ -1,0 +1,55 @@
+"""What every SQLite store here shares: open on disk, migrate, lock, close."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from ragspine.errors import StoreError, StoreNotFoundError
+from ragspine.storage.migrate import apply_migrations, load_migrations
+
+
+class SqliteStore:
+    """One SQLite file with numbered migrations; safe to share between threads."""
+
+    MIGRATIONS: str  # the package holding NNNN_name.sql
+    KIND: str  # for messages: "fact database", "chunk store"
+    HOW_TO_BUILD: str  # what a user runs when the file is missing
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreNotFoundError(f"{self.KIND} not found: {self.path} ({self.HOW_TO_BUILD})")
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(self.path, check_same_thread=False)
+            self._conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open {self.KIND}: {exc}") from exc
+
+    def init_schema(self) -> int:
+        """Bring the schema up to date; returns the schema version. Idempotent."""
+        with self._lock:
+            try:
+                return apply_migrations(self._conn, load_migrations(self.MIGRATIONS))
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
