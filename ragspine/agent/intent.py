@@ -16,7 +16,7 @@ from typing import Protocol
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
-from ragspine.profile.periods import FY, Period, find_periods
+from ragspine.profile.periods import FY, Period, find_periods, previous_period
 from ragspine.text import fold
 
 ROUTE_STRUCTURED = "structured"
@@ -49,6 +49,11 @@ _NARRATIVE_CUES = re.compile(
 _CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
 # A metric name followed by 率 is a ratio the profile does not have (净利率 is not 净利).
 _RATIO_SUFFIX = re.compile(r"\s*(?:的)?\s*(?:增长)?率|\s*(?:的)?\s*增速|\s*(?:的)?\s*增幅")
+# "How much did it grow": one period named, the change from the one before is wanted.
+_CHANGE_CUES = re.compile(
+    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升)了多少|同比(?:增长|变化|变动)?多少|"
+    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise))"
+)
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几|有几|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
@@ -111,6 +116,8 @@ def parse_intent(
     if impossible:
         unrecognized["period"] = impossible[0]
     assumed = next((pm.period for pm in matches if pm.year_assumed), None)
+    if len(periods) == 1 and not impossible and _CHANGE_CUES.search(text):
+        periods = [previous_period(periods[0]), periods[0]]
     metric = metrics[0] if metrics else None
     if metric and _NARRATIVE_CUES.search(text):
         route = ROUTE_COMPOSITE

@@ -83,6 +83,11 @@ def _quarter(year: int, quarter: int) -> Period:
     return Period(QUARTER, f"{year:04d}Q{quarter}")
 
 
+def previous_period(period: Period) -> Period:
+    """The same period a year earlier: what a change 'this year' is measured against."""
+    return Period(period.period_type, f"{period.year - 1:04d}{period.period[4:]}")
+
+
 def _previous_quarter(ref: date) -> Period:
     q = (ref.month - 1) // 3 + 1
     return _quarter(ref.year, q - 1) if q > 1 else _quarter(ref.year - 1, 4)

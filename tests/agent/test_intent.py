@@ -224,3 +224,19 @@ def test_a_ratio_the_profile_lacks_is_not_its_amount(question: str) -> None:
 )
 def test_document_questions_are_narrative(question: str) -> None:
     assert parse_intent(question, REF).route == ROUTE_NARRATIVE
+
+
+@pytest.mark.parametrize(
+    ("question", "periods"),
+    [
+        ("香港2024年收入增长了多少?", ["FY2023", "FY2024"]),  # a change needs the year before
+        ("How much did Hong Kong revenue grow in FY2024?", ["FY2023", "FY2024"]),
+        ("香港2024年第三季度收入同比增长多少?", ["2023Q3", "2024Q3"]),  # year on year
+        ("香港FY2024收入是多少?", ["FY2024"]),  # a level stays a level
+        ("香港2023和2024年收入增长了多少?", ["FY2023", "FY2024"]),  # two named: kept as named
+    ],
+)
+def test_a_change_question_also_asks_for_the_period_before(
+    question: str, periods: list[str]
+) -> None:
+    assert [p.label for p in parse_intent(question, REF).periods] == periods
