@@ -652,11 +652,14 @@ def _estimate_1m(at_100k: dict[str, Any]) -> tuple[bool, str]:
         return False, "cannot read MemAvailable to check that it fits"
     avail_mb = int(found.group(1)) / 1024
     reasons = []
-    if est_s > BUDGET_1M_S:
-        reasons.append(f"≈{est_s:.0f} s is over the {BUDGET_1M_S:.0f} s budget")
-    if est_mb > 0.5 * avail_mb:
+    # The time budget keeps `make bench` short; RAGSPINE_BENCH_1M=1 lifts it for a full run.
+    if est_s > BUDGET_1M_S and os.environ.get("RAGSPINE_BENCH_1M") != "1":
+        reasons.append(
+            f"≈{est_s:.0f} s is over the {BUDGET_1M_S:.0f} s budget (RAGSPINE_BENCH_1M=1 runs it)"
+        )
+    if est_mb > 0.8 * avail_mb:
         avail = f"{avail_mb / 1024:.1f} GB"
-        reasons.append(f"≈{est_mb / 1024:.1f} GB build peak is over half the {avail} available")
+        reasons.append(f"≈{est_mb / 1024:.1f} GB build peak would not fit in the {avail} available")
     desc = f"estimated ≈{est_s:.0f} s, ≈{est_mb / 1024:.1f} GB peak (10x the 100k run)"
     return not reasons, "; ".join(reasons) + " (10x the 100k run)" if reasons else desc
 
