@@ -7,11 +7,30 @@ Benchmarks report; they never fail the run because a target is missed.
 
 from __future__ import annotations
 
+import gc
 import math
+import time
+from collections.abc import Callable
 
 Row = dict[str, object]
 
-__all__ = ["Row", "info_row", "percentile_ms", "timing_row"]
+__all__ = ["Row", "info_row", "percentile_ms", "time_calls", "timing_row"]
+
+
+def time_calls(fn: Callable[[int], object], n: int, budget_s: float) -> list[int]:
+    """Durations (ns) of fn(0..n-1), stopping early once ``budget_s`` is spent."""
+    gc.collect()
+    samples: list[int] = []
+    clock = time.perf_counter_ns
+    deadline = clock() + int(budget_s * 1e9)
+    for i in range(n):
+        start = clock()
+        fn(i)
+        end = clock()
+        samples.append(end - start)
+        if end > deadline:
+            break
+    return samples
 
 
 def percentile_ms(samples_ns: list[int], q: float) -> float:

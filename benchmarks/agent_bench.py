@@ -7,17 +7,16 @@ Synthetic facts use SYN_* entities, so every demo question keeps its real answer
 
 from __future__ import annotations
 
-import gc
 import itertools
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from benchmarks import Row, info_row, percentile_ms, timing_row
+from benchmarks import Row, info_row, percentile_ms, time_calls, timing_row
 from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.llm_provider import MockProvider
 from ragspine.agent.query_tools import STATUS_FOUND, ToolResult, execute_query_metric
@@ -109,22 +108,6 @@ def build_store(path: Path, total: int, profile: DomainProfile) -> tuple[int, in
 # -- timing helpers ----------------------------------------------------------------------------
 
 
-def _time_calls(fn: Callable[[int], object], n: int, budget_s: float) -> list[int]:
-    """Durations (ns) of fn(0..n-1), stopping early once ``budget_s`` is spent."""
-    gc.collect()
-    samples: list[int] = []
-    clock = time.perf_counter_ns
-    deadline = clock() + int(budget_s * 1e9)
-    for i in range(n):
-        start = clock()
-        fn(i)
-        end = clock()
-        samples.append(end - start)
-        if end > deadline:
-            break
-    return samples
-
-
 def _result_key(r: ToolResult) -> Key:
     src = r if r.get("status") == STATUS_FOUND else r["normalized"]
     return (src["metric_code"], src["entity"], src["channel"], src["period_type"], src["period"])
@@ -200,7 +183,7 @@ def _run_on_store(store: FactStore, path: Path, sizes: Sizes, profile: DomainPro
         def raw(i: int) -> object:
             return conn.execute(RAW_LOOKUP, lookup_keys[i % len(lookup_keys)]).fetchone()
 
-        raw_samples = _time_calls(raw, sizes.lookups, sizes.budget_s)
+        raw_samples = time_calls(raw, sizes.lookups, sizes.budget_s)
     finally:
         conn.close()
     raw_p50 = percentile_ms(raw_samples, 0.50)
@@ -213,7 +196,7 @@ def _run_on_store(store: FactStore, path: Path, sizes: Sizes, profile: DomainPro
 
     rows.append(
         timing_row(
-            SUITE, "FactStore.lookup", _time_calls(store_lookup, sizes.lookups, sizes.budget_s)
+            SUITE, "FactStore.lookup", time_calls(store_lookup, sizes.lookups, sizes.budget_s)
         )
     )
 
@@ -228,13 +211,13 @@ def _run_on_store(store: FactStore, path: Path, sizes: Sizes, profile: DomainPro
 
     rows.append(
         timing_row(
-            SUITE, "execute_query_metric", _time_calls(tool, sizes.lookups // 4, sizes.budget_s)
+            SUITE, "execute_query_metric", time_calls(tool, sizes.lookups // 4, sizes.budget_s)
         )
     )
 
     # Layer 3: answer_question, questions interleaved so no one case warms the caches alone.
     by_kind: dict[str, list[int]] = {}
-    all_samples = _time_calls(
+    all_samples = time_calls(
         lambda i: ask(CASES[i % len(CASES)].question), sizes.calls, sizes.budget_s
     )
     for i, ns in enumerate(all_samples):

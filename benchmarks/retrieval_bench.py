@@ -9,7 +9,6 @@ with a Zipf-like frequency so term statistics look like prose, not uniform noise
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import os
@@ -21,13 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from benchmarks import Row, info_row, percentile_ms, timing_row
+from benchmarks import Row, info_row, percentile_ms, time_calls, timing_row
 
 SUITE = "retrieval"
 SEED = 20240630
@@ -292,22 +291,6 @@ def _dir_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20
 
 
-def _time_calls(fn: Callable[[int], object], n: int, budget_s: float) -> list[int]:
-    """Durations (ns) of fn(0..n-1), stopping early once ``budget_s`` is spent."""
-    gc.collect()
-    samples: list[int] = []
-    clock = time.perf_counter_ns
-    deadline = clock() + int(budget_s * 1e9)
-    for i in range(n):
-        start = clock()
-        fn(i)
-        end = clock()
-        samples.append(end - start)
-        if end > deadline:
-            break
-    return samples
-
-
 def worker_build(size: int, workdir: Path) -> dict[str, Any]:
     """Generate, index and store ``size`` chunks; timings and RSS peaks of each step."""
     from ragspine.retrieval.index import CorpusIndex, index_dir_for
@@ -401,38 +384,38 @@ def worker_query(size: int, workdir: Path, n_queries: int, rounds: int, budget_s
         return i % nq
 
     timings: dict[str, list[int]] = {}
-    timings[RETRIEVE] = _time_calls(
+    timings[RETRIEVE] = time_calls(
         lambda i: retriever.retrieve(queries[pick(i)], top_k=TOP_K, clearance=CLEARANCE),
         calls,
         budget_s,
     )
-    timings["  rewrite_queries"] = _time_calls(
+    timings["  rewrite_queries"] = time_calls(
         lambda i: rewrite_queries(queries[pick(i)], retriever.profile), calls, budget_s
     )
-    timings["  tokenize (all variants)"] = _time_calls(
+    timings["  tokenize (all variants)"] = time_calls(
         lambda i: [tokenize(v, query=True) for v in variants[pick(i)]], calls, budget_s
     )
-    timings[f"  BM25 rank (all variants, depth {depth})"] = _time_calls(
+    timings[f"  BM25 rank (all variants, depth {depth})"] = time_calls(
         lambda i: index.rank(tokens[pick(i)], CLEARANCE, depth), calls, budget_s
     )
     rankings = [[[cid for cid, _ in r] for r in index.rank(t, CLEARANCE, depth)] for t in tokens]
-    timings["  rrf_fuse"] = _time_calls(
+    timings["  rrf_fuse"] = time_calls(
         lambda i: rrf_fuse(rankings[pick(i)], k=RRF_K), calls, budget_s
     )
     top_ids = [[cid for cid, _ in rrf_fuse(r, k=RRF_K)[:TOP_K]] for r in rankings]
-    timings["  ChunkStore.get_chunks (top 5)"] = _time_calls(
+    timings["  ChunkStore.get_chunks (top 5)"] = time_calls(
         lambda i: store.get_chunks(top_ids[pick(i)]), calls, budget_s
     )
-    timings[SINGLE_RANK] = _time_calls(
+    timings[SINGLE_RANK] = time_calls(
         lambda i: index.rank(tokens[pick(i)][:1], CLEARANCE, TOP_K), calls, budget_s
     )
     level = index._level(CLEARANCE)  # benchmark-only peek: split string→id from scoring
     bm25 = level.bm25
     ids = [bm25.get_tokens_ids(t[0]) for t in tokens]
-    timings["  bm25s get_tokens_ids (1 variant)"] = _time_calls(
+    timings["  bm25s get_tokens_ids (1 variant)"] = time_calls(
         lambda i: bm25.get_tokens_ids(tokens[pick(i)][0]), calls, budget_s
     )
-    timings["  bm25s get_scores_from_ids (1 variant)"] = _time_calls(
+    timings["  bm25s get_scores_from_ids (1 variant)"] = time_calls(
         lambda i: bm25.get_scores_from_ids(ids[pick(i)]), calls, budget_s
     )
     out["timings"] = timings
@@ -479,7 +462,7 @@ def worker_rank_bm25(workdir: Path, n_queries: int, rounds: int, budget_s: float
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(ids[j], float(scores[j])) for j in best if scores[j] > 0]
 
-    samples = _time_calls(top5, nq * rounds, budget_s)
+    samples = time_calls(top5, nq * rounds, budget_s)
     return {"build_s": build_s, "samples": samples, "docs": len(chunks)}
 
 

@@ -27,36 +27,35 @@ cases:
 
 
 @pytest.fixture
-def golden(tmp_path: Path) -> Path:
-    (tmp_path / "g").mkdir()
-    (tmp_path / "g" / "live.yaml").write_text(GOLDEN, "utf-8")
-    return tmp_path / "g"
-
-
-def test_a_model_is_one_flag_away(
+def opts(
     fake_anthropic: FakeAnthropicServer,
     monkeypatch: pytest.MonkeyPatch,
-    golden: Path,
     tmp_path: Path,
     demo_db: Path,
-) -> None:
+) -> RunOptions:
+    """One live-model case against the fake API, as `--provider anthropic:claude-test` runs it."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "live.yaml").write_text(GOLDEN, "utf-8")
+    return RunOptions(
+        golden=tmp_path / "g",
+        out=tmp_path / "run",
+        provider="anthropic:claude-test",
+        db=demo_db,
+        corpus=tmp_path / "none.db",
+    )
+
+
+def test_a_model_is_one_flag_away(fake_anthropic: FakeAnthropicServer, opts: RunOptions) -> None:
     fake_anthropic.script(
         tool_use_message(
             "query_metric", {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
         ),
         text_message("1320, and 9999 besides"),
     )
-    opts = RunOptions(
-        golden=golden,
-        out=tmp_path / "run",
-        provider="anthropic:claude-test",
-        db=demo_db,
-        corpus=tmp_path / "none.db",
-    )
     record = run_eval(opts)
-    (result,) = read_results(tmp_path / "run")
+    (result,) = read_results(opts.out)
     assert record.model == "claude-test" and record.provider == "anthropic:claude-test"
     assert result.passed, result.checks
     assert result.usage["input_tokens"] > 0  # the API's own counts reach the record
@@ -64,26 +63,13 @@ def test_a_model_is_one_flag_away(
 
 
 def test_an_api_outage_is_an_error_in_the_denominator(
-    fake_anthropic: FakeAnthropicServer,
-    monkeypatch: pytest.MonkeyPatch,
-    golden: Path,
-    tmp_path: Path,
-    demo_db: Path,
+    fake_anthropic: FakeAnthropicServer, opts: RunOptions
 ) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
     fake_anthropic.script(
         Reply(status=500, body=error_body("api_error", "down"), headers={"x-should-retry": "false"})
     )
-    opts = RunOptions(
-        golden=golden,
-        out=tmp_path / "run",
-        provider="anthropic:claude-test",
-        db=demo_db,
-        corpus=tmp_path / "none.db",
-    )
     record = run_eval(opts)
-    (result,) = read_results(tmp_path / "run")
+    (result,) = read_results(opts.out)
     assert not result.passed and result.error and "ProviderError" in result.error
-    summary = summarize(record.run_id, record.provider, read_results(tmp_path / "run"))
+    summary = summarize(record.run_id, record.provider, read_results(opts.out))
     assert summary.metrics["errors"] == 1 and summary.metrics["pass_rate"]["total"] == 1
