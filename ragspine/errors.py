@@ -22,6 +22,15 @@ error is a caller or program error and propagates.
 from __future__ import annotations
 
 
+def first_problem(exc: object, *, root: str = "<root>") -> str:
+    """``field.path: message (and N more)`` from a pydantic ValidationError: one clear line."""
+    errors = exc.errors()  # type: ignore[attr-defined]
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"]) or root
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
 class RagSpineError(Exception):
     """Base of every error this package raises on purpose."""
 

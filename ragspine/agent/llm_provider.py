@@ -133,6 +133,14 @@ class MockProvider:
             "output_tokens": estimate_tokens(out),
         }
 
+    def _text(self, system: str, messages: object, reply: str) -> ProviderResponse:
+        return ProviderResponse(
+            text=reply,
+            stop_reason="end_turn",
+            raw_content=[{"type": "text", "text": reply}],
+            usage=self._usage(system, messages, reply),
+        )
+
     def _call_tool(self, system: str, messages: object, text: str) -> ProviderResponse:
         args = _slots_from_line(text)
         if args is None:
@@ -141,12 +149,7 @@ class MockProvider:
             intent = parse_intent(text, self._reference_date, profile=self._profile)
             if not (intent.metric and intent.entity and intent.period):
                 reply = "无法从问题中确定要查询的指标、实体和期间。"
-                return ProviderResponse(
-                    text=reply,
-                    stop_reason="end_turn",
-                    raw_content=[{"type": "text", "text": reply}],
-                    usage=self._usage(system, messages, reply),
-                )
+                return self._text(system, messages, reply)
             args = {
                 "metric": intent.metric,
                 "entity": intent.entity,
@@ -175,12 +178,7 @@ class MockProvider:
                 raise ProviderMisuseError("MockProvider: tool_result content must be JSON") from exc
             lines.append(_render_result(result))
         reply = "\n".join(lines)
-        return ProviderResponse(
-            text=reply,
-            stop_reason="end_turn",
-            raw_content=[{"type": "text", "text": reply}],
-            usage=self._usage(system, messages, reply),
-        )
+        return self._text(system, messages, reply)
 
     def _rerank(self, system: str, messages: object, text: str) -> ProviderResponse:
         """Order candidates by how many of the question's character pairs and words they hold."""
@@ -195,12 +193,7 @@ class MockProvider:
             (-len(wanted & _pairs(fold(body))), i, cid) for i, (cid, body) in enumerate(candidates)
         ]
         reply = json.dumps([cid for _, _, cid in sorted(scored)])
-        return ProviderResponse(
-            text=reply,
-            stop_reason="end_turn",
-            raw_content=[{"type": "text", "text": reply}],
-            usage=self._usage(system, messages, reply),
-        )
+        return self._text(system, messages, reply)
 
     def _synthesise(self, system: str, messages: object, text: str) -> ProviderResponse:
         """Extractive: from each snippet, the sentence sharing most with the question, cited.
@@ -219,12 +212,7 @@ class MockProvider:
             picked.append((overlap, best, cite.strip()))
         relevant = [p for p in picked if p[0] > 0] or picked[:1]
         reply = "\n".join(f"{s}(来源:{cite})" for _, s, cite in relevant[:3])
-        return ProviderResponse(
-            text=reply,
-            stop_reason="end_turn",
-            raw_content=[{"type": "text", "text": reply}],
-            usage=self._usage(system, messages, reply),
-        )
+        return self._text(system, messages, reply)
 
 
 def _pairs(text: str) -> set[str]:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import ConfigError
+from ragspine.errors import ConfigError, first_problem
 
 SCHEMA_VERSION = 1
 
@@ -139,7 +139,7 @@ def _read(path: Path, model: type[Any]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise RecordError(f"{path}: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from exc
+        raise RecordError(f"{path}: {first_problem(exc)}") from exc
 
 
 def _check_version(path: Path, data: object) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from ragspine.errors import ProfileError
+from ragspine.errors import ProfileError, first_problem
 from ragspine.profile.model import (
     ChannelSpec,
     DomainProfile,
@@ -53,10 +53,7 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
     try:
         return DomainProfile.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "<root>"
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ProfileError(f"{name}: {where}: {first['msg']}{more}") from exc
+        raise ProfileError(f"{name}: {first_problem(exc)}") from exc
 
 
 @cache

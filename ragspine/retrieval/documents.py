@@ -11,7 +11,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import IngestError
+from ragspine.errors import IngestError, first_problem
 from ragspine.sensitivity import DEFAULT_CLEARANCE
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
@@ -62,9 +62,8 @@ def load_document(path: str | Path, *, sensitivity: str | None = None) -> Docume
     try:
         meta = DocumentMeta.model_validate(front)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "<front matter>"
-        raise IngestError(f"{p}: front matter: {where}: {first['msg']}") from exc
+        problem = first_problem(exc, root="<front matter>")
+        raise IngestError(f"{p}: front matter: {problem}") from exc
     if sensitivity is not None:
         meta = meta.model_copy(update={"sensitivity": sensitivity})
     if not meta.title:
