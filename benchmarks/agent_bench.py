@@ -17,10 +17,10 @@ from datetime import date
 from pathlib import Path
 
 from benchmarks import Row, info_row, percentile_ms, time_calls, timing_row
-from ragspine.agent.agent import AgentResult, answer_question
-from ragspine.agent.llm_provider import MockProvider
-from ragspine.agent.query_tools import STATUS_FOUND, ToolResult, execute_query_metric
+from ragspine.agent.agent import AgentResult
+from ragspine.agent.query_tools import ToolResult, execute_query_metric
 from ragspine.demo.facts import demo_facts
+from ragspine.engine import Engine
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.periods import Period
 from ragspine.storage.fact_store import Fact, FactStore
@@ -108,9 +108,13 @@ def build_store(path: Path, total: int, profile: DomainProfile) -> tuple[int, in
 # -- timing helpers ----------------------------------------------------------------------------
 
 
-def _result_key(r: ToolResult) -> Key:
-    src = r if r.get("status") == STATUS_FOUND else r["normalized"]
-    return (src["metric_code"], src["entity"], src["channel"], src["period_type"], src["period"])
+def _result_key(r: ToolResult) -> Key | None:
+    if r["status"] == "found":
+        return (r["metric_code"], r["entity"], r["channel"], r["period_type"], r["period"])
+    if r["status"] == "not_found":
+        n = r["normalized"]
+        return (n["metric_code"], n["entity"], n["channel"], n["period_type"], n["period"])
+    return None
 
 
 def _check(case: Case, result: AgentResult) -> str | None:
@@ -147,18 +151,16 @@ def run(quick: bool) -> list[Row]:
                 f"in {build_s:.2f} s, {size_mb:.1f} MB on disk",
             )
         )
-        with FactStore(path, create=False) as store:
-            rows += _run_on_store(store, path, sizes, profile)
+        with Engine.open(path, profile=profile, provider="mock") as engine:
+            rows += _run_on_engine(engine, path, sizes)
     return rows
 
 
-def _run_on_store(store: FactStore, path: Path, sizes: Sizes, profile: DomainProfile) -> list[Row]:
-    provider = MockProvider(profile=profile, reference_date=REFERENCE_DATE)
+def _run_on_engine(engine: Engine, path: Path, sizes: Sizes) -> list[Row]:
+    store, profile = engine.store, engine.profile
 
     def ask(question: str) -> AgentResult:
-        return answer_question(
-            question, store, provider, reference_date=REFERENCE_DATE, profile=profile
-        )
+        return engine.ask(question, reference_date=REFERENCE_DATE)
 
     # Warm-up: the first call loads the profile and compiles the glossary's regexes.
     t0 = time.perf_counter_ns()
@@ -170,7 +172,7 @@ def _run_on_store(store: FactStore, path: Path, sizes: Sizes, profile: DomainPro
         result = ask(case.question)
         if (problem := _check(case, result)) is not None:
             problems.append(problem)
-        keys.update((_result_key(r), None) for r in result.tool_results)
+        keys.update((k, None) for r in result.tool_results if (k := _result_key(r)) is not None)
     lookup_keys = list(keys)
 
     rows: list[Row] = []

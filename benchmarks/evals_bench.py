@@ -213,37 +213,26 @@ def write_golden(folder: Path, blocks: list[str], count: int, prefix: str = "gen
 
 def worker_prepare(tmp: Path, sizes: list[int]) -> dict[str, Any]:
     """Demo stores, one engine run per template, golden sets per size, a check they pass."""
-    from ragspine.agent.agent import answer_question
-    from ragspine.agent.llm_provider import MockProvider
     from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store
+    from ragspine.engine import Engine
     from ragspine.evals.records import iter_results
     from ragspine.evals.runner import RunOptions, run_eval
-    from ragspine.retrieval.retriever import HybridRetriever
-    from ragspine.storage.fact_store import FactStore
 
     t0 = time.perf_counter()
     build_demo_store(tmp / "f.db")
     build_demo_corpus(tmp / "c.db")
     stores_s = time.perf_counter() - t0
-    store = FactStore(tmp / "f.db", create=False)
-    retriever = HybridRetriever.open(tmp / "c.db")
     blocks: list[str] = []
     drift: list[str] = []
-    for t in TEMPLATES:
-        result = answer_question(
-            t.question,
-            store,
-            MockProvider(reference_date=REFERENCE_DATE),
-            reference_date=REFERENCE_DATE,
-            narrative_retriever=retriever,
-            clearance=t.clearance or "INTERNAL",
-        )
-        expect, problems = _expect(t, result)
-        drift += [f"{t.question!r} {p}" for p in problems]
-        blocks.append(_case_block(PLACEHOLDER_ID, t, expect))
-    store.close()
-    retriever.store.close()
+    with Engine.open(tmp / "f.db", tmp / "c.db") as engine:
+        for t in TEMPLATES:
+            result = engine.ask(
+                t.question, reference_date=REFERENCE_DATE, clearance=t.clearance or "INTERNAL"
+            )
+            expect, problems = _expect(t, result)
+            drift += [f"{t.question!r} {p}" for p in problems]
+            blocks.append(_case_block(PLACEHOLDER_ID, t, expect))
     write_golden(tmp / "golden-warm", blocks, len(blocks), prefix="warm")
     for size in sizes:
         write_golden(tmp / f"golden-{size}", blocks, size)

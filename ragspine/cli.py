@@ -68,7 +68,7 @@ def main() -> None:
     "--provider",
     default="mock",
     show_default=True,
-    help="mock, anthropic, or anthropic:MODEL",
+    help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
 )
 @DB_OPTION
 @click.option(
@@ -107,29 +107,13 @@ def ask(
     as_json: bool,
 ) -> None:
     """Answer QUESTION, with the source of every number and passage."""
-    from ragspine.agent.agent import answer_question
-    from ragspine.agent.llm_provider import make_provider
     from ragspine.agent.question import validate_question
-    from ragspine.profile import default_profile, load_profile
-    from ragspine.retrieval.retriever import HybridRetriever
-    from ragspine.storage.fact_store import FactStore
+    from ragspine.engine import Engine
 
-    question = validate_question(question)
-    ref = _to_date(reference_date)
-    prof = load_profile(profile) if profile else default_profile()
-    llm = make_provider(provider, reference_date=ref)
-    retriever = HybridRetriever.open(corpus, profile=prof) if corpus.is_file() else None
-    with FactStore(db, create=False) as store:
-        store.init_schema()
-        result = answer_question(
-            question,
-            store,
-            llm,
-            reference_date=ref,
-            narrative_retriever=retriever,
-            clearance=clearance,
-            rerank=rerank,
-            profile=prof,
+    question = validate_question(question)  # before anything is opened
+    with Engine.open(db, corpus, profile=profile, provider=provider) as engine:
+        result = engine.ask(
+            question, reference_date=_to_date(reference_date), clearance=clearance, rerank=rerank
         )
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
@@ -217,23 +201,12 @@ DEMO_QUESTIONS = (
 @_known_errors
 def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
     """Run the demo questions end to end with the offline MockProvider."""
-    from ragspine.agent.agent import answer_question
-    from ragspine.agent.llm_provider import MockProvider
-    from ragspine.retrieval.retriever import HybridRetriever
-    from ragspine.storage.fact_store import FactStore
+    from ragspine.engine import Engine
 
     ref = reference_date.date()
-    retriever = HybridRetriever.open(corpus)
-    with FactStore(db, create=False) as store:
-        store.init_schema()
+    with Engine.open(db, corpus) as engine:
         for i, q in enumerate(DEMO_QUESTIONS, start=1):
-            r = answer_question(
-                q,
-                store,
-                MockProvider(reference_date=ref),
-                reference_date=ref,
-                narrative_retriever=retriever,
-            )
+            r = engine.ask(q, reference_date=ref)
             click.echo(f"[{i}/{len(DEMO_QUESTIONS)}] {q}")
             click.echo(
                 f"  route={r.route} clarification={r.clarification.mode} "

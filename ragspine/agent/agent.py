@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
-from functools import partial
 from typing import Any
 
 from ragspine.agent.intent import (
@@ -32,19 +30,25 @@ from ragspine.agent.intent import (
     RuleIntentParser,
     clarify_scope,
 )
-from ragspine.agent.llm_provider import LLMProvider
 from ragspine.agent.narrative import NarrativeRetriever, run_narrative
 from ragspine.agent.query_tools import (
     QUERY_METRIC,
     STATUS_FOUND,
     STATUS_NOT_FOUND,
     STATUS_UNRECOGNIZED,
+    FoundResult,
+    NotFoundResult,
+    Source,
     ToolResult,
+    UnrecognizedResult,
     build_query_metric_tool_anthropic,
     execute_query_metric,
 )
 from ragspine.agent.question import validate_question
+from ragspine.agent.request import DEGRADED_PROVIDER, Request
 from ragspine.errors import ProviderError
+from ragspine.llm import LLMProvider
+from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import glossary_for
@@ -61,29 +65,29 @@ NO_QUERY_POSSIBLE = "无法确定要查询的指标、实体和期间,因此不�
 NOT_FOUND_TAIL = "为避免误导,不提供任何推测数字;可尝试调整期间或实体后重问。"
 ATTRIBUTION_HEADING = "归因分析:"
 
-STRUCTURED_SYSTEM = (
-    "你是 RAGSpine 的数据问答助手。任何数字都必须来自 query_metric 工具的结果:先调用 query_metric,"
-    "工具返回 not_found 或 unrecognized_param 时,如实说明查不到,绝不估算或编造数字。"
-    "用户消息末尾的 [slots] 行是已解析的查询参数。"
-)
-
-Source = dict[str, str]
-
 
 @dataclass
 class AgentResult:
+    """The answer and how it came about.
+
+    ``degraded`` names why the answer is less than it would be with every part working
+    (``provider_unavailable``, ``narrative_unavailable``), or is None.
+    """
+
     answer: str
     route: str
     clarification: ClarificationResult
     tool_results: list[ToolResult] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)
     trace: Trace = field(default_factory=Trace)
+    degraded: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         c = self.clarification
         return {
             "answer": self.answer,
             "route": self.route,
+            "degraded": self.degraded,
             "clarification": {
                 "mode": c.mode,
                 "assumed_slots": dict(c.assumed_slots),
@@ -132,33 +136,29 @@ def answer_question(
     ``clearance`` is the caller's: documents above it are invisible to the narrative channel.
     ``rerank`` asks the provider to reorder retrieved chunks before synthesis.
     """
-    question = validate_question(question)
     check_level(clearance)
-    ref = reference_date or date.today()
-    prof = profile or default_profile()
     trace = Trace()
+    req = Request(
+        question=validate_question(question),
+        store=store,
+        provider=provider,
+        reference_date=reference_date or date.today(),
+        profile=profile or default_profile(),
+        trace=trace,
+        retriever=narrative_retriever,
+        clearance=clearance,
+        rerank=rerank,
+    )
     trace.code("clearance", clearance)
-    narrate = partial(run_narrative, clearance=clearance, rerank=rerank)
     with trace.span("total"):
-        result = _answer(
-            question, store, provider, ref, narrative_retriever, intent_parser, prof, trace, narrate
-        )
+        result = _answer(req, intent_parser)
     trace.count("sources", len(result.sources))
     trace.emit()
     return result
 
 
-def _answer(
-    question: str,
-    store: FactStore,
-    provider: LLMProvider,
-    ref: date,
-    retriever: NarrativeRetriever | None,
-    parser: IntentParser | None,
-    prof: DomainProfile,
-    trace: Trace,
-    narrate: Callable[..., tuple[str, list[Source]]],
-) -> AgentResult:
+def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
+    trace, question, prof, ref = req.trace, req.question, req.profile, req.reference_date
     with trace.span("parse"):
         intent = (parser or RuleIntentParser(prof)).parse(question, ref)
     if intent.raw_question != question:
@@ -178,7 +178,7 @@ def _answer(
 
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
-            done.answer, done.sources = narrate(question, retriever, provider, trace)
+            done.answer, done.sources, done.degraded = run_narrative(req)
         return done
 
     tasks = _subtasks(intent, clar, prof)
@@ -188,25 +188,24 @@ def _answer(
             trace.code("structured", "no_query")
             answer, sources, results = NO_QUERY_POSSIBLE, list[Source](), list[ToolResult]()
         elif len(tasks) > 1:
-            answer, sources, results = _multi_subtask_answer(
-                tasks, intent, question, store, ref, prof, trace
-            )
+            answer, sources, results = _multi_subtask_answer(req, tasks, intent)
         else:
-            answer, sources, results = _run_structured(
-                tasks[0], question, store, provider, ref, prof, trace
-            )
-    statuses = [r.get("status") for r in results]
+            answer, sources, results = _run_structured(req, tasks[0])
+            if not results:
+                done.degraded = DEGRADED_PROVIDER
+    statuses: list[str] = [r["status"] for r in results]
     for status in (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED):
         if statuses.count(status):
             trace.count(f"status_{status}", statuses.count(status))
     trace.flag("fabrication_guard_triggered", bool(results) and STATUS_FOUND not in statuses)
-    if clar.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS and answer != PROVIDER_UNAVAILABLE:
+    if clar.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS and done.degraded is None:
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
         with trace.span("narrative"):
-            narrative, narrative_sources = narrate(question, retriever, provider, trace)
-        answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative}"
-        sources = sources + [s for s in narrative_sources if s not in sources]
+            narrative = run_narrative(req)
+        answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
+        sources = sources + [s for s in narrative.sources if s not in sources]
+        done.degraded = done.degraded or narrative.degraded
     done.answer, done.sources, done.tool_results = answer, sources, results
     return done
 
@@ -238,52 +237,42 @@ def _subtasks(
 # --------------------------------------------------------------------------------------------
 
 
-def _user_message(question: str, task: SubTask) -> str:
-    slots = " ".join(f"{k}={v.replace(' ', '_')}" for k, v in task.args().items())
-    return f"{question}\n\n[slots] {slots}"
-
-
-def _run_structured(
-    task: SubTask,
-    question: str,
-    store: FactStore,
-    provider: LLMProvider,
-    ref: date,
-    prof: DomainProfile,
-    trace: Trace,
-) -> tuple[str, list[Source], list[ToolResult]]:
+def _run_structured(req: Request, task: SubTask) -> tuple[str, list[Source], list[ToolResult]]:
+    """The tool loop, then the guard; an empty result list means the provider failed."""
+    trace = req.trace
     try:
-        results = _run_tool_loop(task, question, store, provider, ref, prof, trace)
+        results = _run_tool_loop(req, task)
     except ProviderError as exc:
         trace.code("provider_error", type(exc).__name__)
         return PROVIDER_UNAVAILABLE, [], []
     if not results:
         # The model answered without the tool: its text is never returned. Query ourselves.
         trace.flag("forced_tool_call")
-        results = [execute_query_metric(store, **task.args(), reference_date=ref, profile=prof)]
+        results = [_query(req, task.args())]
         trace.count("tool_calls")
-    answer, sources = _structured_answer(results, question, prof)
+    answer, sources = _structured_answer(results, req.question, req.profile)
     return answer, sources, results
 
 
-def _run_tool_loop(
-    task: SubTask,
-    question: str,
-    store: FactStore,
-    provider: LLMProvider,
-    ref: date,
-    prof: DomainProfile,
-    trace: Trace,
-) -> list[ToolResult]:
+def _query(req: Request, args: dict[str, str]) -> ToolResult:
+    return execute_query_metric(
+        req.store, **args, reference_date=req.reference_date, profile=req.profile
+    )
+
+
+def _run_tool_loop(req: Request, task: SubTask) -> list[ToolResult]:
     """Call the model, run its query_metric calls (≤ MAX_TOOL_ITERATIONS rounds), keep results."""
+    trace, prof = req.trace, req.profile
     tools: list[dict[str, object]] = [
         prof.memo("tool_anthropic", lambda: build_query_metric_tool_anthropic(prof))
     ]
-    messages: list[dict[str, object]] = [{"role": "user", "content": _user_message(question, task)}]
+    messages: list[dict[str, object]] = [
+        {"role": "user", "content": slots_message(req.question, task.args())}
+    ]
     results: list[ToolResult] = []
     for _ in range(MAX_TOOL_ITERATIONS):
         with trace.span("llm"):
-            response = provider.create_message(
+            response = req.provider.create_message(
                 system=STRUCTURED_SYSTEM, messages=messages, tools=tools
             )
         trace.count("llm_calls")
@@ -303,8 +292,7 @@ def _run_tool_loop(
                 }
                 blocks.append(_tool_result_block(call.id, reply, is_error=True))
                 continue
-            args = _reconcile(call.input, task, ref, prof, trace)
-            result = execute_query_metric(store, **args, reference_date=ref, profile=prof)
+            result = _query(req, _reconcile(call.input, task, req))
             trace.count("tool_calls")
             results.append(result)
             blocks.append(_tool_result_block(call.id, result))
@@ -315,7 +303,7 @@ def _run_tool_loop(
 
 
 def _tool_result_block(
-    call_id: str, result: dict[str, Any], *, is_error: bool = False
+    call_id: str, result: ToolResult | dict[str, Any], *, is_error: bool = False
 ) -> dict[str, object]:
     block: dict[str, object] = {
         "type": "tool_result",
@@ -327,10 +315,9 @@ def _tool_result_block(
     return block
 
 
-def _reconcile(
-    model_args: dict[str, Any], task: SubTask, ref: date, prof: DomainProfile, trace: Trace
-) -> dict[str, str]:
+def _reconcile(model_args: dict[str, Any], task: SubTask, req: Request) -> dict[str, str]:
     """The question's slots win over the model's arguments when the two disagree."""
+    prof, ref = req.profile, req.reference_date
     mine = task.args()
     if model_args == mine:
         return mine
@@ -350,7 +337,7 @@ def _reconcile(
         and same(g.normalize_channel, task.channel, channel)
     )
     if not agree:
-        trace.count("tool_args_overridden")
+        req.trace.count("tool_args_overridden")
     return mine
 
 
@@ -362,28 +349,28 @@ def _structured_answer(
     if found:
         lines = [_fact_line(r, prof) for r in found]
         return "\n".join(lines), _sources(found)
-    not_found = [r for r in tool_results if r.get("status") == STATUS_NOT_FOUND]
+    not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
         return _not_found_answer(not_found[0]), []
-    unrecognized = [r for r in tool_results if r.get("status") == STATUS_UNRECOGNIZED]
+    unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
         return _unrecognized_answer(unrecognized[0], question, prof), []
     return NO_QUERY_POSSIBLE, []
 
 
-def _distinct_found(tool_results: list[ToolResult]) -> list[ToolResult]:
-    seen: dict[tuple[Any, ...], ToolResult] = {}
+def _distinct_found(tool_results: list[ToolResult]) -> list[FoundResult]:
+    seen: dict[tuple[str, ...], FoundResult] = {}
     for r in tool_results:
-        if r.get("status") == STATUS_FOUND:
+        if r["status"] == "found":
             key = (r["metric_code"], r["entity"], r["channel"], r["period_type"], r["period"])
             seen.setdefault(key, r)
     return list(seen.values())
 
 
-def _sources(found: list[ToolResult]) -> list[Source]:
+def _sources(found: list[FoundResult]) -> list[Source]:
     out: list[Source] = []
     for r in found:
-        src = {"doc": r["source"]["doc"], "locator": r["source"]["locator"]}
+        src: Source = {"doc": r["source"]["doc"], "locator": r["source"]["locator"]}
         if src not in out:
             out.append(src)
     return out
@@ -401,7 +388,7 @@ def _period_label(period_type: str, period: str) -> str:
     return Period(period_type, period).label
 
 
-def _fact_line(r: ToolResult, prof: DomainProfile) -> str:
+def _fact_line(r: FoundResult, prof: DomainProfile) -> str:
     channel = "" if r["channel"] == prof.default_channel else f"({r['channel']})"
     src = r["source"]
     return (
@@ -410,7 +397,7 @@ def _fact_line(r: ToolResult, prof: DomainProfile) -> str:
     )
 
 
-def _not_found_line(r: ToolResult) -> str:
+def _not_found_line(r: NotFoundResult) -> str:
     n = r["normalized"]
     return (
         f"查不到:{n['metric_code']} / {n['entity']} / {n['period']}(渠道 {n['channel']})"
@@ -418,13 +405,12 @@ def _not_found_line(r: ToolResult) -> str:
     )
 
 
-def _not_found_answer(r: ToolResult) -> str:
+def _not_found_answer(r: NotFoundResult) -> str:
     return f"{_not_found_line(r)}\n{NOT_FOUND_TAIL}"
 
 
-def _unrecognized_line(r: ToolResult, question: str, prof: DomainProfile) -> str:
-    param = str(r.get("param"))
-    raw = str(r.get("raw", ""))
+def _unrecognized_line(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
+    param, raw = r["param"], r["raw"]
     # Echo the raw value only if the user wrote it: a model's argument may carry a made-up number.
     shown = f"「{raw}」" if raw and fold(raw) in fold(question) else ""
     supported = {
@@ -440,7 +426,7 @@ def _unrecognized_line(r: ToolResult, question: str, prof: DomainProfile) -> str
     return f"无法识别参数 {param}{shown},未进行查询。{hint}"
 
 
-def _unrecognized_answer(r: ToolResult, question: str, prof: DomainProfile) -> str:
+def _unrecognized_answer(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
     return f"{_unrecognized_line(r, question, prof)}\n为避免误导,不提供任何推测数字。"
 
 
@@ -450,31 +436,22 @@ def _unrecognized_answer(r: ToolResult, question: str, prof: DomainProfile) -> s
 
 
 def _multi_subtask_answer(
-    tasks: list[SubTask],
-    intent: ParsedIntent,
-    question: str,
-    store: FactStore,
-    ref: date,
-    prof: DomainProfile,
-    trace: Trace,
+    req: Request, tasks: list[SubTask], intent: ParsedIntent
 ) -> tuple[str, list[Source], list[ToolResult]]:
-    trace.code("structured", "multi_subtask")
-    results = [
-        execute_query_metric(store, **t.args(), reference_date=ref, profile=prof) for t in tasks
-    ]
-    trace.count("tool_calls", len(results))
+    req.trace.code("structured", "multi_subtask")
+    results = [_query(req, t.args()) for t in tasks]
+    req.trace.count("tool_calls", len(results))
     lines = []
     for r in results:
-        status = r.get("status")
-        if status == STATUS_FOUND:
-            lines.append(_fact_line(r, prof))
-        elif status == STATUS_NOT_FOUND:
+        if r["status"] == "found":
+            lines.append(_fact_line(r, req.profile))
+        elif r["status"] == "not_found":
             lines.append(_not_found_line(r))
         else:
-            lines.append(_unrecognized_line(r, question, prof))
+            lines.append(_unrecognized_line(r, req.question, req.profile))
     if len(intent.periods) == 2:
-        diffs = _differences(results, prof)
-        trace.count("differences", len(diffs))
+        diffs = _differences(results, req.profile)
+        req.trace.count("differences", len(diffs))
         lines.extend(diffs)
     found = _distinct_found(results)
     if not found:
@@ -484,7 +461,7 @@ def _multi_subtask_answer(
 
 def _differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
     """Later minus earlier, for each series found in exactly two periods of the same type."""
-    series: dict[tuple[str, str, str], list[ToolResult]] = {}
+    series: dict[tuple[str, str, str], list[FoundResult]] = {}
     for r in _distinct_found(results):
         series.setdefault((r["metric_code"], r["entity"], r["channel"]), []).append(r)
     lines = []

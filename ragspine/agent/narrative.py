@@ -6,13 +6,15 @@ not name is appended, so provenance cannot be dropped by a forgetful model.
 
 from __future__ import annotations
 
-from ragspine.agent.llm_provider import LLMProvider
-from ragspine.errors import ProviderError
-from ragspine.observability import Trace
-from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
-from ragspine.sensitivity import DEFAULT_CLEARANCE
+from typing import NamedTuple
 
-__all__ = ["NarrativeHit", "NarrativeRetriever", "run_narrative"]
+from ragspine.agent.query_tools import Source
+from ragspine.agent.request import DEGRADED_NARRATIVE, DEGRADED_PROVIDER, Request
+from ragspine.errors import ProviderError
+from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
+from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
+
+__all__ = ["NarrativeAnswer", "NarrativeHit", "NarrativeRetriever", "run_narrative"]
 
 NARRATIVE_NOT_WIRED = (
     "未检索到相关文档:叙述通道尚未接入(not retrieved / not yet wired)。为避免误导,不提供任何推测。"
@@ -20,62 +22,51 @@ NARRATIVE_NOT_WIRED = (
 NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
 NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。"
 
-NARRATIVE_SYSTEM = (
-    "你是 RAGSpine 的文档问答助手。只根据用户消息中编号的资料片段回答,不要使用片段以外的知识,"
-    "不要编造任何数字。每一句结论后用(来源:文档 位置)标注出处。资料不足时直接说明。"
-)
 TOP_K = 5
 RERANK_POOL = 12
 
 
-def _one_line(text: str) -> str:
-    """Chunk text is untrusted: on one line it cannot forge a snippet header of its own."""
-    return " ".join(text.split())
+class NarrativeAnswer(NamedTuple):
+    text: str
+    sources: list[Source]
+    degraded: str | None = None
 
 
-def run_narrative(
-    question: str,
-    retriever: NarrativeRetriever | None,
-    provider: LLMProvider,
-    trace: Trace,
-    *,
-    clearance: str = DEFAULT_CLEARANCE,
-    rerank: bool = False,
-    top_k: int = TOP_K,
-) -> tuple[str, list[dict[str, str]]]:
+def run_narrative(req: Request, *, top_k: int = TOP_K) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, and force every source into the answer."""
-    if retriever is None:
+    trace = req.trace
+    if req.retriever is None:
         trace.code("narrative", "not_wired")
-        return NARRATIVE_NOT_WIRED, []
+        return NarrativeAnswer(NARRATIVE_NOT_WIRED, [], DEGRADED_NARRATIVE)
     with trace.span("retrieve"):
-        hits = retriever.retrieve(
-            question, top_k=RERANK_POOL if rerank else top_k, clearance=clearance
+        hits = req.retriever.retrieve(
+            req.question, top_k=RERANK_POOL if req.rerank else top_k, clearance=req.clearance
         )
     trace.count("narrative_hits", len(hits))
     if not hits:
         trace.code("narrative", "no_hits")
-        return NARRATIVE_NO_HITS, []
-    if rerank:
+        return NarrativeAnswer(NARRATIVE_NO_HITS, [])
+    if req.rerank:
         from ragspine.retrieval.rerank import listwise_rerank
 
         with trace.span("rerank"):
-            hits, status = listwise_rerank(question, hits, provider)
+            hits, status = listwise_rerank(req.question, hits, req.provider)
         trace.code("rerank", status)
     hits = hits[:top_k]
     trace.add_ids("chunk_ids", [h.chunk_id for h in hits])
-    snippets = "\n".join(
-        f"[{i}] (来源:{h.doc_id} {h.locator}) {_one_line(h.text)}" for i, h in enumerate(hits, 1)
-    )
+    snippets = [Snippet(f"{h.doc_id} {h.locator}", h.text) for h in hits]
     messages: list[dict[str, object]] = [
-        {"role": "user", "content": f"问题:{question}\n\n资料:\n{snippets}"}
+        {"role": "user", "content": snippets_message(req.question, snippets)}
     ]
     try:
         with trace.span("synthesis"):
-            response = provider.create_message(system=NARRATIVE_SYSTEM, messages=messages, tools=[])
+            response = req.provider.create_message(
+                system=NARRATIVE_SYSTEM, messages=messages, tools=[]
+            )
     except ProviderError as exc:
         trace.code("provider_error", type(exc).__name__)
         trace.code("narrative", "provider_error")
-        return NARRATIVE_PROVIDER_DOWN, []
+        return NarrativeAnswer(NARRATIVE_PROVIDER_DOWN, [], DEGRADED_PROVIDER)
     trace.count("llm_calls")
     for key, value in response.usage.items():
         trace.count(key, value)
@@ -85,10 +76,10 @@ def run_narrative(
     if missing:
         trace.count("citations_appended", len(missing))
         answer += "\n(来源:" + "、".join(missing) + ")"
-    sources: list[dict[str, str]] = []
+    sources: list[Source] = []
     for h in hits:
-        src = {"doc": h.doc_id, "locator": h.locator}
+        src: Source = {"doc": h.doc_id, "locator": h.locator}
         if src not in sources:
             sources.append(src)
     trace.code("narrative", "answered")
-    return answer, sources
+    return NarrativeAnswer(answer, sources)

@@ -8,7 +8,7 @@ unrecognized_param (which parameter the glossary could not map).
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import glossary_for
@@ -21,7 +21,45 @@ STATUSES = (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED)
 
 QUERY_METRIC = "query_metric"
 
-ToolResult = dict[str, Any]
+
+class Source(TypedDict):
+    doc: str
+    locator: str
+
+
+class FoundResult(TypedDict):
+    status: Literal["found"]
+    value: float
+    unit: str
+    metric_code: str
+    entity: str
+    period_type: str
+    period: str
+    channel: str
+    source: Source
+
+
+class Normalized(TypedDict):
+    metric_code: str
+    entity: str
+    period_type: str
+    period: str
+    channel: str
+
+
+class NotFoundResult(TypedDict):
+    status: Literal["not_found"]
+    normalized: Normalized
+
+
+class UnrecognizedResult(TypedDict):
+    status: Literal["unrecognized_param"]
+    param: str
+    raw: str
+
+
+# What query_metric returns, as JSON: the status says which of the three shapes it is.
+ToolResult = FoundResult | NotFoundResult | UnrecognizedResult
 
 
 def execute_query_metric(
@@ -54,7 +92,7 @@ def execute_query_metric(
         if value is None:
             given = raw[param]
             return {
-                "status": STATUS_UNRECOGNIZED,
+                "status": "unrecognized_param",
                 "param": param,
                 "raw": given if isinstance(given, str) else repr(given),
             }
@@ -68,7 +106,7 @@ def execute_query_metric(
     )
     if fact is None:
         return {
-            "status": STATUS_NOT_FOUND,
+            "status": "not_found",
             "normalized": {
                 "metric_code": metric_code,
                 "entity": entity_code,
@@ -78,7 +116,7 @@ def execute_query_metric(
             },
         }
     return {
-        "status": STATUS_FOUND,
+        "status": "found",
         "value": fact.value,
         "unit": fact.unit,
         "metric_code": fact.metric_code,
@@ -86,7 +124,7 @@ def execute_query_metric(
         "period_type": fact.period_type,
         "period": fact.period,
         "channel": fact.channel,
-        "source": fact.source,
+        "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
     }
 
 

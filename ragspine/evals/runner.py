@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragspine.agent.agent import answer_question
-from ragspine.evals.golden import GoldenCase, iter_selected, scan_golden
-from ragspine.evals.providers import ProviderFactory, provider_factory
+from ragspine.agent.request import DEGRADED_PROVIDER
+from ragspine.engine import Engine
+from ragspine.evals.golden import GoldenCase, GoldenScan, iter_selected, scan_golden
 from ragspine.evals.records import (
     RESULTS_FILE,
     RUN_FILE,
@@ -34,10 +34,7 @@ from ragspine.evals.records import (
     write_json,
 )
 from ragspine.evals.scorers import Observed, score
-from ragspine.profile import default_profile, load_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
-from ragspine.retrieval.retriever import HybridRetriever
-from ragspine.storage.fact_store import FactStore
 
 Progress = Callable[[CaseResult], None]
 
@@ -67,22 +64,14 @@ class RunOptions:
         }
 
 
-class _Engine:
-    """What one case needs: the stores, the retriever and a provider per reference date."""
+class _CaseRunner:
+    """Runs one case through the shared engine and scores it against its own reading."""
 
-    def __init__(self, opts: RunOptions, factory: ProviderFactory) -> None:
-        self.factory = factory
-        self.profile = load_profile(opts.profile) if opts.profile else default_profile()
-        self.store = FactStore(opts.db, create=False)
-        self.store.init_schema()
-        self.retriever = (
-            HybridRetriever.open(opts.corpus, profile=self.profile)
-            if opts.corpus.is_file()
-            else None
-        )
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
         self._chunks: dict[tuple[str, str], str] = {}
-        if self.retriever is not None:
-            self._chunks = _chunk_texts(self.retriever.store)
+        if engine.retriever is not None:
+            self._chunks = _chunk_texts(engine.retriever.store)
 
     def chunk_text(self, doc: str, locator: str) -> str | None:
         return self._chunks.get((doc, locator))
@@ -96,14 +85,8 @@ class _Engine:
             "question": case.question,
         }
         try:
-            result = answer_question(
-                case.question,
-                self.store,
-                self.factory(case.reference_date),
-                reference_date=case.reference_date,
-                narrative_retriever=self.retriever,
-                clearance=case.clearance,
-                profile=self.profile,
+            result = self.engine.ask(
+                case.question, reference_date=case.reference_date, clearance=case.clearance
             )
         except Exception as exc:
             return CaseResult(
@@ -129,22 +112,22 @@ class _Engine:
         checks = score(case, seen)
         audit = next(c for c in checks if c.name == "unsupported_numbers")
         counts = result.trace.counts
-        provider_error = result.trace.codes.get("provider_error")
+        provider_failed = result.degraded == DEGRADED_PROVIDER
         return CaseResult(
             **base,
-            passed=provider_error is None and all(c.passed for c in checks),
+            passed=not provider_failed and all(c.passed for c in checks),
             checks=checks,
             route=result.route,
             clarification=clar.mode,
             statuses=seen.statuses,
             guard_triggered=seen.guard_triggered,
-            sources=result.sources,
+            sources=[{"doc": s["doc"], "locator": s["locator"]} for s in result.sources],
             answer=result.answer,
             unsupported_numbers=list(audit.actual),
             latency_ms=latency,
             usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
-            error=f"{provider_error}: the provider failed; the answer degraded"
-            if provider_error
+            error="ProviderError: the provider failed; the answer degraded"
+            if provider_failed
             else None,
         )
 
@@ -172,7 +155,19 @@ def run_eval(
 ) -> RunRecord:
     """Run (or finish) a golden set into ``opts.out``. Results go to disk, not into memory."""
     scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
-    factory, model = provider_factory(opts.provider)
+    # Opened before anything is written: a bad provider or a missing store leaves no folder.
+    with Engine.open(opts.db, opts.corpus, profile=opts.profile, provider=opts.provider) as engine:
+        return _run(opts, scan, engine, resume=resume, on_result=on_result)
+
+
+def _run(
+    opts: RunOptions,
+    scan: GoldenScan,
+    engine: Engine,
+    *,
+    resume: bool,
+    on_result: Progress | None,
+) -> RunRecord:
     opts.out.mkdir(parents=True, exist_ok=True)
     finished: set[tuple[str, int]] = set()
     if resume:
@@ -197,7 +192,7 @@ def run_eval(
             golden_path=str(opts.golden),
             golden_hash=scan.digest,
             provider=opts.provider,
-            model=model,
+            model=engine.model,
             reference_dates=sorted(d.isoformat() for d in scan.reference_dates),
             options=opts.recorded(),
             cases_planned=scan.count * opts.repeat,
@@ -210,18 +205,18 @@ def run_eval(
         for case in iter_selected(scan)
         if (case.id, k) not in finished
     )
-    engine = _Engine(opts, factory)
+    runner = _CaseRunner(engine)
     with _appender(opts.out / RESULTS_FILE) as append:
         if opts.concurrency <= 1:
             for case, k in todo:
-                result = append(engine.run(case, k))
+                result = append(runner.run(case, k))
                 if on_result:
                     on_result(result)
         else:
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
                 pending: set[Future[CaseResult]] = set()
                 for case, k in todo:
-                    pending.add(pool.submit(engine.run, case, k))
+                    pending.add(pool.submit(runner.run, case, k))
                     if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
                         done, pending = wait(pending, return_when=FIRST_COMPLETED)
                         for future in done:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -31,8 +31,8 @@ class Observed:
     clarification: str
     assumption_note: str
     narrowing_options: list[str]
-    tool_results: list[dict[str, Any]]
-    sources: list[dict[str, str]]
+    tool_results: Sequence[Mapping[str, Any]]
+    sources: Sequence[Mapping[str, Any]]
     guard_triggered: bool
     chunk_text: ChunkText | None = None
     extra_numbers: list[str] = field(default_factory=list)
@@ -42,11 +42,11 @@ class Observed:
         return [str(r.get("status")) for r in self.tool_results]
 
     @property
-    def found(self) -> list[dict[str, Any]]:
+    def found(self) -> list[Mapping[str, Any]]:
         return [r for r in self.tool_results if r.get("status") == "found"]
 
     @property
-    def narrative_sources(self) -> list[dict[str, str]]:
+    def narrative_sources(self) -> list[Mapping[str, Any]]:
         fact_sources = [r["source"] for r in self.found]
         return [s for s in self.sources if s not in fact_sources]
 

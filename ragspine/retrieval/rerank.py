@@ -10,28 +10,18 @@ from __future__ import annotations
 import json
 import re
 
-from ragspine.agent.llm_provider import LLMProvider
 from ragspine.errors import ProviderError
+from ragspine.llm import LLMProvider
+from ragspine.llm.prompts import RERANK_SYSTEM, Candidate, rerank_message
 from ragspine.retrieval.base import NarrativeHit
 
-RERANK_MARKER = "[rerank]"
-RERANK_SYSTEM = (
-    "You rank passages by how well they answer the question. Reply with one JSON array that "
-    "lists every candidate id exactly once, most relevant first, and nothing else."
-)
 _ARRAY = re.compile(r"\[[^\[\]]*\]", re.DOTALL)
-_SNIPPET_CHARS = 300
 
 RERANKED = "reranked"
 
 
 def rerank_prompt(question: str, hits: list[NarrativeHit]) -> str:
-    lines = [RERANK_MARKER, f"问题:{question}", "候选:"]
-    for i, hit in enumerate(hits, start=1):
-        text = " ".join(hit.text.split())[:_SNIPPET_CHARS]
-        lines.append(f"[c{i}] {' '.join(hit.title.split())} | {text}")
-    lines.append('只输出一个 JSON 数组,按相关性从高到低列出全部候选编号,例如 ["c2", "c1"]。')
-    return "\n".join(lines)
+    return rerank_message(question, [Candidate(h.title, h.text) for h in hits])
 
 
 def listwise_rerank(

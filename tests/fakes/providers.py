@@ -96,3 +96,22 @@ class OutageOnRevenue:
         if "REVENUE" in str(kwargs.get("messages")):
             raise ProviderError("simulated outage")
         return MockProvider().create_message(**kwargs)  # type: ignore[arg-type]
+
+
+# -- targets for python:MODULE:ATTR specs in the registry tests -------------------------------
+
+MOCK_INSTANCE = SlowMockProvider()
+NOT_A_PROVIDER = 42
+
+
+def broken_factory() -> ProviderResponse:
+    raise RuntimeError("no credentials in this environment")
+
+
+def returns_a_string() -> str:
+    return "not a provider"
+
+
+def slow_mock_from_spec(arg: str) -> SlowMockProvider:
+    """A registry factory: gets the text after the spec's first colon."""
+    return SlowMockProvider()

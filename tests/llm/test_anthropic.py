@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ragspine.agent.llm_provider import AnthropicProvider, ProviderResponse, ToolCall
+from ragspine.llm import AnthropicProvider, ProviderResponse, ToolCall
 from ragspine.agent.query_tools import QUERY_METRIC_TOOL_ANTHROPIC
 from ragspine.errors import ProviderConfigError, ProviderError
 from tests.fakes.anthropic_server import (

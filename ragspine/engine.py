@@ -1,0 +1,116 @@
+"""The one place the engine is wired: fact store, retriever, profile and provider, opened once.
+
+Every entry point (the CLI, the eval runner, the benchmarks, the service to come) opens an
+``Engine`` and asks it questions; none assembles the parts itself. ``answer_question`` stays the
+seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from ragspine.agent.agent import AgentResult, answer_question
+from ragspine.agent.intent import IntentParser
+from ragspine.llm import LLMProvider, model_name, resolve
+from ragspine.profile import DomainProfile, default_profile, load_profile
+from ragspine.retrieval.retriever import HybridRetriever
+from ragspine.sensitivity import DEFAULT_CLEARANCE
+from ragspine.storage.fact_store import FactStore
+
+
+class Engine:
+    """Long-lived and shared: one instance serves every question, from any thread."""
+
+    def __init__(
+        self,
+        store: FactStore,
+        provider: LLMProvider,
+        *,
+        profile: DomainProfile | None = None,
+        retriever: HybridRetriever | None = None,
+        intent_parser: IntentParser | None = None,
+    ) -> None:
+        self.store = store
+        self.provider = provider
+        self.profile = profile or default_profile()
+        self.retriever = retriever
+        self.intent_parser = intent_parser
+
+    @classmethod
+    def open(
+        cls,
+        db: str | Path,
+        corpus: str | Path | None = None,
+        *,
+        profile: DomainProfile | str | Path | None = None,
+        provider: LLMProvider | str = "mock",
+    ) -> Engine:
+        """Open the stores on disk and resolve the provider spec.
+
+        The fact store must exist (``StoreNotFoundError`` says how to build it). A corpus that is
+        not given or not there leaves the narrative channel unwired: document questions then say
+        so (``degraded="narrative_unavailable"``) instead of failing.
+        """
+        prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
+        llm = resolve(provider) if isinstance(provider, str) else provider
+        store = FactStore(db, create=False)
+        try:
+            store.init_schema()
+            corpus_path = Path(corpus) if corpus is not None else None
+            retriever = (
+                HybridRetriever.open(corpus_path, profile=prof)
+                if corpus_path is not None and corpus_path.is_file()
+                else None
+            )
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, llm, profile=prof, retriever=retriever)
+
+    @property
+    def model(self) -> str | None:
+        return model_name(self.provider)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        reference_date: date | None = None,
+        clearance: str = DEFAULT_CLEARANCE,
+        rerank: bool = False,
+    ) -> AgentResult:
+        """Answer one question (see ``answer_question``): numbers only from the fact store."""
+        return answer_question(
+            question,
+            self.store,
+            self.provider,
+            reference_date=reference_date,
+            narrative_retriever=self.retriever,
+            intent_parser=self.intent_parser,
+            profile=self.profile,
+            clearance=clearance,
+            rerank=rerank,
+        )
+
+    def close(self) -> None:
+        self.store.close()
+        if self.retriever is not None:
+            self.retriever.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _profile(path: str | Path | None) -> DomainProfile:
+    return load_profile(path) if path is not None else default_profile()

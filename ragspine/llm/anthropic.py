@@ -1,0 +1,118 @@
+"""Claude through the official SDK, imported only when a provider is built.
+
+Timeouts and retries are the SDK's own. Every SDK failure, and every reply the SDK lets through
+unchecked (a non-JSON body, a message of the wrong shape), becomes ``ProviderError`` here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ragspine.errors import ProviderConfigError, ProviderError
+from ragspine.llm.base import ProviderResponse, ToolCall
+
+DEFAULT_ANTHROPIC_MODEL = "claude-opus-4-8"
+
+
+class AnthropicProvider:
+    """Claude through the official SDK; timeouts and retries are the SDK's own."""
+
+    def __init__(
+        self,
+        model: str = DEFAULT_ANTHROPIC_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        max_tokens: int = 1024,
+    ) -> None:
+        # The key is checked first: it is cheap, and importing the SDK takes seconds.
+        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not key:
+            raise ProviderConfigError(
+                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= to AnthropicProvider"
+            )
+        try:
+            import anthropic
+        except ImportError as exc:
+            raise ProviderConfigError(
+                "the anthropic SDK is not installed: pip install 'ragspine[llm]'"
+            ) from exc
+        self.model = model
+        self.max_tokens = max_tokens
+        self._sdk = anthropic
+        self._client = anthropic.Anthropic(
+            api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
+
+    def create_message(
+        self,
+        *,
+        system: str,
+        messages: list[dict[str, object]],
+        tools: list[dict[str, object]],
+    ) -> ProviderResponse:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": system,
+            "messages": messages,
+        }
+        if tools:
+            kwargs["tools"] = tools
+        try:
+            message = self._client.messages.create(**kwargs)
+        except self._sdk.APIStatusError as exc:
+            raise ProviderError(
+                f"Anthropic API error {exc.status_code} ({type(exc).__name__})"
+            ) from exc
+        except self._sdk.APITimeoutError as exc:
+            raise ProviderError("Anthropic API timed out") from exc
+        except self._sdk.APIError as exc:
+            raise ProviderError(f"Anthropic API call failed ({type(exc).__name__})") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            # The SDK decodes a JSON-typed body with json.loads and lets both errors escape.
+            raise ProviderError("Anthropic API returned a body that is not JSON") from exc
+        return _from_anthropic(message)
+
+
+def _from_anthropic(message: Any) -> ProviderResponse:
+    """Check what the SDK does not: a Message of the wrong shape comes back with None fields."""
+    content = getattr(message, "content", None)
+    stop_reason = getattr(message, "stop_reason", None)
+    if not isinstance(content, list) or not isinstance(stop_reason, str):
+        raise ProviderError(
+            "Anthropic API returned a malformed message (no content or stop_reason)"
+        )
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    raw: list[dict[str, Any]] = []
+    for block in content:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            text = getattr(block, "text", None)
+            if not isinstance(text, str):
+                raise ProviderError("Anthropic API returned a text block without text")
+            texts.append(text)
+            raw.append({"type": "text", "text": text})
+        elif kind == "tool_use":
+            call_id, name, args = (getattr(block, a, None) for a in ("id", "name", "input"))
+            if not (isinstance(call_id, str) and isinstance(name, str) and isinstance(args, dict)):
+                raise ProviderError("Anthropic API returned a malformed tool_use block")
+            calls.append(ToolCall(id=call_id, name=name, input=args))
+            raw.append({"type": "tool_use", "id": call_id, "name": name, "input": args})
+        elif isinstance(kind, str) and hasattr(block, "model_dump"):
+            raw.append(block.model_dump(mode="json", exclude_none=True))
+        else:
+            raise ProviderError("Anthropic API returned a content block without a type")
+    usage_obj = getattr(message, "usage", None)
+    usage = {
+        k: v
+        for k in ("input_tokens", "output_tokens")
+        if isinstance(v := getattr(usage_obj, k, None), int)
+    }
+    return ProviderResponse(
+        text="".join(texts), tool_calls=calls, stop_reason=stop_reason, raw_content=raw, usage=usage
+    )
