@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from ragspine.llm import AnthropicProvider, ProviderResponse, ToolCall
 from ragspine.agent.query_tools import QUERY_METRIC_TOOL_ANTHROPIC
 from ragspine.errors import ProviderConfigError, ProviderError
+from ragspine.llm import AnthropicProvider, ProviderResponse, ToolCall
 from tests.fakes.anthropic_server import (
     FakeAnthropicServer,
     RecordedRequest,

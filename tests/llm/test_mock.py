@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from ragspine.agent.query_tools import QUERY_METRIC_TOOL_ANTHROPIC
