@@ -36,15 +36,23 @@ from ragspine.agent.query_tools import (
     STATUS_FOUND,
     STATUS_NOT_FOUND,
     STATUS_UNRECOGNIZED,
-    FoundResult,
-    NotFoundResult,
     Source,
     ToolResult,
-    UnrecognizedResult,
     build_query_metric_tool_anthropic,
     execute_query_metric,
 )
 from ragspine.agent.question import validate_question
+from ragspine.agent.render import (
+    differences,
+    distinct_found,
+    fact_line,
+    fact_sources,
+    format_value,
+    not_found_answer,
+    not_found_line,
+    unrecognized_answer,
+    unrecognized_line,
+)
 from ragspine.agent.request import DEGRADED_PROVIDER, Request
 from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider
@@ -52,17 +60,14 @@ from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import glossary_for
-from ragspine.profile.periods import Period
 from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import FactStore
-from ragspine.text import fold
 
 MAX_TOOL_ITERATIONS = 5
 MAX_SUBTASKS = 48
 
 PROVIDER_UNAVAILABLE = "AI 服务暂时不可用,请稍后重试。为避免误导,本次不提供任何数字或推测。"
 NO_QUERY_POSSIBLE = "无法确定要查询的指标、实体和期间,因此不作回答;为避免误导,不提供任何推测数字。"
-NOT_FOUND_TAIL = "为避免误导,不提供任何推测数字;可尝试调整期间或实体后重问。"
 ATTRIBUTION_HEADING = "归因分析:"
 
 
@@ -190,8 +195,11 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         elif len(tasks) > 1:
             answer, sources, results = _multi_subtask_answer(req, tasks, intent)
         else:
-            answer, sources, results = _run_structured(req, tasks[0])
-            if not results:
+            try:
+                answer, sources, results = _run_structured(req, tasks[0])
+            except ProviderError as exc:
+                trace.code("provider_error", type(exc).__name__)
+                answer, sources, results = PROVIDER_UNAVAILABLE, [], []
                 done.degraded = DEGRADED_PROVIDER
     statuses: list[str] = [r["status"] for r in results]
     for status in (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED):
@@ -238,13 +246,9 @@ def _subtasks(
 
 
 def _run_structured(req: Request, task: SubTask) -> tuple[str, list[Source], list[ToolResult]]:
-    """The tool loop, then the guard; an empty result list means the provider failed."""
+    """The tool loop, then the guard. A ProviderError propagates: the caller degrades."""
     trace = req.trace
-    try:
-        results = _run_tool_loop(req, task)
-    except ProviderError as exc:
-        trace.code("provider_error", type(exc).__name__)
-        return PROVIDER_UNAVAILABLE, [], []
+    results = _run_tool_loop(req, task)
     if not results:
         # The model answered without the tool: its text is never returned. Query ourselves.
         trace.flag("forced_tool_call")
@@ -345,89 +349,17 @@ def _structured_answer(
     tool_results: list[ToolResult], question: str, prof: DomainProfile
 ) -> tuple[str, list[Source]]:
     """The guard: found → render from stored values; otherwise an honest refusal."""
-    found = _distinct_found(tool_results)
+    found = distinct_found(tool_results)
     if found:
-        lines = [_fact_line(r, prof) for r in found]
-        return "\n".join(lines), _sources(found)
+        lines = [fact_line(r, prof) for r in found]
+        return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
-        return _not_found_answer(not_found[0]), []
+        return not_found_answer(not_found[0]), []
     unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
-        return _unrecognized_answer(unrecognized[0], question, prof), []
+        return unrecognized_answer(unrecognized[0], question, prof), []
     return NO_QUERY_POSSIBLE, []
-
-
-def _distinct_found(tool_results: list[ToolResult]) -> list[FoundResult]:
-    seen: dict[tuple[str, ...], FoundResult] = {}
-    for r in tool_results:
-        if r["status"] == "found":
-            key = (r["metric_code"], r["entity"], r["channel"], r["period_type"], r["period"])
-            seen.setdefault(key, r)
-    return list(seen.values())
-
-
-def _sources(found: list[FoundResult]) -> list[Source]:
-    out: list[Source] = []
-    for r in found:
-        src: Source = {"doc": r["source"]["doc"], "locator": r["source"]["locator"]}
-        if src not in out:
-            out.append(src)
-    return out
-
-
-def format_value(value: float) -> str:
-    """1320.0 → '1320', 12.345 → '12.345': no float noise, no scientific notation."""
-    rounded = round(float(value), 6)
-    if rounded == int(rounded):
-        return str(int(rounded))
-    return f"{rounded:.6f}".rstrip("0").rstrip(".")
-
-
-def _period_label(period_type: str, period: str) -> str:
-    return Period(period_type, period).label
-
-
-def _fact_line(r: FoundResult, prof: DomainProfile) -> str:
-    channel = "" if r["channel"] == prof.default_channel else f"({r['channel']})"
-    src = r["source"]
-    return (
-        f"{r['entity']} {_period_label(r['period_type'], r['period'])} {r['metric_code']}{channel}:"
-        f"{format_value(r['value'])} {r['unit']}(来源:{src['doc']} · {src['locator']})"
-    )
-
-
-def _not_found_line(r: NotFoundResult) -> str:
-    n = r["normalized"]
-    return (
-        f"查不到:{n['metric_code']} / {n['entity']} / {n['period']}(渠道 {n['channel']})"
-        "未在事实表中找到。"
-    )
-
-
-def _not_found_answer(r: NotFoundResult) -> str:
-    return f"{_not_found_line(r)}\n{NOT_FOUND_TAIL}"
-
-
-def _unrecognized_line(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
-    param, raw = r["param"], r["raw"]
-    # Echo the raw value only if the user wrote it: a model's argument may carry a made-up number.
-    shown = f"「{raw}」" if raw and fold(raw) in fold(question) else ""
-    supported = {
-        "metric": prof.metric_codes,
-        "entity": prof.entity_codes,
-        "channel": prof.channel_codes,
-    }.get(param, [])
-    if param == "period":
-        # No example figures here: an answer holds only numbers with a source.
-        hint = "期间请写作财年、半年或季度。"
-    else:
-        hint = f"支持的取值如:{'、'.join(supported)}。" if supported else ""
-    return f"无法识别参数 {param}{shown},未进行查询。{hint}"
-
-
-def _unrecognized_answer(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
-    return f"{_unrecognized_line(r, question, prof)}\n为避免误导,不提供任何推测数字。"
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,42 +376,19 @@ def _multi_subtask_answer(
     lines = []
     for r in results:
         if r["status"] == "found":
-            lines.append(_fact_line(r, req.profile))
+            lines.append(fact_line(r, req.profile))
         elif r["status"] == "not_found":
-            lines.append(_not_found_line(r))
+            lines.append(not_found_line(r))
         else:
-            lines.append(_unrecognized_line(r, req.question, req.profile))
+            lines.append(unrecognized_line(r, req.question, req.profile))
     if len(intent.periods) == 2:
-        diffs = _differences(results, req.profile)
+        diffs = differences(results, req.profile)
         req.trace.count("differences", len(diffs))
         lines.extend(diffs)
-    found = _distinct_found(results)
+    found = distinct_found(results)
     if not found:
         lines.append("为避免误导,不提供任何推测数字。")
-    return "\n".join(lines), _sources(found), results
-
-
-def _differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
-    """Later minus earlier, for each series found in exactly two periods of the same type."""
-    series: dict[tuple[str, str, str], list[FoundResult]] = {}
-    for r in _distinct_found(results):
-        series.setdefault((r["metric_code"], r["entity"], r["channel"]), []).append(r)
-    lines = []
-    for (metric, entity, channel), pair in series.items():
-        if len(pair) != 2:
-            continue
-        a, b = sorted(pair, key=lambda r: Period(r["period_type"], r["period"]).sort_key)
-        if a["period_type"] != b["period_type"] or a["unit"] != b["unit"]:
-            continue
-        delta = round(float(b["value"]) - float(a["value"]), 6)
-        sign = "+" if delta > 0 else ""
-        ch = "" if channel == prof.default_channel else f"({channel})"
-        lines.append(
-            f"{entity} {metric}{ch} {_period_label(b['period_type'], b['period'])} 较 "
-            f"{_period_label(a['period_type'], a['period'])} 变化:{sign}{format_value(delta)} "
-            f"{b['unit']}(由上述两项计算)"
-        )
-    return lines
+    return "\n".join(lines), fact_sources(found), results
 
 
 __all__ = [

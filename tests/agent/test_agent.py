@@ -20,7 +20,7 @@ from ragspine.agent.intent import (
 )
 from ragspine.agent.llm_provider import MockProvider
 from ragspine.agent.narrative import NarrativeHit
-from ragspine.errors import InvalidQuestionError
+from ragspine.errors import InvalidQuestionError, ProviderError
 from ragspine.storage.fact_store import Fact, FactStore
 from tests.fakes.providers import (
     ExplodingProvider,
@@ -250,7 +250,23 @@ def test_provider_error_degrades_without_any_number(store: FactStore) -> None:
     assert result.answer == PROVIDER_UNAVAILABLE
     assert not re.search(r"\d", result.answer)
     assert result.sources == [] and result.tool_results == []
+    assert result.degraded == "provider_unavailable"
     assert result.trace.codes["provider_error"] == "ProviderError"
+
+
+def test_an_assumed_slot_is_not_announced_above_a_provider_failure(store: FactStore) -> None:
+    result = _ask("香港的营收是多少?", store, FailingProvider())
+    assert result.answer == PROVIDER_UNAVAILABLE and result.degraded == "provider_unavailable"
+
+
+def test_a_narrative_provider_failure_degrades_the_composite_answer(store: FactStore) -> None:
+    provider = ScriptedProvider([tool_reply({"input": CN_2024}), text_reply(""), ProviderError("x")])
+    result = _ask(
+        "为什么中国内地FY2024收入下降?", store, provider, narrative_retriever=FakeRetriever([MDA])
+    )
+    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert result.degraded == "provider_unavailable"
+    assert result.sources == [SEED_SOURCE]  # no document was summarised, none is cited
 
 
 # -- early returns ----------------------------------------------------------------------------
@@ -361,6 +377,7 @@ def test_narrative_without_a_retriever_degrades_honestly(store: FactStore) -> No
     result = _ask("个人信息保护合规指引有哪些要求?", store, ExplodingProvider())
     assert "not yet wired" in result.answer
     assert result.sources == [] and result.route == "narrative"
+    assert result.degraded == "narrative_unavailable"
 
 
 def test_narrative_with_no_hits_degrades_honestly(store: FactStore) -> None:
@@ -371,6 +388,7 @@ def test_narrative_with_no_hits_degrades_honestly(store: FactStore) -> None:
         narrative_retriever=FakeRetriever([]),
     )
     assert "未检索到" in result.answer and result.sources == []
+    assert result.degraded is None  # an honest "nothing relevant", not a failure
 
 
 def test_narrative_forces_every_source_into_the_answer(store: FactStore) -> None:
@@ -409,13 +427,14 @@ def test_composite_puts_the_number_first_then_the_attribution(store: FactStore) 
         SEED_SOURCE,
         {"doc": "ACME_FY2024_MDA.md", "locator": "section=2,para=1"},
     ]
-    assert result.route == "composite"
+    assert result.route == "composite" and result.degraded is None
 
 
 def test_composite_without_retriever_keeps_the_number_and_says_why_not(store: FactStore) -> None:
     result = _ask("为什么中国内地FY2024收入下降?", store, MockProvider())
     assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
     assert "归因分析:" in result.answer and "not yet wired" in result.answer
+    assert result.degraded == "narrative_unavailable"
 
 
 # -- input and trace --------------------------------------------------------------------------
