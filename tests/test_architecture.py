@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parents[1] / "ragspine"
-FOUNDATION = {"errors", "text", "observability", "sensitivity", ""}  # "" is ragspine/__init__
+FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", ""}  # "" is ragspine/__init__
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}
 ALLOWED: dict[str, set[str]] = {
     "profile": set(),
