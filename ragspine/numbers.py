@@ -222,7 +222,7 @@ _CLASSIFIER_AFTER = re.compile(
 )
 
 
-_CITATION = re.compile(r"[((](?:来源|出处|sources?)\s*[::][^()()]*[))]", re.I)
+_CITATION = re.compile(r"[((](?:来源|出处|sources?)\s*[::][^()()]*[))]|\[\d{1,2}\]", re.I)
 
 
 def read_numbers(text: str) -> list[Quantity]:

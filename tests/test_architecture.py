@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parents[1] / "ragspine"
-FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", ""}  # "" is ragspine/__init__
+# "" is ragspine/__init__.py
+FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", ""}
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}
 ALLOWED: dict[str, set[str]] = {
     "profile": set(),

@@ -210,7 +210,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
         with trace.span("narrative"):
-            narrative = run_narrative(req)
+            narrative = run_narrative(req, facts=results)
         answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
         sources = sources + [s for s in narrative.sources if s not in sources]
         done.degraded = done.degraded or narrative.degraded

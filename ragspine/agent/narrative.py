@@ -6,9 +6,11 @@ not name is appended, so provenance cannot be dropped by a forgetful model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from ragspine.agent.query_tools import Source
+from ragspine.agent.grounding import ground
+from ragspine.agent.query_tools import Source, ToolResult
 from ragspine.agent.request import DEGRADED_NARRATIVE, DEGRADED_PROVIDER, Request
 from ragspine.errors import ProviderError
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -32,8 +34,11 @@ class NarrativeAnswer(NamedTuple):
     degraded: str | None = None
 
 
-def run_narrative(req: Request, *, top_k: int = TOP_K) -> NarrativeAnswer:
-    """Retrieve, synthesise from snippets only, and force every source into the answer."""
+def run_narrative(
+    req: Request, *, facts: Sequence[ToolResult] = (), top_k: int = TOP_K
+) -> NarrativeAnswer:
+    """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
+    force every source into the answer. ``facts`` are the structured half's, in a composite."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
@@ -70,7 +75,15 @@ def run_narrative(req: Request, *, top_k: int = TOP_K) -> NarrativeAnswer:
     trace.count("llm_calls")
     for key, value in response.usage.items():
         trace.count(key, value)
-    answer = response.text.strip() or "模型未给出归纳;以下为检索到的资料出处。"
+    grounded = ground(req, response.text, hits, facts)
+    for key, n in (
+        ("narrative_numbers_removed", grounded.numbers_removed),
+        ("narrative_sentences_removed", grounded.sentences_removed),
+        ("citations_dropped", grounded.citations_dropped),
+    ):
+        if n:
+            trace.count(key, n)
+    answer = grounded.text.strip() or "模型未给出归纳;以下为检索到的资料出处。"
     docs = list(dict.fromkeys(h.doc_id for h in hits))
     missing = [d for d in docs if d not in answer]
     if missing:

@@ -29,6 +29,7 @@ from tests.fakes.providers import (
     text_reply,
     tool_reply,
 )
+from tests.fakes.retrievers import FakeRetriever
 
 REF = date(2025, 6, 30)
 CN_2024 = {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
@@ -51,20 +52,6 @@ class CountingStore(FactStore):
 @pytest.fixture
 def counting_store(demo_db: Path) -> CountingStore:
     return CountingStore(demo_db, create=False)
-
-
-class FakeRetriever:
-    def __init__(self, hits: list[NarrativeHit]) -> None:
-        self.hits = hits
-        self.queries: list[str] = []
-        self.clearances: list[str] = []
-
-    def retrieve(
-        self, query: str, *, top_k: int = 5, clearance: str = "INTERNAL"
-    ) -> list[NarrativeHit]:
-        self.queries.append(query)
-        self.clearances.append(clearance)
-        return self.hits[:top_k]
 
 
 MDA = NarrativeHit(
@@ -260,7 +247,9 @@ def test_an_assumed_slot_is_not_announced_above_a_provider_failure(store: FactSt
 
 
 def test_a_narrative_provider_failure_degrades_the_composite_answer(store: FactStore) -> None:
-    provider = ScriptedProvider([tool_reply({"input": CN_2024}), text_reply(""), ProviderError("x")])
+    provider = ScriptedProvider(
+        [tool_reply({"input": CN_2024}), text_reply(""), ProviderError("x")]
+    )
     result = _ask(
         "为什么中国内地FY2024收入下降?", store, provider, narrative_retriever=FakeRetriever([MDA])
     )

@@ -1,0 +1,311 @@
+"""The narrative guard: every number in model prose is held to the passages its sentence cites.
+
+Control flow, not a prompt. The model's text is folded first (format and bidi characters gone,
+every digit form normalised), so what is checked is what is shown. Then, sentence by sentence:
+
+* a citation counts only if it names a retrieved passage (``(来源:doc locator)`` or ``[n]``);
+  one that does not is dropped from the text;
+* a sentence without a citation of its own leans on the next cited sentence of its line;
+* every number in it must be stated by a cited passage (same value at the same scale, same
+  kind, not a year or locator there, not with the opposite direction), or be a found fact or a
+  difference or growth rate computed from two found facts;
+* in a composite answer it may not give the structured half's metric, entity and period another
+  value, nor a value for one the structured half could not find.
+
+A sentence that fails is replaced by a short marker; the trace counts removals, never their text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import combinations
+
+from ragspine.agent.intent import ParsedIntent, parse_intent
+from ragspine.agent.query_tools import FoundResult, ToolResult
+from ragspine.agent.request import Request
+from ragspine.numbers import Kind, Quantity, direction_before, fold_numbers, read_numbers
+from ragspine.profile.periods import find_periods
+from ragspine.retrieval.base import NarrativeHit
+from ragspine.text import fold
+
+REMOVED_MARKER = "〔此句含无法核实的数字,已移除〕"
+
+_CITATION = re.compile(r"[((](?:来源|出处|sources?)\s*[::]([^()()]*)[))]|\[(\d{1,2})\]", re.I)
+_SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)(?=\s)")
+_LEADING_CITATIONS = re.compile(rf"^\s*(?:(?:{_CITATION.pattern})\s*)+", re.I)
+_SEPARATORS = re.compile(r"[、;;]\s*")  # not commas: locators hold them
+# What makes a number an amount of money, a count of stores, or a rate: the fact's own kind.
+_MONEY_AFTER = re.compile(r"^\s?(?:美元|元|港元|人民币|usd|us\$|hkd|cny|rmb|dollars?)", re.I)
+_COUNT_AFTER = re.compile(r"^\s?(?:家|间|个|stores?|outlets?)", re.I)
+_RELATIVE_PERIOD = re.compile(
+    r"上年|上一年|去年|前一年|上年度|上年末|同期|prior year|previous year|last year|year earlier"
+)
+_FROM_BEFORE = re.compile(r"(?:由|从|from)\s*(?:上年的|去年的)?\s*$")
+_LEVEL_BEFORE = re.compile(r"(?:至|到|为|达|to|at)\s*$")
+_CHANGE_BEFORE = re.compile(r"(?:关闭|新开|净减少|净增加|净增|净减|减少了?|增加了?|net)\s*$")
+_HALF = Decimal("0.5")
+_EXACT = Decimal("0.0000005")
+_SCALES = {"_K": Decimal(10**3), "_M": Decimal(10**6), "_B": Decimal(10**9), "_BN": Decimal(10**9)}
+
+
+@dataclass
+class GroundingReport:
+    text: str
+    numbers_removed: int = 0
+    sentences_removed: int = 0
+    citations_dropped: int = 0
+    cited: list[NarrativeHit] = field(default_factory=list)
+
+
+def ground(
+    req: Request, text: str, hits: Sequence[NarrativeHit], facts: Sequence[ToolResult] = ()
+) -> GroundingReport:
+    """The model's text with every unsupported sentence replaced and every fake citation gone."""
+    report = GroundingReport(text="")
+    found = [f for f in facts if f["status"] == "found"]
+    derived = _derived(found)
+    lines = []
+    for line in fold_numbers(text).split("\n"):
+        sentences = _sentences(line)
+        cites: list[list[NarrativeHit] | None] = [_citations(s, hits, report) for s in sentences]
+        inherited: list[NarrativeHit] | None = None
+        for i in range(len(sentences) - 1, -1, -1):  # uncited sentences lean on the next citation
+            if cites[i]:
+                inherited = cites[i]
+            else:
+                cites[i] = inherited
+        kept = []
+        for sentence, cited in zip(sentences, cites, strict=True):
+            clean = _strip_fake_citations(sentence, hits)
+            bad = _unsupported(req, clean, cited or [], derived, facts)
+            if bad:
+                report.numbers_removed += bad
+                report.sentences_removed += 1
+                kept.append(REMOVED_MARKER)
+            else:
+                kept.append(clean)
+                report.cited += [h for h in cited or [] if h not in report.cited]
+        lines.append("".join(kept))
+    report.text = "\n".join(lines)
+    return report
+
+
+def _sentences(line: str) -> list[str]:
+    """Sentences with the citations that follow them attached."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(line):
+        lead = _LEADING_CITATIONS.match(piece)
+        if lead and out:
+            out[-1] += lead.group()
+            piece = piece[lead.end() :]
+        if piece:
+            out.append(piece)
+    return out
+
+
+def _resolve(
+    body: str | None, number: str | None, hits: Sequence[NarrativeHit]
+) -> list[NarrativeHit]:
+    if number:
+        n = int(number)
+        return [hits[n - 1]] if 1 <= n <= len(hits) else []
+    docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
+    out = []
+    for item in _SEPARATORS.split(body or ""):
+        item = item.strip()
+        doc = next((d for d in docs if item.startswith(d)), None)
+        if doc is None:
+            continue
+        locator = item[len(doc) :].strip(" ·")
+        out += [h for h in hits if h.doc_id == doc and locator in ("", h.locator)]
+    return out
+
+
+def _citations(
+    sentence: str, hits: Sequence[NarrativeHit], report: GroundingReport
+) -> list[NarrativeHit]:
+    cited: list[NarrativeHit] = []
+    for m in _CITATION.finditer(sentence):
+        resolved = _resolve(m.group(1), m.group(2), hits)
+        if not resolved:
+            report.citations_dropped += 1
+        cited += [h for h in resolved if h not in cited]
+    return cited
+
+
+def _strip_fake_citations(sentence: str, hits: Sequence[NarrativeHit]) -> str:
+    return _CITATION.sub(
+        lambda m: m.group() if _resolve(m.group(1), m.group(2), hits) else "", sentence
+    )
+
+
+def _unsupported(
+    req: Request,
+    sentence: str,
+    cited: Sequence[NarrativeHit],
+    derived: list[Quantity],
+    facts: Sequence[ToolResult],
+) -> int:
+    """How many numbers in the sentence nothing it may rely on states."""
+    claims = [q for q in read_numbers(sentence) if q.role == "value"]
+    if not claims:
+        return 0
+    sources = [
+        (h.text, q) for h in cited for q in read_numbers(fold_numbers(h.text)) if q.role == "value"
+    ]
+    bad = 0
+    for claim in claims:
+        way = direction_before(sentence, claim.start)
+        if any(_signed_match(claim, way, d) for d in derived):
+            continue
+        if not any(
+            claim.matches(q) and not (way and direction_before(text, q.start) == -way)
+            for text, q in sources
+        ):
+            bad += 1
+    return bad + _contradictions(req, sentence, claims, facts, cited)
+
+
+def _contradictions(
+    req: Request,
+    sentence: str,
+    claims: list[Quantity],
+    facts: Sequence[ToolResult],
+    cited: Sequence[NarrativeHit],
+) -> int:
+    """Values the sentence gives a slot the structured half answered or could not find."""
+    if not facts:
+        return 0
+    intent = parse_intent(sentence, req.reference_date, profile=req.profile)
+    if intent.metric is None:
+        return 0
+    bad = 0
+    for fact in facts:
+        if fact["status"] == "found":
+            slot = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
+            unit, own = fact["unit"], _fact_quantities(fact)
+        elif fact["status"] == "not_found":
+            n = fact["normalized"]
+            slot = (n["metric_code"], n["entity"], n["period_type"], n["period"])
+            unit, own = _unit_of(req, n["metric_code"]), []
+        else:
+            continue
+        if (intent.metric, intent.entity or slot[1]) != slot[:2]:
+            continue
+        for claim in claims:
+            if _is_change(sentence, claim):
+                continue  # 净关闭45家, 减少20家: a change, not the level the fact states
+            period = _period_of(req, sentence, claim, intent, cited)
+            if period is None or (period != ("", "") and period != slot[2:]):
+                continue  # a value for another period of the same metric
+            if _same_kind(claim, sentence, unit) and not any(claim.matches(q) for q in own):
+                bad += 1
+    return bad
+
+
+def _is_change(sentence: str, claim: Quantity) -> bool:
+    before = sentence[max(0, claim.start - 8) : claim.start]
+    if _LEVEL_BEFORE.search(before):
+        return False  # 下降至1320: the level reached
+    return bool(_CHANGE_BEFORE.search(before)) or direction_before(sentence, claim.start) != 0
+
+
+def _period_of(
+    req: Request,
+    sentence: str,
+    claim: Quantity,
+    intent: ParsedIntent,
+    cited: Sequence[NarrativeHit],
+) -> tuple[str, str] | None:
+    """The period a number is stated for: the last one named before it, else the sentence's,
+    else the one the cited documents' titles name; ("", "") when nothing says.
+
+    None when it is another period the reader cannot place (上年, 由X增至Y's X): not this slot's.
+    """
+    before = fold(sentence[: claim.start])
+    if _FROM_BEFORE.search(before[-6:]):
+        return None
+    named = find_periods(before, req.reference_date)
+    relative = [m.end() for m in _RELATIVE_PERIOD.finditer(before)]
+    last_named = named[-1] if named else None
+    if relative and (last_named is None or relative[-1] > last_named.end):
+        return None
+    period = last_named.period if last_named else intent.period
+    if period is None:
+        titled = {
+            (m.period.period_type, m.period.period)
+            for h in cited
+            for m in find_periods(fold(h.title), req.reference_date)
+            if m.period is not None
+        }
+        return titled.pop() if len(titled) == 1 else ("", "")
+    return (period.period_type, period.period)
+
+
+def _signed_match(claim: Quantity, way: int, computed: Quantity) -> bool:
+    """A computed change carries its sign: 下降 5.7% matches -5.7, 增长 5.7% does not."""
+    if way == 0 or claim.value < 0:
+        return claim.matches(computed) or claim.matches(_negated(computed))
+    return _negated(claim).matches(computed) if way < 0 else claim.matches(computed)
+
+
+def _negated(q: Quantity) -> Quantity:
+    return Quantity(-q.value, q.kind, q.precision, q.start, q.end, q.text, q.role)
+
+
+def _unit_of(req: Request, metric_code: str) -> str:
+    return next((m.unit for m in req.profile.metrics if m.code == metric_code), "")
+
+
+def _same_kind(claim: Quantity, sentence: str, unit: str) -> bool:
+    """Is this number of the fact's kind: a rate for PCT, money for a currency, a count?"""
+    if unit == "PCT":
+        return claim.kind == "percent"
+    if claim.kind != "number":
+        return False
+    after = sentence[claim.end : claim.end + 6]
+    if unit == "COUNT":
+        return bool(_COUNT_AFTER.match(after))
+    scaled = claim.precision > _HALF  # 1400百万, 4.55亿: a scale word was written
+    return bool(_MONEY_AFTER.match(after)) or scaled or sentence[: claim.start].endswith("$")
+
+
+def _scale(unit: str) -> Decimal:
+    return next((v for k, v in _SCALES.items() if unit.upper().endswith(k)), Decimal(1))
+
+
+def _fact_quantities(fact: FoundResult) -> list[Quantity]:
+    """A found fact as written (1320 USD_M) and at scale (1,320,000,000)."""
+    value = Decimal(str(fact["value"]))
+    kind: Kind = "percent" if fact["unit"] == "PCT" else "number"
+    scale = _scale(fact["unit"])
+    return [_exact(value, kind), _exact(value * scale, kind, scale)]
+
+
+def _exact(value: Decimal, kind: Kind, scale: Decimal = Decimal(1)) -> Quantity:
+    return Quantity(value, kind, _EXACT * scale, 0, 0, "")
+
+
+def _derived(found: Sequence[FoundResult]) -> list[Quantity]:
+    """Found facts, and what two of one series give: the difference and the growth rate."""
+    out = [q for f in found for q in _fact_quantities(f)]
+    for a, b in combinations(found, 2):
+        if (a["metric_code"], a["entity"], a["channel"], a["unit"]) != (
+            b["metric_code"],
+            b["entity"],
+            b["channel"],
+            b["unit"],
+        ):
+            continue
+        # Both orders: which of the two is "before" is the sentence's to say, by its words.
+        va, vb = Decimal(str(a["value"])), Decimal(str(b["value"]))
+        scale = _scale(a["unit"])
+        kind: Kind = "points" if a["unit"] == "PCT" else "number"
+        for base, other in ((va, vb), (vb, va)):
+            out += [_exact(other - base, kind), _exact((other - base) * scale, kind, scale)]
+            if base:
+                out.append(_exact((other - base) / base * 100, "percent"))
+    return out
