@@ -76,7 +76,9 @@ class AgentResult:
     """The answer and how it came about.
 
     ``degraded`` names why the answer is less than it would be with every part working
-    (``provider_unavailable``, ``narrative_unavailable``), or is None.
+    (``provider_unavailable``, ``narrative_unavailable``), or is None. ``model_text`` is the
+    narrative model's prose before the guard held its numbers to their sources: for audits
+    only, never shown, and left out of ``to_dict``.
     """
 
     answer: str
@@ -86,6 +88,7 @@ class AgentResult:
     sources: list[Source] = field(default_factory=list)
     trace: Trace = field(default_factory=Trace)
     degraded: str | None = None
+    model_text: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         c = self.clarification
@@ -183,7 +186,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
 
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
-            done.answer, done.sources, done.degraded = run_narrative(req)
+            done.answer, done.sources, done.degraded, done.model_text = run_narrative(req)
         return done
 
     tasks = _subtasks(intent, clar, prof)
@@ -214,6 +217,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
         sources = sources + [s for s in narrative.sources if s not in sources]
         done.degraded = done.degraded or narrative.degraded
+        done.model_text = narrative.model_text
     done.answer, done.sources, done.tool_results = answer, sources, results
     return done
 

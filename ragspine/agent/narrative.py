@@ -32,6 +32,7 @@ class NarrativeAnswer(NamedTuple):
     text: str
     sources: list[Source]
     degraded: str | None = None
+    model_text: str | None = None  # the model's prose before the guard, for audits
 
 
 def run_narrative(
@@ -95,4 +96,4 @@ def run_narrative(
         if src not in sources:
             sources.append(src)
     trace.code("narrative", "answered")
-    return NarrativeAnswer(answer, sources)
+    return NarrativeAnswer(answer, sources, model_text=response.text)

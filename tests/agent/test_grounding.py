@@ -197,3 +197,10 @@ def test_a_growth_rate_computed_from_two_found_facts_is_supported(store: FactSto
 def test_the_same_reply_without_the_facts_is_removed(store: FactStore) -> None:
     result = _narrate(store, "香港收入增长约11%,增加45百万美元。")
     assert REMOVED_MARKER in result.answer
+
+
+def test_the_raw_model_text_is_kept_for_audits_but_never_shown(store: FactStore) -> None:
+    reply = f"门店关闭使收入下降15%。{C_CN}"
+    result = _narrate(store, reply)
+    assert result.model_text == reply and "15%" not in result.answer
+    assert "15%" not in str(result.to_dict())
