@@ -365,6 +365,8 @@ def _role(m: re.Match[str], text: str, token: str, kind: Kind, scale: str) -> Ro
 def direction_before(text: str, start: int, window: int = 8) -> int:
     """+1 for a rise word just before a number, -1 for a fall word, 0 for neither."""
     before = text[max(0, start - window) : start].lower()
+    if re.search(r"(?:至|到|\bto)\s*$", before):
+        return 0  # 下降至1320: the level reached, not the size of a change
     falls = max(before.rfind(w) for w in _FALL_WORDS)
     rises = max(before.rfind(w) for w in _RISE_WORDS)
     if falls == rises == -1:

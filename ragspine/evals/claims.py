@@ -1,0 +1,259 @@
+"""The audit's own number reader: every number-like run in a text, as a claim to check.
+
+Written apart from the engine's reader on purpose (tests pin that neither imports the other), and
+over-inclusive: a number-like run it cannot parse comes back with ``value=None``, to be reported.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    value: Fraction | None  # None: number-like, but the audit could not read it
+    kind: str  # number | percent | points | multiple
+    slack: Fraction  # half a unit of the last digit written, at scale
+    direction: int  # -1 fall, +1 rise, 0 unstated
+
+
+# -- normalising --------------------------------------------------------------------------------
+
+
+def normalise(text: str) -> str:
+    """NFKC (full width, superscripts, circled numbers), digits of every script to ASCII, and
+    no format characters (zero-width, bidi), which would otherwise split or reorder digits."""
+    out = []
+    text = "".join(_enclosed(ch) for ch in text)
+    for ch in unicodedata.normalize("NFKC", text):
+        if unicodedata.category(ch) == "Cf":
+            continue
+        if ch.isdigit() and not ch.isascii():
+            digit = unicodedata.digit(ch, None)
+            out.append(str(digit) if digit is not None else ch)
+        else:
+            out.append(ch)
+    return "".join(out).replace("−", "-").replace("－", "-")
+
+
+def _enclosed(ch: str) -> str:
+    """① and ⑴ are list numbers: (1), not a bare 1 glued to the next word."""
+    if ch.isascii() or unicodedata.category(ch) != "No":
+        return ch
+    name = unicodedata.name(ch, "")
+    value = unicodedata.numeric(ch, None)
+    if value is not None and value == int(value) and ("CIRCLED" in name or "PARENTHESIZED" in name):
+        return f"({int(value)})"
+    return ch
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+_ZH_DIGIT = dict(zip("零〇一二两三四五六七八九", [0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9], strict=True))
+_ZH_DIGIT.update(zip("壹贰叁肆伍陆柒捌玖", range(1, 10), strict=True))
+_ZH_UNIT = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+_ZH_BIG = {"万": 10**4, "亿": 10**8}
+_ZH = "零〇一二两三四五六七八九壹贰叁肆伍陆柒捌玖十拾百佰千仟万亿点"
+_MAGNITUDE = {
+    "万亿": 10**12, "亿": 10**8, "千万": 10**7, "百万": 10**6, "十万": 10**5, "万": 10**4,
+    "千": 10**3, "trillion": 10**12, "billion": 10**9, "bn": 10**9, "million": 10**6,
+    "mn": 10**6, "thousand": 10**3,
+}  # fmt: skip
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+_TEENS = "fifteen sixteen seventeen eighteen nineteen"
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_WORDS = {w: i for i, w in enumerate(f"{_ONES} {_TEENS}".split())}
+_WORDS.update({w: 10 * i for i, w in enumerate(_TENS.split(), start=2)})
+_IDIOMS: dict[str, tuple[Fraction | int, str]] = {
+    "翻倍": (2, "multiple"), "翻番": (2, "multiple"), "翻一番": (2, "multiple"),
+    "翻了一番": (2, "multiple"), "减半": (Fraction(1, 2), "multiple"), "一半": (50, "percent"),
+    "doubled": (2, "multiple"), "twice": (2, "multiple"), "tripled": (3, "multiple"),
+    "halved": (Fraction(1, 2), "multiple"), "half": (50, "percent"),
+    "a third": (Fraction(100, 3), "percent"), "one third": (Fraction(100, 3), "percent"),
+    "two thirds": (Fraction(200, 3), "percent"), "a quarter": (25, "percent"),
+}  # fmt: skip
+_EN = "|".join(sorted([*_WORDS, "hundred", "thousand", "million", "billion"], key=len)[::-1])
+_EN_RUN = rf"(?<![A-Za-z])(?:{_EN})(?:[\s-]+(?:and\s+)?(?:{_EN}))*(?![A-Za-z])"
+_IDIOM_RE = "|".join(sorted((re.escape(k) for k in _IDIOMS), key=len, reverse=True))
+_MAG_RE = "|".join(sorted(_MAGNITUDE, key=len, reverse=True))
+_SUFFIX_RE = (
+    r"%|‰|PCT|个百分点|百分点|percentage points?|pp|bps|basis points?|percent|per cent|倍|成|times"
+)
+_RUN = re.compile(
+    rf"(?P<idiom>{_IDIOM_RE})"
+    rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{_ZH}]+)"
+    rf"|(?P<den>\d+|[{_ZH}]+)分之(?P<num>\d+|[{_ZH}]+)"
+    rf"|(?P<sign>[-+]|负)?(?P<body>\d[\d.,']*\d|\d|[{_ZH}]+|{_EN_RUN})"
+    rf"(?P<mag>\s?(?:{_MAG_RE})(?![A-Za-z]))?"
+    rf"(?P<suffix>\s?(?:{_SUFFIX_RE})(?![A-Za-z]))?",
+    re.IGNORECASE,
+)
+_CLASSIFIER = re.compile(
+    r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|年|月|天|元|美元|港元|门店|店)"
+)
+_FALL = re.compile(
+    r"(下降|减少|下滑|降低|下跌|降幅|fell|declin\w*|decreas\w*|dropp?\w*|down)\W{0,4}\w{0,4}\W{0,2}$",
+    re.I,
+)
+_RISE = re.compile(
+    r"(增长|增加|上升|提高|上涨|增幅|grew|grow\w*|increas\w*|rose|up)\W{0,4}\w{0,4}\W{0,2}$", re.I
+)
+
+
+def _zh_value(run: str) -> Fraction | None:
+    whole, _, frac = run.partition("点")
+    if frac and not all(c in _ZH_DIGIT for c in frac):
+        return None
+    if len(whole) > 1 and all(c in _ZH_DIGIT for c in whole):
+        value = Fraction(int("".join(str(_ZH_DIGIT[c]) for c in whole)))
+    else:
+        total = section = 0
+        digit: int | None = None
+        for c in whole:
+            if c in _ZH_DIGIT:
+                digit = _ZH_DIGIT[c]
+            elif c in _ZH_UNIT:
+                section += (1 if digit is None else digit) * _ZH_UNIT[c]
+                digit = None
+            elif c in _ZH_BIG:
+                section += digit or 0
+                if _ZH_BIG[c] == 10**8:
+                    total = (total + section) * 10**8
+                else:
+                    total += section * 10**4
+                section, digit = 0, None
+            else:
+                return None
+        if not whole:
+            return None
+        value = Fraction(total + section + (digit or 0))
+    if frac:
+        value += Fraction(int("".join(str(_ZH_DIGIT[c]) for c in frac)), 10 ** len(frac))
+    return value
+
+
+def _en_value(run: str) -> Fraction | None:
+    total = current = 0
+    for word in re.split(r"[\s-]+", run.lower()):
+        if word == "and":
+            continue
+        if word in _WORDS:
+            current += _WORDS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in ("thousand", "million", "billion"):
+            total += (current or 1) * _MAGNITUDE[word]
+            current = 0
+        else:
+            return None
+    return Fraction(total + current)
+
+
+def _arabic(body: str) -> tuple[Fraction, Fraction] | None:
+    """Value and half-unit slack of '2,398', '4.55', '1 234'; None for '1.2.3' or '12,34'."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", body) is None:
+        return None
+    digits = body.replace(",", "")
+    places = len(digits.partition(".")[2])
+    return Fraction(digits), Fraction(1, 2 * 10**places)
+
+
+def read_claims(text: str) -> list[tuple[int, int, Claim]]:
+    """(start, end, claim) for every number-like run in normalised text, labels included."""
+    out = []
+    for m in _RUN.finditer(text):
+        claim = _claim(m, text)
+        if claim is not None:
+            out.append((m.start(), m.end(), claim))
+    return out
+
+
+def _claim(m: re.Match[str], text: str) -> Claim | None:
+    raw = m.group()
+    way = _direction(text[: m.start()])
+    if m.group("idiom"):
+        amount, kind = _IDIOMS[m.group("idiom").lower()]
+        return Claim(raw, Fraction(amount), kind, Fraction(1, 2), way)
+    if m.group("pct"):
+        v = _any_value(m.group("pctnum"))
+        scale = Fraction(1, 10) if m.group("pct") == "千分之" else Fraction(1)
+        return Claim(raw, v[0] * scale if v else None, "percent", (v[1] if v else 1) * scale, way)
+    if m.group("den"):
+        den, num = _any_value(m.group("den")), _any_value(m.group("num"))
+        if not den or not num or den[0] == 0:
+            return Claim(raw, None, "percent", Fraction(1), way)
+        return Claim(raw, num[0] * 100 / den[0], "percent", Fraction(1, 2), way)
+    body = m.group("body")
+    mag = (m.group("mag") or "").strip().lower()
+    suffix = (m.group("suffix") or "").strip().lower()
+    if not body[0].isdigit():
+        lone = len(body) == 1 or all(c in _ZH_UNIT or c in _ZH_BIG for c in body)
+        if body[0] in _ZH and lone and not (mag or suffix or _CLASSIFIER.match(text[m.end() :])):
+            return None  # 统一, 万一, 千万: a numeral character inside a word
+        if body.lower() in ("one", "一") and not (mag or suffix):
+            return None  # "one of", 一个, 一些: the article, not a claim
+    parsed = _any_value(body)
+    value: Fraction | None = parsed[0] if parsed else None
+    slack = parsed[1] if parsed else Fraction(1, 2)
+    scale = Fraction(_MAGNITUDE.get(mag, 1))
+    kind = "number"
+    if suffix in ("%", "percent", "per cent", "pct"):
+        kind = "percent"
+    elif suffix == "‰":
+        kind, scale = "percent", scale / 10
+    elif suffix == "成":
+        kind, scale = "percent", scale * 10
+    elif suffix in ("bps", "basis point", "basis points"):
+        kind, scale = "points", scale / 100
+    elif suffix:
+        kind = "multiple" if suffix in ("倍", "times") else "points"
+    if value is not None and m.group("sign") in ("-", "负"):
+        value = -value
+    return Claim(raw, None if value is None else value * scale, kind, slack * scale, way)
+
+
+def _any_value(body: str) -> tuple[Fraction, Fraction] | None:
+    if body[0].isdigit():
+        return _arabic(body)
+    value = _zh_value(body) if body[0] in _ZH else _en_value(body)
+    if value is None:
+        return None
+    places = len(body.partition("点")[2])
+    return value, Fraction(1, 2 * 10**places)
+
+
+def _direction(before: str) -> int:
+    tail = before[-10:]
+    if re.search(r"(至|到|to)\s*$", tail):
+        return 0  # 增至455: a level, whatever the word before it
+    fall, rise = _FALL.search(tail), _RISE.search(tail)
+    if fall and (not rise or fall.start() > rise.start()):
+        return -1
+    return 1 if rise else 0
+
+
+def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
+    """A period label's year, a quarter or half number, or a list number: not a claim."""
+    raw, before, after = claim.text, text[max(0, start - 6) : start], text[end : end + 4]
+    if re.fullmatch(r"(19|20)\d\d", raw):
+        if re.search(r"(FY|CY|财年|fiscal\s?)$", before, re.I) or re.match(
+            r"(年|财年|[QH][1-4]|fiscal)", after, re.I
+        ):
+            return True
+        if not re.search(
+            r"(为|是|达|约|共|:|:|was|of|reached)\s*$", before
+        ) and not _CLASSIFIER.match(after):
+            return True
+    if re.fullmatch(r"[1-4]", raw) and re.search(r"(?<![A-Za-z])[QH]$|第$", before, re.I):
+        return True
+    if re.fullmatch(r"[一二三四]", raw) and before.endswith("第") and after.startswith("季"):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    prefix = text[line_start:start].strip()
+    return bool(
+        re.fullmatch(r"\d{1,2}", raw) and prefix in ("", "(") and re.match(r"[.、)]", after)
+    )
