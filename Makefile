@@ -15,16 +15,20 @@ help:
 	@echo "make bench     run the benchmarks"
 	@echo "make bless     make reports/latest the new eval baseline"
 
+# pip's and setuptools' own chatter goes to a log, shown only if the install fails.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[llm,dev]'
+	@echo "installing ragspine and its dependencies into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install -qq --upgrade pip > $(VENV)/install.log 2>&1 \
+		&& $(BIN)/python -m pip install -qq -e '.[llm,dev]' >> $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
 	@touch $(STAMP)
 
 install: $(STAMP)
 
+# The suite with line coverage of ragspine/ (CLI included); under 90% fails.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --cov --cov-report=term
 
 check: lint typecheck
 

@@ -84,8 +84,3 @@ def fold_with_index(text: str) -> tuple[str, list[int]]:
         out.append(folded)
         index.extend([i] * len(folded))
     return "".join(out), index
-
-
-def to_simplified(text: str) -> str:
-    """Phrase-aware traditional-to-simplified conversion (case and width left alone)."""
-    return str(_t2s().convert(text))

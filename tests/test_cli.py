@@ -1,9 +1,9 @@
-"""The `ragspine` command, run as a user runs it: a subprocess of the installed entry point."""
+"""The `ragspine` command as a user runs it: in-process through click (so coverage sees it), and
+once as a real process of the installed entry point."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import Ran, invoke
 from tests.retrieval.conftest import write_docs
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -18,21 +19,18 @@ RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 EMPTY_CWD = tempfile.mkdtemp(prefix="ragspine-cli-")
 
 
-def run(
-    *args: str, env: dict[str, str] | None = None, cwd: str | Path = EMPTY_CWD
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [RAGSPINE, *args],
+def run(*args: str, env: dict[str, str] | None = None, cwd: str | Path = EMPTY_CWD) -> Ran:
+    return invoke(*args, env=env, cwd=cwd)
+
+
+def test_the_installed_command_prints_1320_with_its_source(demo_db: Path) -> None:
+    out = subprocess.run(
+        [RAGSPINE, "ask", "--db", str(demo_db), "中国内地FY2024的REVENUE是多少"],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, **(env or {})},
-        cwd=cwd,
+        cwd=EMPTY_CWD,
     )
-
-
-def test_the_done_when_question_prints_1320_with_its_source(demo_db: Path) -> None:
-    out = run("ask", "--db", str(demo_db), "中国内地FY2024的REVENUE是多少")
     assert out.returncode == 0, out.stderr
     assert "ACME_CN FY2024 REVENUE:1320 USD_M" in out.stdout
     assert "ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024" in out.stdout
@@ -66,6 +64,13 @@ def test_db_can_come_from_the_environment(demo_db: Path) -> None:
         (["ask", "香港\x07营收"], "control character"),  # control character
         (["ask", "--db", "/nonexistent/f.db", "香港营收"], "fact database not found"),  # no db
         (["ask", "--provider", "gpt", "香港营收"], "unknown provider"),  # unknown provider
+        # a python: spec that names a module, not a provider
+        (["ask", "--provider", "python:os:path", "香港营收"], "os.path is not a provider"),
+        # a factory that raises
+        (
+            ["ask", "--provider", "python:tests.fakes.providers:broken_factory", "香港营收"],
+            "broken_factory() failed: RuntimeError: no credentials",
+        ),
     ],
 )
 def test_bad_input_is_one_clear_line_and_a_non_zero_exit(
@@ -157,3 +162,30 @@ def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path)
         q,
     )
     assert "青松项目" in board.stdout and "board.md · section=1,para=1" in board.stdout
+
+
+@pytest.mark.parametrize(
+    ("spec", "answer"),
+    [
+        # a class, instantiated by the registry
+        ("python:tests.fakes.providers:SlowMockProvider", "ACME_HK FY2024 REVENUE:455 USD_M"),
+        # a provider that is down: an honest degrade, exit 0, no number
+        ("python:tests.fakes.providers:FailingProvider", "AI 服务暂时不可用"),
+    ],
+)
+def test_ask_takes_a_python_provider_spec_as_eval_run_does(
+    demo_db: Path, spec: str, answer: str
+) -> None:
+    out = run("ask", "--db", str(demo_db), "--provider", spec, "--json", "香港FY2024营收")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["answer"].startswith(answer)
+    assert data["degraded"] == (None if "Slow" in spec else "provider_unavailable")
+
+
+def test_demo_runs_every_demo_question(demo_db: Path, demo_corpus: Path) -> None:
+    out = run("demo", "--db", str(demo_db), "--corpus", str(demo_corpus))
+    assert out.returncode == 0, out.stderr
+    assert "[11/11] What did the board decide about Project Evergreen?" in out.stdout
+    assert "  | ACME_CN FY2024 REVENUE:1320 USD_M" in out.stdout
+    assert "route=narrative" in out.stdout and "route=composite" in out.stdout

@@ -22,18 +22,10 @@ from ragspine.text import fold
 ROUTE_STRUCTURED = "structured"
 ROUTE_NARRATIVE = "narrative"
 ROUTE_COMPOSITE = "composite"
-ROUTES = (ROUTE_STRUCTURED, ROUTE_NARRATIVE, ROUTE_COMPOSITE)
-
 CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
 CLARIFY_ASK_FIRST = "ask_first"
 CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_NONE = "none"
-CLARIFY_MODES = (
-    CLARIFY_OUT_OF_SCOPE_ENTITY,
-    CLARIFY_ASK_FIRST,
-    CLARIFY_ANSWER_WITH_ASSUMPTIONS,
-    CLARIFY_NONE,
-)
 
 _NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"

@@ -17,7 +17,6 @@ from ragspine.storage.fact_store import FactStore
 STATUS_FOUND = "found"
 STATUS_NOT_FOUND = "not_found"
 STATUS_UNRECOGNIZED = "unrecognized_param"
-STATUSES = (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED)
 
 QUERY_METRIC = "query_metric"
 

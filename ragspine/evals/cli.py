@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
 from ragspine.errors import RagSpineError
-
-if TYPE_CHECKING:
-    from ragspine.evals.records import Summary
-    from ragspine.evals.runner import RunOptions
 
 
 def _fail(exc: RagSpineError) -> None:
@@ -99,20 +96,13 @@ def run(
     profile: Path | None,
 ) -> None:
     """Run the golden set; results are appended as each case finishes."""
-    from datetime import UTC, datetime
+    from contextlib import ExitStack
 
-    from ragspine.evals.records import (
-        SUMMARY_FILE,
-        CaseResult,
-        iter_results,
-        read_results,
-        write_json,
-    )
-    from ragspine.evals.report import write_report
+    from ragspine.evals.pipeline import finish_run
+    from ragspine.evals.report import headline_text
     from ragspine.evals.runner import RunOptions, run_eval
-    from ragspine.evals.summary import summarize
 
-    folder = resume_dir or out or Path("reports") / datetime.now(UTC).strftime("run-%Y%m%dT%H%M%SZ")
+    folder = resume_dir or out or Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
     opts = RunOptions(
         golden=golden,
         out=folder,
@@ -125,59 +115,28 @@ def run(
         concurrency=concurrency,
         profile=profile,
     )
-    bar = None
-    failures: list[str] = []
+    with ExitStack() as stack:
+        bars: list[Any] = []
 
-    def on_result(r: CaseResult) -> None:
-        if not r.passed:
-            failures.append(r.case_id)
-        if bar is not None:
-            bar.update(1)
+        def on_start(planned: int) -> None:
+            if sys.stderr.isatty():
+                bar = click.progressbar(length=planned, label="evaluating", file=sys.stderr)
+                bars.append(stack.enter_context(bar))
 
+        def on_result(_: object) -> None:
+            for bar in bars:
+                bar.update(1)
+
+        try:
+            run_eval(opts, resume=resume_dir is not None, on_start=on_start, on_result=on_result)
+        except RagSpineError as exc:
+            _fail(exc)
     try:
-        if sys.stderr.isatty():
-            with click.progressbar(length=_planned(opts), label="evaluating", file=sys.stderr) as b:
-                bar = b
-                record = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
-        else:
-            record = run_eval(opts, resume=resume_dir is not None, on_result=on_result)
-        summary = summarize(record.run_id, record.provider, iter_results(folder))
-        results = read_results(folder)
+        summary = finish_run(folder)
     except RagSpineError as exc:
         _fail(exc)
-    write_json(folder / SUMMARY_FILE, summary)
-    write_report(folder, record, summary, results)  # report.md and junit.xml
-    click.echo(headline(summary))
+    click.echo(headline_text(summary))
     click.echo(f"run: {folder} (report.md, results.jsonl, summary.json, junit.xml)")
-
-
-def _planned(opts: RunOptions) -> int:
-    from ragspine.evals.golden import scan_golden
-
-    return scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit).count * opts.repeat
-
-
-def headline(summary: Summary) -> str:
-    """One line per headline metric: value, count/total, 95% interval."""
-    from ragspine.evals.report import HEADLINE
-
-    m = summary.metrics
-    lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}"]
-    for name in HEADLINE:
-        rate = m.get(name)
-        if isinstance(rate, dict) and rate.get("total"):
-            lines.append(
-                f"{name:<24}{rate['value']:.3f}  ({rate['count']}/{rate['total']}, "
-                f"95% CI {rate['ci_low']:.3f}–{rate['ci_high']:.3f})"
-            )
-    bad = m.get("unsupported_numbers", {})
-    lines.append(
-        f"{'unsupported_numbers':<24}{bad.get('numbers', 0)} in {bad.get('cases', 0)} cases"
-    )
-    latency = m.get("latency_ms", {})
-    if latency:
-        lines.append(f"{'latency_ms':<24}p50 {latency['p50']}  p95 {latency['p95']}")
-    return "\n".join(lines)
 
 
 @eval_group.command()

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from tabulate import tabulate
 
+from ragspine.evals.metrics import better
 from ragspine.evals.records import (
     CaseResult,
     RunRecord,
@@ -30,9 +31,6 @@ DIFF_JSON = "diff.json"
 DIFF_MD = "diff.md"
 MAX_LISTED = 50  # cases per section in diff.md; GitHub comments stop at 65,536 characters
 BEHAVIOUR = ("route", "clarification", "statuses", "guard_triggered", "sources", "error")
-
-_M = TypeVar("_M", bound=BaseModel)
-
 
 # -- reading runs and baselines ---------------------------------------------------------------
 
@@ -271,8 +269,15 @@ def _passed(value: bool | None) -> str:
     return "absent" if value is None else ("pass" if value else "fail")
 
 
-def _delta(value: float | None) -> str:
-    return "—" if value is None else ("0" if value == 0 else f"{round(value, 4):+g}")
+def _delta(name: str, value: float | None) -> str:
+    """The change, marked better or worse where the metric says which way is up."""
+    if value is None:
+        return "—"
+    if value == 0:
+        return "0"
+    way = better(name)
+    mark = "" if way is None else (" better" if (value > 0) == (way == "higher") else " worse")
+    return f"{round(value, 4):+g}{mark}"
 
 
 def _pair(a: Any, b: Any) -> str:
@@ -320,7 +325,7 @@ def _describe(label: str, s: RunSide) -> str:
 
 
 def render_diff(diff: RunDiff) -> str:
-    rows = [[md(m.name), num(m.a), num(m.b), _delta(m.delta)] for m in diff.metrics]
+    rows = [[md(m.name), num(m.a), num(m.b), _delta(m.name, m.delta)] for m in diff.metrics]
     lines = [
         "## Eval diff: A → B",
         "",

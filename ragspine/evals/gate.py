@@ -8,34 +8,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragspine.errors import ConfigError
 from ragspine.evals.diff import LoadedRun, compare_runs, load_run
+from ragspine.evals.metrics import metric_names
 from ragspine.evals.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
 from ragspine.evals.report import flatten_metrics, num
 
-# Every name flatten_metrics gives a summary from summary.py; a typo must not gate nothing.
-MetricName = Literal[
-    "pass_rate",
-    "route_accuracy",
-    "clarification_accuracy",
-    "status_accuracy",
-    "guard_triggered_rate",
-    "guard_accuracy",
-    "citation_completeness",
-    "errors",
-    "unsupported_numbers.cases",
-    "unsupported_numbers.numbers",
-    "latency_ms.p50",
-    "latency_ms.p95",
-    "tokens.input",
-    "tokens.output",
-]
-METRIC_NAMES: tuple[str, ...] = get_args(MetricName)
 Bound = Annotated[float, Field(strict=True)]  # strict: `yes` is not 1.0
 
 VOLATILE_RUN = {"run_id", "started_at", "finished_at", "git_commit"}
@@ -53,8 +36,18 @@ class Thresholds(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    min: dict[MetricName, Bound] = Field(default_factory=dict)
-    max: dict[MetricName, Bound] = Field(default_factory=dict)
+    min: dict[str, Bound] = Field(default_factory=dict)
+    max: dict[str, Bound] = Field(default_factory=dict)
+
+    @field_validator("min", "max")
+    @classmethod
+    def _known(cls, bounds: dict[str, float]) -> dict[str, float]:
+        """A typo must not gate nothing: every name is one a summary holds."""
+        known = metric_names()
+        for name in bounds:
+            if name not in known:
+                raise ValueError(f"{name}: unknown metric; known: {', '.join(known)}")
+        return bounds
 
 
 def load_thresholds(path: Path) -> Thresholds:
@@ -72,12 +65,10 @@ def load_thresholds(path: Path) -> Thresholds:
         return Thresholds.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        field = ".".join(str(part) for part in err["loc"] if part != "[key]")
-        if err["loc"] and err["loc"][-1] == "[key]":
-            msg = f"unknown metric; known: {', '.join(METRIC_NAMES)}"
-        else:
-            msg = err["msg"]
-        raise ThresholdsError(f"{path}: {field}: {msg}") from exc
+        field = ".".join(str(part) for part in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        sep = "." if err["type"] == "value_error" else ": "
+        raise ThresholdsError(f"{path}: {field}{sep}{msg}") from exc
 
 
 class GateVerdict(BaseModel):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -114,72 +113,49 @@ def golden_files(path: str | Path) -> list[Path]:
 
 def load_golden(path: str | Path) -> GoldenSet:
     """Every ``*.yaml`` / ``*.yml`` under ``path`` (or the one file), validated, ids unique."""
-    cases: list[GoldenCase] = []
-    scan = scan_golden(path, on_file=lambda file, loaded: cases.extend(loaded))
-    return GoldenSet(cases, scan.digest, scan.files)
+    scan = scan_golden(path)
+    return GoldenSet(scan.cases, scan.digest, scan.files)
 
 
 @dataclass
 class GoldenScan:
-    """What a run needs to know up front, without holding every case: ids, dates, digest."""
+    """A golden set read once: the chosen cases, their reference dates, the set's digest."""
 
     digest: str
     files: list[str]
-    selected: dict[str, list[str]]  # file → ids chosen by --filter / --limit, in order
-    reference_dates: set[date]
+    cases: list[GoldenCase]  # chosen by --filter / --limit, in file order
 
     @property
     def count(self) -> int:
-        return sum(len(ids) for ids in self.selected.values())
+        return len(self.cases)
+
+    @property
+    def reference_dates(self) -> set[date]:
+        return {c.reference_date for c in self.cases}
 
 
 def scan_golden(
-    path: str | Path,
-    *,
-    filter_expr: str | None = None,
-    limit: int | None = None,
-    on_file: Any = None,
+    path: str | Path, *, filter_expr: str | None = None, limit: int | None = None
 ) -> GoldenScan:
-    """Validate every file one at a time (ids unique across files) and choose the cases to run."""
+    """Parse and validate every file once (ids unique across files) and choose the cases."""
     root = Path(path)
     files = golden_files(root)
     predicate = compile_filter(filter_expr) if filter_expr else None
     digest = hashlib.sha256()
     seen: dict[str, str] = {}
-    selected: dict[str, list[str]] = {}
-    dates: set[date] = set()
-    chosen = 0
+    chosen: list[GoldenCase] = []
     for file in files:
         raw = file.read_bytes()
         rel = file.relative_to(root).as_posix() if root.is_dir() else file.name
         digest.update(rel.encode() + b"\0" + raw + b"\0")
-        loaded = _load_file(file, raw)
-        ids: list[str] = []
-        for case in loaded:
+        for case in _load_file(file, raw):
             where = f"{case.file}:{case.line}"
             if case.id in seen:
                 raise GoldenError(f"{where}: case {case.id}: id: duplicate of {seen[case.id]}")
             seen[case.id] = where
-            if (predicate is None or predicate(case)) and (limit is None or chosen < limit):
-                ids.append(case.id)
-                dates.add(case.reference_date)
-                chosen += 1
-        selected[str(file)] = ids
-        if on_file is not None:
-            on_file(file, loaded)
-    return GoldenScan("sha256:" + digest.hexdigest(), [str(f) for f in files], selected, dates)
-
-
-def iter_selected(scan: GoldenScan) -> Iterator[GoldenCase]:
-    """The chosen cases, one file in memory at a time."""
-    for file, ids in scan.selected.items():
-        if not ids:
-            continue
-        wanted = set(ids)
-        path = Path(file)
-        for case in _load_file(path, path.read_bytes()):
-            if case.id in wanted:
-                yield case
+            if (predicate is None or predicate(case)) and (limit is None or len(chosen) < limit):
+                chosen.append(case)
+    return GoldenScan("sha256:" + digest.hexdigest(), [str(f) for f in files], chosen)
 
 
 def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
@@ -357,13 +333,3 @@ def compile_filter(expr: str) -> Any:
     if index != len(tokens):
         raise FilterError(f"--filter: unexpected {tokens[index]!r}")
     return predicate
-
-
-def select(
-    cases: list[GoldenCase], *, filter_expr: str | None, limit: int | None
-) -> list[GoldenCase]:
-    chosen = cases
-    if filter_expr:
-        predicate = compile_filter(filter_expr)
-        chosen = [c for c in chosen if predicate(c)]
-    return chosen[:limit] if limit is not None else chosen

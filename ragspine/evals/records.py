@@ -87,18 +87,6 @@ class RunRecord(_Record):
     cases_planned: int = 0
 
 
-class Rate(BaseModel):
-    """A proportion with its counts and a 95% Wilson interval (None when nothing was counted)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    value: float | None
-    count: int
-    total: int
-    ci_low: float | None = None
-    ci_high: float | None = None
-
-
 class Summary(_Record):
     run_id: str | None = None
     provider: str

@@ -15,23 +15,11 @@ from typing import Any
 
 from tabulate import tabulate
 
+from ragspine.evals.metrics import all_metrics, headline_names
 from ragspine.evals.records import JUNIT_FILE, REPORT_FILE, CaseResult, RunRecord, Summary
 
 # XML 1.0 forbids these even as character references; ElementTree would write them anyway.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-HEADLINE = (
-    "pass_rate",
-    "route_accuracy",
-    "clarification_accuracy",
-    "status_accuracy",
-    "guard_accuracy",
-    "guard_triggered_rate",
-    "citation_completeness",
-    "errors",
-    "unsupported_numbers",
-    "latency_ms",
-    "tokens",
-)
 _ERROR_TYPE = re.compile(r"[A-Za-z_][\w.]{0,99}(?=:)")  # "ProviderError: ..." → ProviderError
 
 
@@ -70,7 +58,7 @@ def is_rate(value: Any) -> bool:
 
 def ordered(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
     """Headline metrics first, in a fixed order: summary.json is written with sorted keys."""
-    rank = {name: i for i, name in enumerate(HEADLINE)}
+    rank = {name: i for i, name in enumerate(headline_names())}
     return sorted(metrics.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
 
 
@@ -90,6 +78,28 @@ def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float | None]:
     for key, value in ordered(metrics):
         walk(key, value)
     return out
+
+
+def headline_text(summary: Summary) -> str:
+    """The console's summary: a line per headline metric, rates with count/total and interval."""
+    m = summary.metrics
+    lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}"]
+    for metric in all_metrics():
+        value = m.get(metric.name)
+        if not metric.headline or not value:
+            continue
+        if metric.kind == "rate" and is_rate(value) and value.get("total"):
+            lines.append(
+                f"{metric.name:<24}{value['value']:.3f}  ({value['count']}/{value['total']}, "
+                f"95% CI {value['ci_low']:.3f}–{value['ci_high']:.3f})"
+            )
+        elif metric.kind == "numbers":
+            lines.append(f"{metric.name:<24}{value['numbers']} in {value['cases']} cases")
+        elif metric.kind == "latency":
+            lines.append(f"{metric.name:<24}p50 {value['p50']}  p95 {value['p95']}")
+    if "unsupported_numbers" not in m:
+        lines.append(f"{'unsupported_numbers':<24}0 in 0 cases")
+    return "\n".join(lines)
 
 
 def _rate_cells(rate: dict[str, Any]) -> list[str]:

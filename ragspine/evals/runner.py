@@ -21,7 +21,7 @@ from typing import Any
 
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
-from ragspine.evals.golden import GoldenCase, GoldenScan, iter_selected, scan_golden
+from ragspine.evals.golden import GoldenCase, GoldenScan, scan_golden
 from ragspine.evals.records import (
     RESULTS_FILE,
     RUN_FILE,
@@ -151,13 +151,21 @@ def _now() -> str:
 
 
 def run_eval(
-    opts: RunOptions, *, resume: bool = False, on_result: Progress | None = None
+    opts: RunOptions,
+    *,
+    resume: bool = False,
+    on_start: Callable[[int], None] | None = None,
+    on_result: Progress | None = None,
 ) -> RunRecord:
-    """Run (or finish) a golden set into ``opts.out``. Results go to disk, not into memory."""
+    """Run (or finish) a golden set into ``opts.out``; results go to disk as they finish.
+
+    The golden files are parsed once. ``on_start`` hears how many cases are left to run before
+    the first one starts (for a progress bar); ``on_result`` hears each result as it is written.
+    """
     scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
     with Engine.open(opts.db, opts.corpus, profile=opts.profile, provider=opts.provider) as engine:
-        return _run(opts, scan, engine, resume=resume, on_result=on_result)
+        return _run(opts, scan, engine, resume=resume, on_start=on_start, on_result=on_result)
 
 
 def _run(
@@ -166,6 +174,7 @@ def _run(
     engine: Engine,
     *,
     resume: bool,
+    on_start: Callable[[int], None] | None,
     on_result: Progress | None,
 ) -> RunRecord:
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -198,13 +207,11 @@ def _run(
             cases_planned=scan.count * opts.repeat,
         )
         write_json(opts.out / RUN_FILE, record)
-    # Cases stream in one golden file at a time: memory does not grow with the set.
-    todo = (
-        (case, k)
-        for k in range(opts.repeat)
-        for case in iter_selected(scan)
-        if (case.id, k) not in finished
-    )
+    todo = [
+        (case, k) for k in range(opts.repeat) for case in scan.cases if (case.id, k) not in finished
+    ]
+    if on_start is not None:
+        on_start(len(todo))
     runner = _CaseRunner(engine)
     with _appender(opts.out / RESULTS_FILE) as append:
         if opts.concurrency <= 1:

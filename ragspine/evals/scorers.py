@@ -19,6 +19,27 @@ from ragspine.evals.golden import GoldenCase
 from ragspine.evals.records import Check
 
 ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
+ScoreFn = Callable[[GoldenCase, "Observed"], Check | None]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    check: str  # the name of the Check it returns
+    fn: ScoreFn
+    rate: str | None  # the rate metric it feeds, if any (metrics.py reads it)
+
+
+SCORERS: list[Scorer] = []
+
+
+def scorer(check: str, *, rate: str | None = None) -> Callable[[ScoreFn], ScoreFn]:
+    """Register a scorer: every case is scored by every registered scorer, in this order."""
+
+    def register(fn: ScoreFn) -> ScoreFn:
+        SCORERS.append(Scorer(check, fn, rate))
+        return fn
+
+    return register
 
 
 @dataclass(frozen=True)
@@ -51,6 +72,7 @@ class Observed:
         return [s for s in self.sources if s not in fact_sources]
 
 
+@scorer("route", rate="route_accuracy")
 def score_route(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.route
     if want is None:
@@ -65,6 +87,7 @@ def score_route(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+@scorer("clarification", rate="clarification_accuracy")
 def score_clarification(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.clarification
     if want is None:
@@ -79,6 +102,7 @@ def score_clarification(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+@scorer("statuses", rate="status_accuracy")
 def score_statuses(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.statuses
     if want is None:
@@ -93,6 +117,7 @@ def score_statuses(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+@scorer("guard", rate="guard_accuracy")
 def score_guard(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.guard_triggered
     if want is None:
@@ -102,6 +127,7 @@ def score_guard(case: GoldenCase, seen: Observed) -> Check | None:
     return Check(name="guard", passed=ok, expected=want, actual=seen.guard_triggered, why=why)
 
 
+@scorer("citations", rate="citation_completeness")
 def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
     """Expected sources present; every found fact's source listed and named; every doc named."""
     expected = case.expect.sources or []
@@ -178,6 +204,7 @@ def unsupported_numbers(seen: Observed) -> list[str]:
     return [n for n in dict.fromkeys(numbers_in(seen.answer)) if _canon(n) not in allowed]
 
 
+@scorer("unsupported_numbers")
 def score_unsupported_numbers(case: GoldenCase, seen: Observed) -> Check:
     bad = unsupported_numbers(seen)
     return Check(
@@ -189,6 +216,7 @@ def score_unsupported_numbers(case: GoldenCase, seen: Observed) -> Check:
     )
 
 
+@scorer("answer_contains")
 def score_answer_contains(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.answer_contains
     if not want:
@@ -203,6 +231,7 @@ def score_answer_contains(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+@scorer("answer_excludes")
 def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
     banned = case.expect.answer_excludes
     if not banned:
@@ -217,17 +246,5 @@ def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
-SCORERS: tuple[Callable[[GoldenCase, Observed], Check | None], ...] = (
-    score_route,
-    score_clarification,
-    score_statuses,
-    score_guard,
-    score_citations,
-    score_unsupported_numbers,
-    score_answer_contains,
-    score_answer_excludes,
-)
-
-
 def score(case: GoldenCase, seen: Observed) -> list[Check]:
-    return [c for scorer in SCORERS if (c := scorer(case, seen)) is not None]
+    return [c for s in SCORERS if (c := s.fn(case, seen)) is not None]

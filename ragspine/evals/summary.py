@@ -12,17 +12,9 @@ from typing import Any
 
 import pandas as pd
 
+from ragspine.evals.metrics import scored_rates
 from ragspine.evals.records import CaseResult, Summary
 
-# metric name → the check it reads (None: the whole case)
-RATE_CHECKS: dict[str, str | None] = {
-    "pass_rate": None,
-    "route_accuracy": "route",
-    "clarification_accuracy": "clarification",
-    "status_accuracy": "statuses",
-    "guard_accuracy": "guard",
-    "citation_completeness": "citations",
-}
 Z95 = 1.959963984540054
 
 
@@ -69,7 +61,7 @@ def _frame(results: Iterable[CaseResult]) -> pd.DataFrame:
 
 def _rates(df: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for metric, check in RATE_CHECKS.items():
+    for metric, check in scored_rates().items():
         if check is None:
             out[metric] = wilson(int(df["passed"].sum()), len(df))
             continue

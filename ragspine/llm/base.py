@@ -6,8 +6,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-Message = dict[str, Any]
-
 
 @dataclass(frozen=True)
 class ToolCall:

@@ -16,7 +16,6 @@ from typing import NamedTuple
 FY = "FY"
 HALF = "H"
 QUARTER = "Q"
-PERIOD_TYPES = (FY, HALF, QUARTER)
 
 
 class Period(NamedTuple):

@@ -1,4 +1,5 @@
-"""`ragspine eval …` as a user runs it: subprocesses of the installed entry point."""
+"""`ragspine eval …` as a user runs it: in-process through click, and as real processes where
+a process is the point (a run killed half-way, a progress bar on a terminal)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,14 @@ from pathlib import Path
 import pytest
 
 from ragspine.evals.records import read_results
+from tests.cli import Ran, invoke
 
 ROOT = Path(__file__).parents[2]
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # python:tests.fakes… providers
-    return subprocess.run(
-        [RAGSPINE, *args], capture_output=True, text=True, timeout=300, cwd=cwd, env=env
-    )
+def run(*args: str) -> Ran:
+    return invoke(*args, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +158,48 @@ def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
     )
     assert tty.returncode == 0
     assert "evaluating" in tty.stdout and "100%" in tty.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # a fact store that was never built
+        (["run", "--db", "nope.db", "--out", "{tmp}/r"], "fact database not found"),
+        # a provider nobody registered
+        (["run", "--provider", "openai", "--out", "{tmp}/r"], "unknown provider 'openai'"),
+        # a python: spec naming a module, not a provider
+        (["run", "--provider", "python:os:path", "--out", "{tmp}/r"], "is not a provider"),
+        # a golden folder that is not there
+        (["validate", "--golden", "{tmp}/none"], "no such golden file or folder"),
+        # folders that hold no run
+        (["diff", "{tmp}", "{tmp}"], "not found (is"),
+        (["gate", "--current", "{tmp}"], "not found (is"),
+        (["bless", "{tmp}", "--baseline", "{tmp}/b"], "not found (is"),
+        # a thresholds file naming a metric that does not exist
+        (["gate", "--current", "evals/baseline", "--thresholds", "{tmp}/t.yaml"], "unknown metric"),
+        # resuming a folder that holds no run
+        (["run", "--resume", "{tmp}"], "not found (is"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_exit_1(
+    tmp_path: Path, stores: list[str], args: list[str], message: str
+) -> None:
+    (tmp_path / "t.yaml").write_text("max:\n  no_such_metric: 1\n", "utf-8")
+    filled = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    extra = stores if filled[0] == "run" and "--db" not in filled else []
+    out = run("eval", *filled, *extra)
+    assert out.returncode == 1
+    (line,) = out.stderr.strip().splitlines()
+    assert line.startswith("error: ") and message in line, line
+    assert not (tmp_path / "r").exists()  # nothing half-written
+
+
+def test_bless_makes_a_baseline_the_gate_then_accepts(tmp_path: Path, stores: list[str]) -> None:
+    out_dir, baseline = tmp_path / "run", tmp_path / "baseline"
+    ran = run("eval", "run", "--filter", "suite:regressions", "--out", str(out_dir), *stores)
+    assert ran.returncode == 0, ran.stderr
+    blessed = run("eval", "bless", str(out_dir), "--baseline", str(baseline))
+    assert blessed.returncode == 0 and f"blessed {out_dir}" in blessed.stdout
+    assert {p.name for p in baseline.iterdir()} == {"run.json", "summary.json", "results.jsonl"}
+    gate = run("eval", "gate", "--baseline", str(baseline), "--current", str(out_dir))
+    assert gate.returncode == 0 and gate.stdout.strip() == "gate: passed"

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from ragspine.evals.diff import diff_runs
-from ragspine.evals.gate import METRIC_NAMES, ThresholdsError, bless, gate, load_thresholds
+from ragspine.evals.gate import ThresholdsError, bless, gate, load_thresholds
+from ragspine.evals.metrics import metric_names
 from ragspine.evals.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, CaseResult, RecordError
 from ragspine.evals.report import flatten_metrics
 from ragspine.evals.summary import summarize
@@ -107,7 +108,7 @@ def test_missing_and_new_cases_are_coverage_not_failures(tmp_path: Path) -> None
 
 def test_the_metric_names_are_exactly_what_a_summary_holds() -> None:
     results = [result("a", usage={"input_tokens": 3, "output_tokens": 4})]
-    assert set(flatten_metrics(summarize("r", "mock", results).metrics)) == set(METRIC_NAMES)
+    assert set(flatten_metrics(summarize("r", "mock", results).metrics)) == set(metric_names())
 
 
 def test_a_thresholds_file_loads(tmp_path: Path) -> None:

@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.evals.golden import FilterError, GoldenError, compile_filter, load_golden, select
+from ragspine.evals.golden import (
+    FilterError,
+    GoldenError,
+    compile_filter,
+    load_golden,
+    scan_golden,
+)
 
 GOOD = """\
 suite: demo
@@ -110,8 +116,8 @@ def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
     ],
 )
 def test_filter_expressions(tmp_path: Path, expr: str, ids: list[str]) -> None:
-    gs = load_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent)
-    assert [c.id for c in select(gs.cases, filter_expr=expr, limit=None)] == ids
+    scan = scan_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent, filter_expr=expr)
+    assert [c.id for c in scan.cases] == ids
 
 
 @pytest.mark.parametrize(
@@ -130,5 +136,5 @@ def test_bad_filters_are_errors(expr: str) -> None:
 
 
 def test_limit_takes_the_first_cases(tmp_path: Path) -> None:
-    gs = load_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent)
-    assert [c.id for c in select(gs.cases, filter_expr=None, limit=1)] == ["st-1"]
+    scan = scan_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent, limit=1)
+    assert [c.id for c in scan.cases] == ["st-1"]

@@ -114,13 +114,6 @@ class ChunkStore(SqliteStore):
                 )
         return bool(cur.rowcount)
 
-    def documents(self) -> list[tuple[str, str, str]]:
-        """(doc_id, title, sensitivity) of every document."""
-        with self._lock:
-            return self._conn.execute(
-                "SELECT doc_id, title, sensitivity FROM document ORDER BY doc_id"
-            ).fetchall()
-
     # -- chunks ------------------------------------------------------------------------------
     @property
     def generation(self) -> int:

@@ -1,0 +1,29 @@
+"""What follows a run: its summary, its report and its JUnit file, from what is on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragspine.evals.records import (
+    SUMMARY_FILE,
+    Summary,
+    iter_results,
+    read_results,
+    read_run,
+    write_json,
+)
+from ragspine.evals.report import write_report
+from ragspine.evals.summary import summarize
+
+
+def finish_run(folder: Path) -> Summary:
+    """Write ``summary.json``, ``report.md`` and ``junit.xml`` for the run in ``folder``.
+
+    Everything is read back from ``run.json`` and ``results.jsonl``, so a resumed or copied run
+    is finished the same way as a fresh one.
+    """
+    record = read_run(folder)
+    summary = summarize(record.run_id, record.provider, iter_results(folder))
+    write_json(folder / SUMMARY_FILE, summary)
+    write_report(folder, record, summary, read_results(folder))
+    return summary

@@ -1,0 +1,92 @@
+"""Metrics declared once: a new scorer with a rate reaches score(), the summary, the report,
+the console headline and the gate without any other list to edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.evals import scorers
+from ragspine.evals.diff import _delta
+from ragspine.evals.gate import ThresholdsError, load_thresholds
+from ragspine.evals.golden import GoldenCase
+from ragspine.evals.metrics import better, headline_names, metric_names
+from ragspine.evals.records import CaseResult, Check, RunRecord
+from ragspine.evals.report import headline_text, render_report
+from ragspine.evals.scorers import Observed, scorer
+from ragspine.evals.summary import summarize
+from tests.evals.test_scorers import _case, _seen
+
+
+@pytest.fixture
+def with_a_new_scorer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registers ``answer_short`` (feeds ``brevity``) on a copy of the registry."""
+    monkeypatch.setattr(scorers, "SCORERS", list(scorers.SCORERS))
+
+    @scorer("answer_short", rate="brevity")
+    def score_answer_short(case: GoldenCase, seen: Observed) -> Check:
+        ok = len(seen.answer) < 20
+        return Check(name="answer_short", passed=ok, why="" if ok else "too long")
+
+
+def test_a_registered_scorer_is_scored_summarised_reported_and_gateable(
+    with_a_new_scorer: None, tmp_path: Path
+) -> None:
+    checks = scorers.score(_case(), _seen())
+    assert [c.name for c in checks if c.name == "answer_short"] == ["answer_short"]
+    result = scorers.score(_case(), _seen(answer="short"))
+    rows = [
+        CaseResult(case_id="a", passed=True, checks=result),
+        CaseResult(case_id="b", passed=False, checks=checks),
+    ]
+    summary = summarize("r", "mock", rows)
+    assert (summary.metrics["brevity"]["count"], summary.metrics["brevity"]["total"]) == (1, 2)
+    assert "brevity" in headline_names() and "brevity" in metric_names()
+    assert "brevity                 0.500  (1/2" in headline_text(summary)
+    record = RunRecord(golden_path="g", golden_hash="h", provider="mock")
+    assert "| brevity " in render_report(record, summary, rows)
+    thresholds = tmp_path / "t.yaml"
+    thresholds.write_text("min:\n  brevity: 0.9\n", "utf-8")
+    assert load_thresholds(thresholds).min == {"brevity": 0.9}
+
+
+def test_without_the_scorer_its_metric_is_unknown_to_the_gate(tmp_path: Path) -> None:
+    thresholds = tmp_path / "t.yaml"
+    thresholds.write_text("min:\n  brevity: 0.9\n", "utf-8")
+    with pytest.raises(ThresholdsError, match=r"min\.brevity: unknown metric; known: pass_rate"):
+        load_thresholds(thresholds)
+
+
+@pytest.mark.parametrize(
+    ("name", "way"),
+    [
+        ("pass_rate", "higher"),  # a rate to raise
+        ("route_accuracy", "higher"),  # a scorer's rate
+        ("errors", "lower"),  # a count to lower
+        ("unsupported_numbers.cases", "lower"),  # a leaf takes its metric's direction
+        ("latency_ms.p95", "lower"),
+        ("guard_triggered_rate", None),  # neither: how often the guard fired
+        ("no_such_metric", None),
+    ],
+)
+def test_each_metric_says_which_way_is_better(name: str, way: str | None) -> None:
+    assert better(name) == way
+
+
+@pytest.mark.parametrize(
+    ("name", "delta", "shown"),
+    [
+        ("pass_rate", 0.01, "+0.01 better"),  # up is better
+        ("pass_rate", -0.5, "-0.5 worse"),
+        ("errors", 2, "+2 worse"),  # up is worse
+        ("latency_ms.p50", -0.2, "-0.2 better"),
+        ("guard_triggered_rate", 0.1, "+0.1"),  # no direction: no verdict
+        ("errors", 0, "0"),
+        ("errors", None, "—"),  # missing on one side
+    ],
+)
+def test_the_diff_marks_a_change_better_or_worse(
+    name: str, delta: float | None, shown: str
+) -> None:
+    assert _delta(name, delta) == shown
