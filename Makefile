@@ -5,13 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
-.PHONY: help install test check lint typecheck fixtures evals bless demo bench clean
+.PHONY: help install test check lint typecheck fixtures evals audit bless demo bench clean
 
 help:
 	@echo "make evals     run the main job on the embedded demo data"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
 	@echo "make fixtures  build the demo fact store ($(DB))"
+	@echo "make audit     run the adversarial pack against the guard and the audit"
 	@echo "make bench     run the benchmarks"
 	@echo "make bless     make reports/latest the new eval baseline"
 
@@ -52,6 +53,11 @@ evals: fixtures
 	$(BIN)/ragspine eval run --golden golden --out $(RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval diff evals/baseline $(RUN)
 	$(BIN)/ragspine eval gate --baseline evals/baseline --current $(RUN) --thresholds evals/thresholds.yaml
+
+# The adversarial pack: hostile providers, one attack class each, and correct-answer probes.
+# Per class: did the engine hold, and did the audit catch the fabrication on the raw text?
+audit: fixtures
+	$(BIN)/ragspine eval audit --db $(DB) --corpus $(CORPUS)
 
 # After an intended behaviour change: review reports/latest/diff.md, then make it the baseline.
 bless: $(STAMP)

@@ -186,13 +186,15 @@ def _contradictions(
     for fact in facts:
         if fact["status"] == "found":
             slot = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
-            unit, own = fact["unit"], _fact_quantities(fact)
+            unit, own, channel = fact["unit"], _fact_quantities(fact), fact["channel"]
         elif fact["status"] == "not_found":
             n = fact["normalized"]
             slot = (n["metric_code"], n["entity"], n["period_type"], n["period"])
-            unit, own = _unit_of(req, n["metric_code"]), []
+            unit, own, channel = _unit_of(req, n["metric_code"]), [], n["channel"]
         else:
             continue
+        if (intent.channel or req.profile.default_channel) != channel:
+            continue  # 线上收入 is not total revenue
         if (intent.metric, intent.entity or slot[1]) != slot[:2]:
             continue
         for claim in claims:

@@ -110,6 +110,6 @@ def differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
         lines.append(
             f"{entity} {metric}{ch} {period_label(b['period_type'], b['period'])} 较 "
             f"{period_label(a['period_type'], a['period'])} 变化:{sign}{format_value(delta)} "
-            f"{b['unit']}(由上述两项计算)"
+            f"{b['unit']}(由上述数值计算)"
         )
     return lines

@@ -144,9 +144,20 @@ def _section_as_value(reply: str, snippets: list[Snippet], question: str) -> tup
 
 def _contradict(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
     """The question's own slot, restated with a value one passage gives another year."""
+    return _restate(reply, snippets, question, r"(?:由|上年末?的?)")
+
+
+def _after_not_found(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+    """A value for the slot the structured half reported 查不到, from any passage."""
+    return _restate(reply, snippets, question, "")
+
+
+def _restate(
+    reply: str, snippets: list[Snippet], question: str, before: str
+) -> tuple[str, str] | None:
     unit = "家" if re.search(r"门店|stores?", question, re.I) else "百万美元"
     for i, s in enumerate(snippets):
-        m = re.search(rf"(?:由|上年末?的?)(\d+(?:\.\d+)?){unit}", s.text)
+        m = re.search(rf"{before}(\d+(?:\.\d+)?){unit}", s.text)
         if m:
             core = re.sub(
                 r"为什么|为何|why|下降|增长|减少|增加|上升|下滑|[??]", "", question, flags=re.I
@@ -201,11 +212,12 @@ def _rescale(reply: str, snippets: list[Snippet], question: str) -> tuple[str, s
 
 def _growth(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
     """A growth rate computed from the two years' amounts: right only if both facts were found."""
-    for s in snippets:
+    latest = sorted(snippets, key=lambda s: max(re.findall(r"20\d\d", s.text) or ["0"]))
+    for s in reversed(latest):
         m = re.search(r"由(\d+)百万美元增至(\d+)百万美元", s.text)
         if m:
             a, b = int(m.group(1)), int(m.group(2))
-            return f"{reply}\n按两年数值计算,增幅为{(b - a) / a * 100:.2f}%。", ""
+            return f"{reply}\n按上述数值计算,增幅为{(b - a) / a * 100:.2f}%。", ""
     return None
 
 
@@ -258,7 +270,7 @@ _PROBES: dict[str, tuple[str, Mutation]] = {
     "probe_fy_labels": ("FY and year labels", _fy_label),
     "probe_list": ("numbered lists", _list),
 }
-ATTACKS: dict[str, Attack] = {
+_ALL: dict[str, Attack] = {
     **{n: Attack(n, "attack", what, _inject(s)) for n, (what, s) in _INJECTED.items()},
     **{n: Attack(n, "attack", what, m) for n, (what, m) in _REWRITTEN.items()},
     **{n: Attack(n, "probe", what, m) for n, (what, m) in _PROBES.items()},
@@ -269,10 +281,21 @@ ATTACKS: dict[str, Attack] = {
         _contradict,
         "slot",
     ),
+    "after_not_found": Attack(
+        "after_not_found",
+        "attack",
+        "a value for the slot the structured half reported 查不到",
+        _after_not_found,
+        "notfound",
+    ),
     "probe_growth": Attack(
         "probe_growth", "probe", "growth computed from two found facts", _growth, "growth"
     ),
 }
+
+
+# Attacks first, probes last, each group in the order written above.
+ATTACKS = dict(sorted(_ALL.items(), key=lambda item: item[1].kind == "probe"))
 
 
 def from_spec(name: str) -> AdversarialProvider:

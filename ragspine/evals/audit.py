@@ -32,6 +32,17 @@ _CITE = re.compile(r"[((](?:来源|出处|sources?)\s*[::]([^()()]*)[))]", re.I)
 
 
 @dataclass(frozen=True)
+class SlotNames:
+    """The words that name each metric, entity and channel code: the profile's data, read here
+    without the engine's glossary."""
+
+    metrics: Mapping[str, Sequence[str]]
+    entities: Mapping[str, Sequence[str]]
+    channels: Mapping[str, Sequence[str]]
+    default_channel: str = "TOTAL"
+
+
+@dataclass(frozen=True)
 class Finding:
     number: str
     reason: str  # unsupported | unparsed | reversed
@@ -99,7 +110,7 @@ def audit_answer(
     assumption_note: str = "",
     tool_results: Iterable[Mapping[str, Any]] = (),
     chunk_text: ChunkText | None = None,
-    names: Mapping[str, Sequence[str]] | None = None,
+    names: SlotNames | None = None,
 ) -> list[Finding]:
     """Every number in the answer that nothing its line relies on states.
 
@@ -154,9 +165,7 @@ _CHANGE = re.compile(r"(关闭|新开|净减少?|净增加?|减少了?|增加了
 _COUNT_AFTER = re.compile(r"^\s?(家|间|个|stores?)", re.I)
 
 
-def _slot_conflicts(
-    line: str, slots: list[Mapping[str, Any]], names: Mapping[str, Sequence[str]]
-) -> list[Finding]:
+def _slot_conflicts(line: str, slots: list[Mapping[str, Any]], names: SlotNames) -> list[Finding]:
     """Amounts a prose sentence states for a slot the tool answered otherwise or not at all."""
     out = []
     for sentence in re.split(r"(?<=[。!?;!?;])", line):
@@ -165,11 +174,14 @@ def _slot_conflicts(
             keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
             metric, entity, period = (keys.get(k, "") for k in ("metric_code", "entity", "period"))
             named = [
-                any(w.lower() in low for w in names.get(code, [code])) for code in (metric, entity)
+                any(w.lower() in low for w in words.get(code, [code]))
+                for code, words in ((metric, names.metrics), (entity, names.entities))
             ]
             # Only a sentence that names the slot's year is read as stating its value: without
             # one, the passage may be about another year, and the audit cannot tell.
             if not all(named) or str(period)[:4] not in sentence:
+                continue
+            if not _same_channel(low, str(keys.get("channel", "")), names):
                 continue
             for start, end, claim in read_claims(sentence):
                 if claim.value is None or is_label(sentence, start, end, claim):
@@ -186,11 +198,22 @@ def _slot_conflicts(
     return out
 
 
+def _same_channel(low: str, channel: str, names: SlotNames) -> bool:
+    """A sentence about 线上收入 is not about total revenue, nor the reverse."""
+    if channel and channel != names.default_channel:
+        return any(w.lower() in low for w in names.channels.get(channel, [channel]))
+    others = [w for c, words in names.channels.items() if c != names.default_channel for w in words]
+    return not any(w.lower() in low for w in others)
+
+
 def _same_kind(claim: Claim, before: str, after: str, unit: str) -> bool:
+    """Is this number the kind of level the fact states: a rate, an amount, a count?"""
+    if claim.direction or claim.signed or _CHANGE.search(before):
+        return False  # a change (增加45家, 净关闭45家, +0.9 PCT) is not the level the fact states
     if unit == "PCT":
         return claim.kind == "percent"
-    if claim.kind != "number" or claim.direction or _CHANGE.search(before):
-        return False  # a change (增加45家, 净关闭45家) is not the level the fact states
+    if claim.kind != "number":
+        return False
     if unit == "COUNT":
         return bool(_COUNT_AFTER.match(after))
     return bool(_AMOUNT_AFTER.match(after)) or claim.slack > Fraction(1, 2)

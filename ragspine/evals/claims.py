@@ -19,6 +19,7 @@ class Claim:
     kind: str  # number | percent | points | multiple
     slack: Fraction  # half a unit of the last digit written, at scale
     direction: int  # -1 fall, +1 rise, 0 unstated
+    signed: bool = False  # written with + or -: a change, not a level
 
 
 # -- normalising --------------------------------------------------------------------------------
@@ -213,7 +214,8 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         kind = "multiple" if suffix in ("倍", "times") else "points"
     if value is not None and m.group("sign") in ("-", "负"):
         value = -value
-    return Claim(raw, None if value is None else value * scale, kind, slack * scale, way)
+    scaled = None if value is None else value * scale
+    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(m.group("sign")))
 
 
 def _any_value(body: str) -> tuple[Fraction, Fraction] | None:

@@ -200,3 +200,59 @@ def bless(run_dir: Path, baseline: Path) -> None:
     except RagSpineError as exc:
         _fail(exc)
     click.echo(f"blessed {run_dir} as {baseline}")
+
+
+@eval_group.command(name="audit")
+@click.option(
+    "--cases",
+    type=click.Path(path_type=Path),
+    default=Path("evals/adversarial/cases.yaml"),
+    show_default=True,
+    help="the questions every hostile provider is asked",
+)
+@click.option(
+    "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
+)
+@click.option(
+    "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
+)
+@click.option("--profile", type=click.Path(path_type=Path), default=None)
+def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> None:
+    """Run the adversarial pack: per attack class, did the engine hold, did the audit catch it?"""
+    from tabulate import tabulate
+
+    from ragspine.engine import Engine
+    from ragspine.evals.pack import run_pack
+
+    try:
+        with Engine.open(db, corpus, profile=profile) as engine:
+            rows = run_pack(engine, cases)
+    except RagSpineError as exc:
+        _fail(exc)
+    table = [
+        [
+            r.name,
+            r.what,
+            r.applied,
+            "—" if r.kind == "probe" else f"{r.held}/{r.applied}",
+            "—" if r.kind == "probe" else f"{r.caught}/{r.applied}",
+            r.alarms if r.kind == "probe" else "—",
+            "ok" if r.ok else "FAILED",
+        ]
+        for r in rows
+    ]
+    headers = ["class", "what", "cases", "engine held", "audit caught (raw)", "false alarms", ""]
+    click.echo(tabulate(table, headers=headers, tablefmt="github", disable_numparse=True))
+    failed = [r for r in rows if not r.ok]
+    for r in failed:
+        problems = r.problems or ["the attack found nothing to corrupt in any case"]
+        for problem in problems[:5]:
+            click.echo(f"  {r.name}: {problem}", err=True)
+    attacks = [r for r in rows if r.kind == "attack"]
+    probes = [r for r in rows if r.kind == "probe"]
+    click.echo(
+        f"audit: {sum(r.ok for r in attacks)}/{len(attacks)} attack classes held and caught, "
+        f"{sum(r.alarms for r in probes)} false alarm(s) in {len(probes)} correct-answer probes"
+    )
+    if failed:
+        sys.exit(1)

@@ -34,6 +34,10 @@ _AFTER_RATES = (
     Metric("guard_triggered_rate", "rate", None),  # how often the guard fired, of all cases
     Metric("errors", "count", "lower"),
     Metric("unsupported_numbers", "numbers", "lower", leaves=("cases", "numbers")),
+    # What the audit finds in the model's raw prose, and what the narrative guard removed:
+    # a measure of the model, not a score of the engine, so neither way is "better".
+    Metric("raw_unsupported", "numbers", None, leaves=("cases", "numbers")),
+    Metric("narrative_removed", "numbers", None, leaves=("cases", "numbers")),
     Metric("latency_ms", "latency", "lower", leaves=("p50", "p95")),
     Metric("tokens", "tokens", "lower", leaves=("input", "output")),
 )

@@ -16,7 +16,7 @@ from ragspine.engine import Engine
 from ragspine.evals.adversarial import ATTACKS, AdversarialProvider, Attack
 from ragspine.evals.audit import audit_answer
 from ragspine.evals.golden import GoldenCase, load_golden
-from ragspine.profile import DomainProfile
+from ragspine.evals.runner import slot_names
 
 _BIDI = {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
 
@@ -53,13 +53,6 @@ def run_pack(base: Engine, cases_path: Path) -> list[ClassResult]:
 
 def _audit(text: str, seen: dict[str, Any]) -> list[str]:
     return [f"{f.number} ({f.reason})" for f in audit_answer(text, **seen)]
-
-
-def slot_names(profile: DomainProfile) -> dict[str, list[str]]:
-    """Each metric and entity code with the words that name it: data the audit reads itself."""
-    names = {m.code: [m.code, *m.aliases] for m in profile.metrics}
-    names.update({e.code: [e.code, *e.aliases] for e in profile.entities})
-    return names
 
 
 def _run_class(

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import ConfigError, first_problem
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: raw_unsupported and guard_removed per case
+READABLE_VERSIONS = (1, 2)
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
@@ -59,7 +60,9 @@ class CaseResult(_Record):
     guard_triggered: bool | None = None
     sources: list[dict[str, str]] = Field(default_factory=list)
     answer: str | None = None
-    unsupported_numbers: list[str] = Field(default_factory=list)
+    unsupported_numbers: list[str] = Field(default_factory=list)  # the audit on the answer
+    raw_unsupported: list[str] = Field(default_factory=list)  # … on the model's raw prose
+    guard_removed: int = 0  # numbers the narrative guard removed
     latency_ms: float = 0.0
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
@@ -131,11 +134,15 @@ def _read(path: Path, model: type[Any]) -> Any:
 
 
 def _check_version(path: Path, data: object) -> None:
+    """Older versions only lack fields that have defaults, so they are read as they are."""
     version = data.get("schema_version") if isinstance(data, dict) else None
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise RecordError(
-            f"{path}: schema_version {version!r}; this ragspine reads version {SCHEMA_VERSION}"
+            f"{path}: schema_version {version!r}; this ragspine reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
+    if isinstance(data, dict):
+        data["schema_version"] = SCHEMA_VERSION
 
 
 def iter_results(folder: Path, *, tolerate_torn_tail: bool = True) -> Iterator[CaseResult]:

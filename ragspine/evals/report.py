@@ -144,7 +144,14 @@ def _confusion(summary: Summary) -> str:
             ["expected quiet", str(c.get("fp", 0)), str(c.get("tn", 0))],
         ]
         note = "Cases whose golden entry states guard_triggered; errored cases are left out."
-        return _table(rows, ["", "guard fired", "guard quiet"]) + "\n\n" + note
+        removed = summary.metrics.get("narrative_removed") or {}
+        raw = summary.metrics.get("raw_unsupported") or {}
+        narrative = (
+            f"Narrative guard: {removed.get('numbers', 0)} number(s) removed in "
+            f"{removed.get('cases', 0)} case(s); the audit found {raw.get('numbers', 0)} "
+            f"unsupported number(s) in the model's raw prose in {raw.get('cases', 0)} case(s)."
+        )
+        return _table(rows, ["", "guard fired", "guard quiet"]) + f"\n\n{note}\n\n{narrative}"
     return _table([[md(k), str(v)] for k, v in c.items()], ["cell", "cases"])
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
+from ragspine.evals.audit import SlotNames
 from ragspine.evals.golden import GoldenCase, GoldenScan, scan_golden
 from ragspine.evals.records import (
     RESULTS_FILE,
@@ -33,7 +34,8 @@ from ragspine.evals.records import (
     result_line,
     write_json,
 )
-from ragspine.evals.scorers import Observed, score
+from ragspine.evals.scorers import Observed, audit, score
+from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
 Progress = Callable[[CaseResult], None]
@@ -69,6 +71,7 @@ class _CaseRunner:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.names = slot_names(engine.profile)
         self._chunks: dict[tuple[str, str], str] = {}
         if engine.retriever is not None:
             self._chunks = _chunk_texts(engine.retriever.store)
@@ -108,9 +111,14 @@ class _CaseRunner:
             sources=result.sources,
             guard_triggered=result.trace.fabrication_guard_triggered,
             chunk_text=self.chunk_text,
+            names=self.names,
+            model_text=result.model_text,
         )
         checks = score(case, seen)
-        audit = next(c for c in checks if c.name == "unsupported_numbers")
+        final = next(c for c in checks if c.name == "unsupported_numbers")
+        # The raw model text too: a guard that fixes the answer cannot hide an audit that
+        # would have missed the fabrication.
+        raw = audit(seen, seen.model_text) if seen.model_text else []
         counts = result.trace.counts
         provider_failed = result.degraded == DEGRADED_PROVIDER
         return CaseResult(
@@ -123,13 +131,25 @@ class _CaseRunner:
             guard_triggered=seen.guard_triggered,
             sources=[{"doc": s["doc"], "locator": s["locator"]} for s in result.sources],
             answer=result.answer,
-            unsupported_numbers=list(audit.actual),
+            unsupported_numbers=list(final.actual),
+            raw_unsupported=raw,
+            guard_removed=counts.get("narrative_numbers_removed", 0),
             latency_ms=latency,
             usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
             error="ProviderError: the provider failed; the answer degraded"
             if provider_failed
             else None,
         )
+
+
+def slot_names(profile: DomainProfile) -> SlotNames:
+    """Each metric, entity and channel code with the words that name it, for the audit."""
+    return SlotNames(
+        metrics={m.code: [m.code, *m.aliases] for m in profile.metrics},
+        entities={e.code: [e.code, *e.aliases] for e in profile.entities},
+        channels={c.code: [c.code, *c.aliases] for c in profile.channels},
+        default_channel=profile.default_channel,
+    )
 
 
 def _chunk_texts(store: ChunkStore) -> dict[tuple[str, str], str]:

@@ -1,20 +1,20 @@
 """Scorers: one behaviour each, each returning a Check (expected, actual, passed, why), or
 None when the case says nothing the scorer could judge.
 
-``unsupported_numbers`` is the independent audit of the anti-fabrication guard: every number in
-an answer must be explained by a found fact, the question, a surfaced assumption, a computed
-difference, a source's own name, or the text of a cited document chunk.
+``unsupported_numbers`` is the independent audit of the anti-fabrication guard (``audit.py``,
+which shares no code with the engine's reader): every number in an answer must be stated by what
+its line relies on, a cited fact or passage, a found fact or a change computed from two, the
+question or the surfaced assumption.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from itertools import combinations
+from dataclasses import dataclass
 from typing import Any
 
+from ragspine.evals.audit import SlotNames, audit_answer
 from ragspine.evals.golden import GoldenCase
 from ragspine.evals.records import Check
 
@@ -56,7 +56,8 @@ class Observed:
     sources: Sequence[Mapping[str, Any]]
     guard_triggered: bool
     chunk_text: ChunkText | None = None
-    extra_numbers: list[str] = field(default_factory=list)
+    names: SlotNames | None = None  # the words that name each code, for the slot check
+    model_text: str | None = None  # the narrative model's prose before the guard
 
     @property
     def statuses(self) -> list[str]:
@@ -160,48 +161,22 @@ def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
-_NUMBER = re.compile(r"(?<![\d.])[-+]?\d+(?:\.\d+)?")
-
-
-def numbers_in(text: str) -> list[str]:
-    """Numbers as written: '1320', '-0.7', '5.7' (from 5.7%), '2024' (from FY2024)."""
-    return _NUMBER.findall(text or "")
-
-
-def _canon(number: str) -> str:
-    value = float(number)
-    return f"{abs(value):.6f}".rstrip("0").rstrip(".")
-
-
-def explained_numbers(seen: Observed) -> set[str]:
-    texts = [seen.question, seen.assumption_note, *seen.narrowing_options, *seen.extra_numbers]
-    values: list[float] = []
-    for r in seen.tool_results:
-        if r.get("status") == "found":
-            values.append(float(r["value"]))
-            texts += [str(r.get("period", "")), r["source"]["doc"], r["source"]["locator"]]
-        for v in (r.get("normalized") or {}).values():
-            texts.append(str(v))
-    for src in seen.sources:
-        texts += [src.get("doc", ""), src.get("locator", "")]
-        if seen.chunk_text is not None and src not in [f["source"] for f in seen.found]:
-            texts.append(seen.chunk_text(src.get("doc", ""), src.get("locator", "")) or "")
-    found = seen.found
-    for a, b in combinations(found, 2):  # differences the agent may compute
-        if (a["metric_code"], a["entity"], a["channel"]) == (
-            b["metric_code"],
-            b["entity"],
-            b["channel"],
-        ):
-            values.append(float(a["value"]) - float(b["value"]))
-    allowed = {_canon(n) for t in texts for n in numbers_in(t)}
-    allowed |= {_canon(repr(round(v, 6))) for v in values}
-    return allowed
+def audit(seen: Observed, text: str) -> list[str]:
+    """The audit's findings on ``text`` (the answer, or the raw model text), as ``number (why)``."""
+    given = "\n".join([seen.assumption_note, *seen.narrowing_options])
+    findings = audit_answer(
+        text,
+        question=seen.question,
+        assumption_note=given,
+        tool_results=seen.tool_results,
+        chunk_text=seen.chunk_text,
+        names=seen.names,
+    )
+    return [f"{f.number} ({f.reason})" for f in dict.fromkeys(findings)]
 
 
 def unsupported_numbers(seen: Observed) -> list[str]:
-    allowed = explained_numbers(seen)
-    return [n for n in dict.fromkeys(numbers_in(seen.answer)) if _canon(n) not in allowed]
+    return audit(seen, seen.answer)
 
 
 @scorer("unsupported_numbers")

@@ -50,6 +50,8 @@ def _frame(results: Iterable[CaseResult]) -> pd.DataFrame:
             "input_tokens": r.usage.get("input_tokens", 0),
             "output_tokens": r.usage.get("output_tokens", 0),
             "unsupported": len(r.unsupported_numbers),
+            "raw_unsupported": len(r.raw_unsupported),
+            "removed": r.guard_removed,
         }
         for check in r.checks:
             row[f"check:{check.name}"] = check.passed
@@ -80,10 +82,15 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
         return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
     metrics = _rates(df)
     metrics["errors"] = int(df["error"].sum())
-    metrics["unsupported_numbers"] = {
-        "cases": int((df["unsupported"] > 0).sum()),
-        "numbers": int(df["unsupported"].sum()),
-    }
+    for metric, column in (
+        ("unsupported_numbers", "unsupported"),
+        ("raw_unsupported", "raw_unsupported"),
+        ("narrative_removed", "removed"),
+    ):
+        metrics[metric] = {
+            "cases": int((df[column] > 0).sum()),
+            "numbers": int(df[column].sum()),
+        }
     metrics["latency_ms"] = {
         "p50": round(float(df["latency_ms"].quantile(0.5)), 3),
         "p95": round(float(df["latency_ms"].quantile(0.95)), 3),

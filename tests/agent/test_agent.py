@@ -314,7 +314,7 @@ def test_multi_subtask_runs_without_the_llm_and_computes_the_difference(store: F
     lines = result.answer.splitlines()
     assert lines[0].startswith("ACME_HK FY2023 REVENUE:410 USD_M(来源:ACME_FY2023_Review.pptx")
     assert lines[1].startswith("ACME_HK FY2024 REVENUE:455 USD_M(来源:ACME_FY2024_Review.pptx")
-    assert lines[2] == "ACME_HK REVENUE FY2024 较 FY2023 变化:+45 USD_M(由上述两项计算)"
+    assert lines[2] == "ACME_HK REVENUE FY2024 较 FY2023 变化:+45 USD_M(由上述数值计算)"
     assert len(result.sources) == 2
     assert result.trace.codes["structured"] == "multi_subtask"
 

@@ -151,8 +151,10 @@ def test_results_lines_are_versioned_records(
 ) -> None:
     run_eval(_opts(golden, tmp_path / "run", demo_db, demo_corpus, limit=1))
     line = json.loads((tmp_path / "run" / "results.jsonl").read_text("utf-8").splitlines()[0])
-    assert line["schema_version"] == 1
+    assert line["schema_version"] == 2
     assert {
+        "raw_unsupported",
+        "guard_removed",
         "case_id",
         "passed",
         "checks",
@@ -166,3 +168,24 @@ def test_results_lines_are_versioned_records(
         "usage",
         "error",
     } <= set(line)
+
+
+@pytest.mark.parametrize(
+    ("version", "readable"),
+    [
+        (1, True),  # an older run or baseline: its missing fields have defaults
+        (2, True),  # this version
+        (99, False),  # a newer ragspine's: refused, with the versions this one reads
+    ],
+)
+def test_older_records_are_read_newer_ones_refused(
+    tmp_path: Path, version: int, readable: bool
+) -> None:
+    line = {"schema_version": version, "case_id": "c", "passed": True}
+    (tmp_path / "results.jsonl").write_text(json.dumps(line) + "\n", "utf-8")
+    if readable:
+        (result,) = read_results(tmp_path)
+        assert result.raw_unsupported == [] and result.guard_removed == 0
+    else:
+        with pytest.raises(RecordError, match="reads versions 1, 2"):
+            read_results(tmp_path)
