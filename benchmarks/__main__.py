@@ -22,6 +22,7 @@ from benchmarks import Row
 SUITES: dict[str, str] = {
     "agent": "benchmarks.agent_bench",
     "evals": "benchmarks.evals_bench",
+    "guard": "benchmarks.guard_bench",
     "retrieval": "benchmarks.retrieval_bench",
 }
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Literal
 
 Kind = Literal["number", "percent", "points", "multiple"]
-Role = Literal["value", "year", "period", "list", "citation"]
+Role = Literal["value", "year", "period", "list"]
 
 _HALF = Decimal("0.5")
 _SIGNS = {"－": "-", "−": "-", "‒": "-", "＋": "+", "％": "%", "．": ".", "﹪": "%"}
@@ -77,11 +77,22 @@ def _fold_char(c: str) -> str:
     return c
 
 
+class _FoldTable(dict[int, str]):
+    """A translate table filled on first sight of each character: folding runs at C speed."""
+
+    def __missing__(self, code: int) -> str:
+        folded = self[code] = _fold_char(chr(code))
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold_numbers(text: str) -> str:
     """Drop format and bidi characters; every digit form to ASCII; ① → (1)."""
     if text.isascii():
         return text
-    return "".join(_fold_char(c) for c in text)
+    return text.translate(_FOLD_TABLE)
 
 
 # -- CJK and English numerals -----------------------------------------------------------------
@@ -195,8 +206,13 @@ _FRACTION_RE = "|".join(
     k.replace(" ", r"\s+") for k in sorted(_FRACTION_WORDS, key=len, reverse=True) if k.isascii()
 )
 _MULTIPLE_EN = "|".join(sorted((w for w in _MULTIPLE_WORDS if w.isascii()), key=len, reverse=True))
+# Tried only where a number can start (a digit, a sign, a numeral character, the first letter
+# of a word): the alternatives below are costly, and most positions in prose start nothing.
+_START = rf"(?=[\d.+\-负{_CJK_CHARS}翻减百千]|(?<![a-z])[a-z])"
 _TOKEN = re.compile(
     rf"""
+    {_START}
+    (?:
     (?P<fractionword>(?<![a-z])(?:{_FRACTION_RE})(?![a-z])|一半)
   | (?P<multword>翻了一番|翻一番|翻倍|翻番|减半|(?<![a-z])(?:{_MULTIPLE_EN})(?![a-z]))
   | (?P<percentof>百分之|千分之)(?P<pofnum>{_ARABIC}|[{_CJK_CHARS}]+)
@@ -205,15 +221,17 @@ _TOKEN = re.compile(
     (?:(?P<arabic>{_ARABIC})|(?P<cjk>[{_CJK_CHARS}]+)|(?P<english>(?<![a-z]){_EN_RUN}(?![a-z])))
     (?P<scale>\s?(?:{_SCALE})(?![a-z]))?
     (?P<suffix>\s?(?:{_POINTS}|{_PERCENT}|{_MULTIPLE})|成)?
+    )
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+_POINTS_RE = re.compile(_POINTS, re.I)
+_PERCENT_RE = re.compile(_PERCENT, re.I)
 _PERIOD_AFTER = re.compile(r"\s?(?:年|财年|年度|财政年度|fiscal|[QH][1-4]\b|/|-\d{2}\b)", re.I)
 _PERIOD_BEFORE = re.compile(r"(?:FY|CY|fiscal\s|\bin\s|\bof\s|\bsince\s|\bby\s|年)\s?$", re.I)
 _VALUE_CUE_BEFORE = re.compile(r"(?:为|是|达|达到|约|共|合计|:|:|was|were|reached|of|totaled)\s*$")
 _QH_BEFORE = re.compile(r"(?:(?<![a-z])[QH]|第)$", re.I)
 _QH_AFTER = re.compile(r"^(?:季度|财季|季|半年|半财年|季报)")
-_LIST_BEFORE = re.compile(r"(?:^|[\n。!?;!?;]\s*)$")
 _LIST_AFTER = re.compile(r"^(?:[.、)]\s?|\s)")
 # A lone CJK numeral inside a word (统一, 万一, 一些) is not a number; these words make it one.
 _CLASSIFIER_AFTER = re.compile(
@@ -226,16 +244,17 @@ _CITATION = re.compile(r"[((](?:来源|出处|sources?)\s*[::][^()()]*[))]|\[\d{
 
 
 def read_numbers(text: str) -> list[Quantity]:
-    """Every quantity in folded text, in order; labels carry a role other than ``value``."""
-    cited = [(c.start(), c.end()) for c in _CITATION.finditer(text)]
+    """Every quantity in folded text, in order; labels carry a role other than ``value``.
+
+    A citation (``(来源:doc locator)``, ``[2]``) is blanked first: its numbers are lineage.
+    """
+    if "(" in text or "(" in text or "[" in text:
+        text = _CITATION.sub(lambda m: " " * len(m.group()), text)
     out: list[Quantity] = []
     for m in _TOKEN.finditer(text):
         q = _quantity(m, text)
-        if q is None:
-            continue
-        if any(a <= q.start < b for a, b in cited):
-            q = replace(q, role="citation")
-        out.append(q)
+        if q is not None:
+            out.append(q)
     return out
 
 
@@ -308,11 +327,11 @@ def _plain(m: re.Match[str], text: str) -> Quantity | None:
     kind: Kind = "number"
     if suffix == "成":
         kind, value, precision = "percent", value * 10, precision * 10
-    elif re.fullmatch(_POINTS, suffix, re.I):
+    elif _POINTS_RE.fullmatch(suffix):
         kind = "points"
         if suffix.startswith(("basis", "bps")):
             value, precision = value / 100, precision / 100
-    elif re.fullmatch(_PERCENT, suffix, re.I):
+    elif _PERCENT_RE.fullmatch(suffix):
         kind = "percent"
         if suffix == "‰":
             value, precision = value / 10, precision / 10
@@ -354,31 +373,37 @@ def _role(m: re.Match[str], text: str, token: str, kind: Kind, scale: str) -> Ro
         if not _VALUE_CUE_BEFORE.search(before) and not _CLASSIFIER_AFTER.match(after):
             return "year"
     if plain_int and len(token) <= 2 and not m.group("sign"):
-        if _LIST_BEFORE.search(text[:start]) and _LIST_AFTER.match(after):
+        if _line_start(text, start) and _LIST_AFTER.match(after):
             return "list"
         opened = before.endswith("(") and after.startswith(")")
-        if opened and _LIST_BEFORE.search(text[: start - 1]):
+        if opened and _line_start(text, start - 1):
             return "list"
     return "value"
+
+
+def _line_start(text: str, at: int) -> bool:
+    """Nothing but blanks between a line or sentence start and ``at``: where a list number sits."""
+    head = text[max(0, at - 8) : at].rstrip(" \t\u3000")
+    return not head or head[-1] in _SENTENCE_ENDS
+
+
+_SENTENCE_ENDS = set("\n。!?;!?;")
 
 
 def direction_before(text: str, start: int, window: int = 8) -> int:
     """+1 for a rise word just before a number, -1 for a fall word, 0 for neither."""
     before = text[max(0, start - window) : start].lower()
-    if re.search(r"(?:至|到|\bto)\s*$", before):
+    if _LEVEL_BEFORE.search(before):
         return 0  # 下降至1320: the level reached, not the size of a change
-    falls = max(before.rfind(w) for w in _FALL_WORDS)
-    rises = max(before.rfind(w) for w in _RISE_WORDS)
-    if falls == rises == -1:
+    words = _DIRECTION.findall(before)
+    if not words:
         return 0
-    return -1 if falls > rises else 1
+    fall, _ = words[-1]
+    return -1 if fall else 1
 
 
-_FALL_WORDS = (
-    *("下降", "减少", "下滑", "降低", "下跌", "萎缩"),
-    *("decline", "decrease", "fell", "down", "drop", "lower"),
-)
-_RISE_WORDS = (
-    *("增长", "增加", "上升", "提高", "上涨", "提升"),
-    *("grew", "growth", "increase", "rose", "up", "higher"),
+_LEVEL_BEFORE = re.compile(r"(?:至|到|\bto)\s*$")
+_DIRECTION = re.compile(
+    r"(?P<fall>下降|减少|下滑|降低|下跌|萎缩|decline|decrease|fell|down|drop|lower)"
+    r"|(?P<rise>增长|增加|上升|提高|上涨|提升|grew|growth|increase|rose|up|higher)"
 )

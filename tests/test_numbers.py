@@ -203,7 +203,6 @@ def test_words_fractions_and_multiples(text: str, value: Decimal | int, kind: st
         ("Q3 revenue", "period"),
         ("1. 门店关闭", "list"),  # list numbering
         ("①门店关闭", "list"),  # circled numbering becomes (1)
-        ("(来源:MDA.md section=2,para=1)", "citation"),  # a locator
         ("门店数为2024家", "value"),  # a year-like number used as a count is a claim
         ("收入为2024", "value"),  # after a value cue too
     ],
@@ -224,6 +223,18 @@ def test_labels_are_not_claims(text: str, role: str) -> None:
 )
 def test_numeral_characters_inside_words_are_not_numbers(text: str) -> None:
     assert values(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(来源:MDA.md section=2,para=1)",  # a locator in a citation
+        "(source: ACME_FY2024_MDA.md section=1.2,para=3)",
+        "[3]",  # a citation by snippet number
+    ],
+)
+def test_citations_are_lineage_not_numbers(text: str) -> None:
+    assert read_numbers(fold_numbers(text)) == []
 
 
 def test_folding_removes_what_would_show_another_number() -> None:

@@ -291,13 +291,18 @@ def _run_tool_loop(req: Request, task: SubTask) -> list[ToolResult]:
         trace.count("tool_iterations")
         messages.append({"role": "assistant", "content": list(response.raw_content)})
         blocks: list[dict[str, object]] = []
+        reply: dict[str, Any]
         for call in response.tool_calls:
+            if not isinstance(call.input, dict):
+                # A provider that passes a string or a list as tool input: recorded, answered
+                # with an error result, never executed and never a crash.
+                trace.count("malformed_tool_calls")
+                reply = {"status": "error", "message": "tool input must be a JSON object"}
+                blocks.append(_tool_result_block(call.id, reply, is_error=True))
+                continue
             if call.name != QUERY_METRIC:
                 trace.count("unknown_tool_calls")
-                reply: dict[str, Any] = {
-                    "status": "error",
-                    "message": f"unknown tool {call.name!r}",
-                }
+                reply = {"status": "error", "message": f"unknown tool {call.name!r}"}
                 blocks.append(_tool_result_block(call.id, reply, is_error=True))
                 continue
             result = _query(req, _reconcile(call.input, task, req))

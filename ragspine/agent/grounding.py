@@ -21,13 +21,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from itertools import combinations
 
-from ragspine.agent.intent import ParsedIntent, parse_intent
 from ragspine.agent.query_tools import FoundResult, ToolResult
 from ragspine.agent.request import Request
 from ragspine.numbers import Kind, Quantity, direction_before, fold_numbers, read_numbers
-from ragspine.profile.periods import find_periods
+from ragspine.profile.glossary import glossary_for
+from ragspine.profile.periods import Period, find_periods
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.text import fold
 
@@ -67,27 +68,27 @@ def ground(
     report = GroundingReport(text="")
     found = [f for f in facts if f["status"] == "found"]
     derived = _derived(found)
+    passages = _Passages(hits)
     lines = []
     for line in fold_numbers(text).split("\n"):
-        sentences = _sentences(line)
-        cites: list[list[NarrativeHit] | None] = [_citations(s, hits, report) for s in sentences]
-        inherited: list[NarrativeHit] | None = None
+        sentences = [passages.cite(s, report) for s in _sentences(line)]
+        inherited: list[NarrativeHit] = []
         for i in range(len(sentences) - 1, -1, -1):  # uncited sentences lean on the next citation
-            if cites[i]:
-                inherited = cites[i]
+            clean, cited = sentences[i]
+            if cited:
+                inherited = cited
             else:
-                cites[i] = inherited
+                sentences[i] = (clean, inherited)
         kept = []
-        for sentence, cited in zip(sentences, cites, strict=True):
-            clean = _strip_fake_citations(sentence, hits)
-            bad = _unsupported(req, clean, cited or [], derived, facts)
+        for clean, cited in sentences:
+            bad = _unsupported(req, clean, cited, derived, facts)
             if bad:
                 report.numbers_removed += bad
                 report.sentences_removed += 1
                 kept.append(REMOVED_MARKER)
             else:
                 kept.append(clean)
-                report.cited += [h for h in cited or [] if h not in report.cited]
+                report.cited += [h for h in cited if h not in report.cited]
         lines.append("".join(kept))
     report.text = "\n".join(lines)
     return report
@@ -106,40 +107,45 @@ def _sentences(line: str) -> list[str]:
     return out
 
 
-def _resolve(
-    body: str | None, number: str | None, hits: Sequence[NarrativeHit]
-) -> list[NarrativeHit]:
-    if number:
-        n = int(number)
-        return [hits[n - 1]] if 1 <= n <= len(hits) else []
-    docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
-    out = []
-    for item in _SEPARATORS.split(body or ""):
-        item = item.strip()
-        doc = next((d for d in docs if item.startswith(d)), None)
-        if doc is None:
-            continue
-        locator = item[len(doc) :].strip(" ·")
-        out += [h for h in hits if h.doc_id == doc and locator in ("", h.locator)]
-    return out
+class _Passages:
+    """The retrieved passages, and what a citation of them may name."""
 
+    def __init__(self, hits: Sequence[NarrativeHit]) -> None:
+        self.hits = hits
+        self.docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
 
-def _citations(
-    sentence: str, hits: Sequence[NarrativeHit], report: GroundingReport
-) -> list[NarrativeHit]:
-    cited: list[NarrativeHit] = []
-    for m in _CITATION.finditer(sentence):
-        resolved = _resolve(m.group(1), m.group(2), hits)
-        if not resolved:
-            report.citations_dropped += 1
-        cited += [h for h in resolved if h not in cited]
-    return cited
+    def cite(self, sentence: str, report: GroundingReport) -> tuple[str, list[NarrativeHit]]:
+        """The sentence without citations of passages not retrieved, and the passages it cites."""
+        cited: list[NarrativeHit] = []
 
+        def keep(m: re.Match[str]) -> str:
+            resolved = self.resolve(m.group(1), m.group(2))
+            if not resolved:
+                report.citations_dropped += 1
+                return ""
+            cited.extend(h for h in resolved if h not in cited)
+            return m.group()
 
-def _strip_fake_citations(sentence: str, hits: Sequence[NarrativeHit]) -> str:
-    return _CITATION.sub(
-        lambda m: m.group() if _resolve(m.group(1), m.group(2), hits) else "", sentence
-    )
+        clean = (
+            _CITATION.sub(keep, sentence)
+            if "(" in sentence or "(" in sentence or "[" in sentence
+            else sentence
+        )
+        return clean, cited
+
+    def resolve(self, body: str | None, number: str | None) -> list[NarrativeHit]:
+        if number:
+            n = int(number)
+            return [self.hits[n - 1]] if 1 <= n <= len(self.hits) else []
+        out = []
+        for item in _SEPARATORS.split(body or ""):
+            item = item.strip()
+            doc = next((d for d in self.docs if item.startswith(d)), None)
+            if doc is None:
+                continue
+            locator = item[len(doc) :].strip(" ·")
+            out += [h for h in self.hits if h.doc_id == doc and locator in ("", h.locator)]
+        return out
 
 
 def _unsupported(
@@ -153,20 +159,24 @@ def _unsupported(
     claims = [q for q in read_numbers(sentence) if q.role == "value"]
     if not claims:
         return 0
-    sources = [
-        (h.text, q) for h in cited for q in read_numbers(fold_numbers(h.text)) if q.role == "value"
-    ]
+    sources = [stated for h in cited for stated in _passage(h.text)]
     bad = 0
     for claim in claims:
         way = direction_before(sentence, claim.start)
         if any(_signed_match(claim, way, d) for d in derived):
             continue
-        if not any(
-            claim.matches(q) and not (way and direction_before(text, q.start) == -way)
-            for text, q in sources
-        ):
+        if not any(claim.matches(q) and not (way and theirs == -way) for q, theirs in sources):
             bad += 1
     return bad + _contradictions(req, sentence, claims, facts, cited)
+
+
+@lru_cache(maxsize=4096)
+def _passage(text: str) -> tuple[tuple[Quantity, int], ...]:
+    """What a passage states, with the direction it states it in: read once per passage."""
+    folded = fold_numbers(text)
+    return tuple(
+        (q, direction_before(folded, q.start)) for q in read_numbers(folded) if q.role == "value"
+    )
 
 
 def _contradictions(
@@ -179,9 +189,14 @@ def _contradictions(
     """Values the sentence gives a slot the structured half answered or could not find."""
     if not facts:
         return 0
-    intent = parse_intent(sentence, req.reference_date, profile=req.profile)
-    if intent.metric is None:
+    glossary = glossary_for(req.profile)
+    folded = fold(sentence)
+    metrics = {m.code for m in glossary.metrics.find_all(folded)}
+    if not metrics:
         return 0
+    entities = {m.code for m in glossary.entities.find_all(folded)}
+    channels = {m.code for m in glossary.channels.find_all(folded)} or {req.profile.default_channel}
+    periods = glossary.find_periods(folded, req.reference_date)
     bad = 0
     for fact in facts:
         if fact["status"] == "found":
@@ -193,14 +208,14 @@ def _contradictions(
             unit, own, channel = _unit_of(req, n["metric_code"]), [], n["channel"]
         else:
             continue
-        if (intent.channel or req.profile.default_channel) != channel:
+        if channel not in channels:
             continue  # 线上收入 is not total revenue
-        if (intent.metric, intent.entity or slot[1]) != slot[:2]:
+        if slot[0] not in metrics or (entities and slot[1] not in entities):
             continue
         for claim in claims:
             if _is_change(sentence, claim):
                 continue  # 净关闭45家, 减少20家: a change, not the level the fact states
-            period = _period_of(req, sentence, claim, intent, cited)
+            period = _period_of(req, sentence, claim, periods[0] if periods else None, cited)
             if period is None or (period != ("", "") and period != slot[2:]):
                 continue  # a value for another period of the same metric
             if _same_kind(claim, sentence, unit) and not any(claim.matches(q) for q in own):
@@ -219,7 +234,7 @@ def _period_of(
     req: Request,
     sentence: str,
     claim: Quantity,
-    intent: ParsedIntent,
+    first: Period | None,
     cited: Sequence[NarrativeHit],
 ) -> tuple[str, str] | None:
     """The period a number is stated for: the last one named before it, else the sentence's,
@@ -235,7 +250,7 @@ def _period_of(
     last_named = named[-1] if named else None
     if relative and (last_named is None or relative[-1] > last_named.end):
         return None
-    period = last_named.period if last_named else intent.period
+    period = last_named.period if last_named else first
     if period is None:
         titled = {
             (m.period.period_type, m.period.period)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -126,11 +127,17 @@ def audit_answer(
             )
             facts_by_key.setdefault(key, r)
     facts = list(facts_by_key.values())
-    slots = [r for r in tool_results if r.get("status") in ("found", "not_found")]
+    slots = list(
+        {
+            repr(sorted(r.items())): r
+            for r in tool_results
+            if r.get("status") in ("found", "not_found")
+        }.values()
+    )  # duplicates counted once
     by_source = {(f["source"]["doc"], f["source"]["locator"]): f for f in facts}
     computed = _computed(facts)
     given = [c for t in (question, assumption_note) for c in _claims_of(normalise(t))]
-    chunk_claims: dict[tuple[str, str], list[Claim]] = {}
+    chunk_claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
     for line in normalise(answer).split("\n"):
         cited = [_cited(c.group(1), by_source) for c in _CITE.finditer(line)]
         local: list[Claim] = []
@@ -143,7 +150,8 @@ def audit_answer(
                     chunk_claims[(doc, locator)] = _claims_of(body)
                 local += chunk_claims[(doc, locator)]
         bare = _CITE.sub(lambda m: " " * len(m.group()), line)
-        for start, end, claim in read_claims(bare):
+        claims = read_claims(bare)
+        for start, end, claim in claims:
             if is_label(bare, start, end, claim):
                 continue
             if claim.value is None:
@@ -155,7 +163,7 @@ def audit_answer(
             if why is not None:
                 findings.append(Finding(claim.text, why))
         if names and not any(fact is not None for *_, fact in cited):
-            findings += _slot_conflicts(bare, slots, names)
+            findings += _slot_conflicts(bare, claims, slots, names)
     return findings
 
 
@@ -165,12 +173,24 @@ _CHANGE = re.compile(r"(关闭|新开|净减少?|净增加?|减少了?|增加了
 _COUNT_AFTER = re.compile(r"^\s?(家|间|个|stores?)", re.I)
 
 
-def _slot_conflicts(line: str, slots: list[Mapping[str, Any]], names: SlotNames) -> list[Finding]:
+def _slot_conflicts(
+    line: str,
+    claims: list[tuple[int, int, Claim]],
+    slots: list[Mapping[str, Any]],
+    names: SlotNames,
+) -> list[Finding]:
     """Amounts a prose sentence states for a slot the tool answered otherwise or not at all."""
-    out = []
+    out: list[Finding] = []
+    if not slots or not claims:
+        return out
+    offset = 0
     for sentence in re.split(r"(?<=[。!?;!?;])", line):
+        begin, offset = offset, offset + len(sentence)
+        mine = [(s - begin, e - begin, c) for s, e, c in claims if begin <= s < offset]
+        if not mine:
+            continue
         low = sentence.lower()
-        for slot in {id(s): s for s in slots}.values():
+        for slot in slots:
             keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
             metric, entity, period = (keys.get(k, "") for k in ("metric_code", "entity", "period"))
             named = [
@@ -183,7 +203,7 @@ def _slot_conflicts(line: str, slots: list[Mapping[str, Any]], names: SlotNames)
                 continue
             if not _same_channel(low, str(keys.get("channel", "")), names):
                 continue
-            for start, end, claim in read_claims(sentence):
+            for start, end, claim in mine:
                 if claim.value is None or is_label(sentence, start, end, claim):
                     continue
                 if _OTHER_PERIOD.search(sentence[max(0, start - 6) : start]):
@@ -219,11 +239,12 @@ def _same_kind(claim: Claim, before: str, after: str, unit: str) -> bool:
     return bool(_AMOUNT_AFTER.match(after)) or claim.slack > Fraction(1, 2)
 
 
-def _claims_of(text: str) -> list[Claim]:
+@lru_cache(maxsize=4096)
+def _claims_of(text: str) -> tuple[Claim, ...]:
     """What a source states: its numbers, less its labels (a year label is no support)."""
-    return [
+    return tuple(
         c for s, e, c in read_claims(text) if c.value is not None and not is_label(text, s, e, c)
-    ]
+    )
 
 
 def _cited(body: str, by_source: Mapping[tuple[str, str], Any]) -> tuple[str, str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,17 +29,33 @@ class Claim:
 def normalise(text: str) -> str:
     """NFKC (full width, superscripts, circled numbers), digits of every script to ASCII, and
     no format characters (zero-width, bidi), which would otherwise split or reorder digits."""
-    out = []
-    text = "".join(_enclosed(ch) for ch in text)
-    for ch in unicodedata.normalize("NFKC", text):
-        if unicodedata.category(ch) == "Cf":
-            continue
-        if ch.isdigit() and not ch.isascii():
-            digit = unicodedata.digit(ch, None)
-            out.append(str(digit) if digit is not None else ch)
-        else:
-            out.append(ch)
-    return "".join(out).replace("−", "-").replace("－", "-")
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text.translate(_ENCLOSED))
+    return text.translate(_DIGITS_AND_FORMAT)
+
+
+class _Lazy(dict[int, str]):
+    """A str.translate table that computes each character's entry once, on first sight."""
+
+    def __init__(self, rule: Callable[[str], str]) -> None:
+        super().__init__()
+        self.rule = rule
+
+    def __missing__(self, code: int) -> str:
+        out = self[code] = self.rule(chr(code))
+        return out
+
+
+def _digit_or_format(ch: str) -> str:
+    if ch in "−－":
+        return "-"
+    if unicodedata.category(ch) == "Cf":
+        return ""
+    if ch.isdigit() and not ch.isascii():
+        digit = unicodedata.digit(ch, None)
+        return str(digit) if digit is not None else ch
+    return ch
 
 
 def _enclosed(ch: str) -> str:
@@ -50,6 +67,10 @@ def _enclosed(ch: str) -> str:
     if value is not None and value == int(value) and ("CIRCLED" in name or "PARENTHESIZED" in name):
         return f"({int(value)})"
     return ch
+
+
+_ENCLOSED = _Lazy(_enclosed)
+_DIGITS_AND_FORMAT = _Lazy(_digit_or_format)
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -84,13 +105,15 @@ _MAG_RE = "|".join(sorted(_MAGNITUDE, key=len, reverse=True))
 _SUFFIX_RE = (
     r"%|‰|PCT|个百分点|百分点|percentage points?|pp|bps|basis points?|percent|per cent|倍|成|times"
 )
+# A run is tried only where one can start: most positions in prose start nothing.
+_START = rf"(?=[\d+\-负{_ZH}翻减]|(?<![A-Za-z])[A-Za-z])"
 _RUN = re.compile(
-    rf"(?P<idiom>{_IDIOM_RE})"
+    rf"{_START}(?:(?P<idiom>{_IDIOM_RE})"
     rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{_ZH}]+)"
     rf"|(?P<den>\d+|[{_ZH}]+)分之(?P<num>\d+|[{_ZH}]+)"
     rf"|(?P<sign>[-+]|负)?(?P<body>\d[\d.,']*\d|\d|[{_ZH}]+|{_EN_RUN})"
     rf"(?P<mag>\s?(?:{_MAG_RE})(?![A-Za-z]))?"
-    rf"(?P<suffix>\s?(?:{_SUFFIX_RE})(?![A-Za-z]))?",
+    rf"(?P<suffix>\s?(?:{_SUFFIX_RE})(?![A-Za-z]))?)",
     re.IGNORECASE,
 )
 _CLASSIFIER = re.compile(

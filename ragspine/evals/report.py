@@ -171,6 +171,18 @@ def _failure(r: CaseResult) -> list[str]:
     return [*lines, ""]
 
 
+def _raw_findings(results: list[CaseResult]) -> list[str]:
+    """Per case, what the audit found in the model's prose and whether the answer still shows it."""
+    flagged = sorted((r for r in results if r.raw_unsupported), key=lambda r: r.key)
+    if not flagged:
+        return ["_the audit found no unsupported number in any model prose_"]
+    return [
+        f"- {md(r.case_id)}: {md(', '.join(r.raw_unsupported), 500)}"
+        f" (the guard removed {r.guard_removed})"
+        for r in flagged
+    ]
+
+
 def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]) -> str:
     failed = sorted((r for r in results if not r.passed), key=lambda r: r.key)
     model = f" · model {md(record.model)}" if record.model else ""
@@ -194,6 +206,10 @@ def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]
         "## Guard confusion matrix",
         "",
         _confusion(summary),
+        "",
+        "## The model's raw prose",
+        "",
+        *_raw_findings(results),
         "",
         f"## Failures ({len(failed)})",
         "",

@@ -34,7 +34,7 @@ from ragspine.evals.records import (
     result_line,
     write_json,
 )
-from ragspine.evals.scorers import Observed, audit, score
+from ragspine.evals.scorers import Observed, raw_unsupported, score
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
@@ -118,7 +118,7 @@ class _CaseRunner:
         final = next(c for c in checks if c.name == "unsupported_numbers")
         # The raw model text too: a guard that fixes the answer cannot hide an audit that
         # would have missed the fabrication.
-        raw = audit(seen, seen.model_text) if seen.model_text else []
+        raw = raw_unsupported(seen)
         counts = result.trace.counts
         provider_failed = result.degraded == DEGRADED_PROVIDER
         return CaseResult(

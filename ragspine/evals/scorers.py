@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ragspine.evals.audit import SlotNames, audit_answer
+from ragspine.evals.audit import Finding, SlotNames, audit_answer
+from ragspine.evals.claims import normalise
 from ragspine.evals.golden import GoldenCase
 from ragspine.evals.records import Check
 
@@ -161,8 +162,8 @@ def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
-def audit(seen: Observed, text: str) -> list[str]:
-    """The audit's findings on ``text`` (the answer, or the raw model text), as ``number (why)``."""
+def audit(seen: Observed, text: str) -> list[Finding]:
+    """The audit's findings on ``text``: the answer, or the model's raw prose."""
     given = "\n".join([seen.assumption_note, *seen.narrowing_options])
     findings = audit_answer(
         text,
@@ -172,11 +173,22 @@ def audit(seen: Observed, text: str) -> list[str]:
         chunk_text=seen.chunk_text,
         names=seen.names,
     )
-    return [f"{f.number} ({f.reason})" for f in dict.fromkeys(findings)]
+    return list(dict.fromkeys(findings))
 
 
 def unsupported_numbers(seen: Observed) -> list[str]:
-    return audit(seen, seen.answer)
+    return [f"{f.number} ({f.reason})" for f in audit(seen, seen.answer)]
+
+
+def raw_unsupported(seen: Observed) -> list[str]:
+    """What the audit flags in the model's raw prose, and whether the answer still shows it."""
+    if not seen.model_text or seen.model_text.strip() in seen.answer:
+        return []  # shown whole: the audit of the answer has read every number in it
+    shown = normalise(seen.answer)
+    return [
+        f"{f.number} ({f.reason}; {'kept' if normalise(f.number) in shown else 'removed'})"
+        for f in audit(seen, seen.model_text)
+    ]
 
 
 @scorer("unsupported_numbers")

@@ -18,7 +18,7 @@ from ragspine.agent.intent import (
     ParsedIntent,
     parse_intent,
 )
-from ragspine.agent.llm_provider import MockProvider
+from ragspine.agent.llm_provider import MockProvider, ProviderResponse, ToolCall
 from ragspine.agent.narrative import NarrativeHit
 from ragspine.errors import InvalidQuestionError, ProviderError
 from ragspine.storage.fact_store import Fact, FactStore
@@ -480,3 +480,28 @@ def test_each_request_has_its_own_id(store: FactStore) -> None:
     a = _ask("香港FY2024营收", store, MockProvider())
     b = _ask("香港FY2024营收", store, MockProvider())
     assert a.trace.request_id != b.trace.request_id
+
+
+@pytest.mark.parametrize(
+    "bad_input",
+    [
+        "metric=REVENUE",  # a string
+        ["REVENUE", "ACME_CN"],  # a list
+        None,  # nothing
+    ],
+)
+def test_a_tool_call_whose_input_is_not_an_object_is_recorded_not_run(
+    store: FactStore, bad_input: object
+) -> None:
+
+    malformed = ProviderResponse(
+        text="",
+        tool_calls=[ToolCall(id="t1", name="query_metric", input=bad_input)],  # type: ignore[arg-type]
+    )
+    provider = ScriptedProvider([malformed, text_reply("收入为9999。")])
+    result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
+    assert result.trace.counts["malformed_tool_calls"] == 1
+    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")  # forced, sourced
+    assert "9999" not in result.answer
+    error_block = provider.calls[1]["messages"][-1]["content"][0]  # type: ignore[index]
+    assert error_block["is_error"] is True
