@@ -27,6 +27,7 @@ from itertools import combinations
 from ragspine.agent.query_tools import FoundResult, ToolResult
 from ragspine.agent.request import Request
 from ragspine.numbers import Kind, Quantity, direction_before, fold_numbers, read_numbers
+from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.periods import Period, find_periods
 from ragspine.retrieval.base import NarrativeHit
@@ -155,7 +156,14 @@ def _unsupported(
     derived: list[Quantity],
     facts: Sequence[ToolResult],
 ) -> int:
-    """How many numbers in the sentence nothing it may rely on states."""
+    """How many numbers in the sentence nothing it may rely on states.
+
+    A sentence quoted word for word from a passage it cites states that passage's numbers in
+    the passage's own words: only the composite check remains for it.
+    """
+    body = " ".join(_CITATION.sub(" ", sentence).split())
+    if body and any(body in _passage_text(h.text) for h in cited):
+        return _contradictions(req, sentence, None, facts, cited)
     claims = [q for q in read_numbers(sentence) if q.role == "value"]
     if not claims:
         return 0
@@ -171,6 +179,12 @@ def _unsupported(
 
 
 @lru_cache(maxsize=4096)
+def _passage_text(text: str) -> str:
+    """A passage as the model saw it (one line) and as the guard reads it (folded)."""
+    return " ".join(fold_numbers(text).split())
+
+
+@lru_cache(maxsize=4096)
 def _passage(text: str) -> tuple[tuple[Quantity, int], ...]:
     """What a passage states, with the direction it states it in: read once per passage."""
     folded = fold_numbers(text)
@@ -182,21 +196,30 @@ def _passage(text: str) -> tuple[tuple[Quantity, int], ...]:
 def _contradictions(
     req: Request,
     sentence: str,
-    claims: list[Quantity],
+    claims: list[Quantity] | None,
     facts: Sequence[ToolResult],
     cited: Sequence[NarrativeHit],
 ) -> int:
-    """Values the sentence gives a slot the structured half answered or could not find."""
+    """Values the sentence gives a slot the structured half answered or could not find.
+
+    ``claims`` None: not read yet (read here only if the sentence names a metric at all).
+    """
     if not facts:
         return 0
-    glossary = glossary_for(req.profile)
     folded = fold(sentence)
+    words = req.profile.memo("metric_words", lambda: _metric_words(req.profile))
+    codes = {_slot_metric(f) for f in facts}
+    if not any(w in folded for code in codes for w in words.get(code, ())):
+        return 0  # names none of the answer's metrics: nothing to contradict
+    glossary = glossary_for(req.profile)
     metrics = {m.code for m in glossary.metrics.find_all(folded)}
     if not metrics:
         return 0
     entities = {m.code for m in glossary.entities.find_all(folded)}
     channels = {m.code for m in glossary.channels.find_all(folded)} or {req.profile.default_channel}
     periods = glossary.find_periods(folded, req.reference_date)
+    if claims is None:
+        claims = [q for q in read_numbers(sentence) if q.role == "value"]
     bad = 0
     for fact in facts:
         if fact["status"] == "found":
@@ -221,6 +244,19 @@ def _contradictions(
             if _same_kind(claim, sentence, unit) and not any(claim.matches(q) for q in own):
                 bad += 1
     return bad
+
+
+def _metric_words(profile: DomainProfile) -> dict[str, list[str]]:
+    """Each metric's folded names: a cheap first look before the glossary's full match."""
+    return {m.code: [fold(w) for w in (m.code, *m.aliases)] for m in profile.metrics}
+
+
+def _slot_metric(fact: ToolResult) -> str:
+    if fact["status"] == "found":
+        return fact["metric_code"]
+    if fact["status"] == "not_found":
+        return fact["normalized"]["metric_code"]
+    return ""
 
 
 def _is_change(sentence: str, claim: Quantity) -> bool:

@@ -137,21 +137,27 @@ def audit_answer(
     by_source = {(f["source"]["doc"], f["source"]["locator"]): f for f in facts}
     computed = _computed(facts)
     given = [c for t in (question, assumption_note) for c in _claims_of(normalise(t))]
-    chunk_claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
     for line in normalise(answer).split("\n"):
         cited = [_cited(c.group(1), by_source) for c in _CITE.finditer(line)]
         local: list[Claim] = []
+        passages: list[str] = []
         for doc, locator, fact in cited:
             if fact is not None:
                 local += _fact_claims(fact)
             elif chunk_text is not None and doc:
-                if (doc, locator) not in chunk_claims:
-                    body = normalise(chunk_text(doc, locator) or "")
-                    chunk_claims[(doc, locator)] = _claims_of(body)
-                local += chunk_claims[(doc, locator)]
+                passage = _passage(chunk_text(doc, locator) or "")
+                passages.append(passage.text)
+                local += passage.claims
         bare = _CITE.sub(lambda m: " " * len(m.group()), line)
+        # A line quoted word for word from a passage it cites states what the passage states;
+        # only the slot check, which reads the line against the tool's answer, remains.
+        quoted = bool(body := " ".join(bare.split())) and any(body in p for p in passages)
+        prose = not any(fact is not None for *_, fact in cited)
+        slot_check = names is not None and prose and _may_name_a_slot(line, slots, names)
+        if quoted and not slot_check:
+            continue
         claims = read_claims(bare)
-        for start, end, claim in claims:
+        for start, end, claim in [] if quoted else claims:
             if is_label(bare, start, end, claim):
                 continue
             if claim.value is None:
@@ -162,7 +168,7 @@ def audit_answer(
                 why = None
             if why is not None:
                 findings.append(Finding(claim.text, why))
-        if names and not any(fact is not None for *_, fact in cited):
+        if slot_check and names is not None:
             findings += _slot_conflicts(bare, claims, slots, names)
     return findings
 
@@ -239,7 +245,30 @@ def _same_kind(claim: Claim, before: str, after: str, unit: str) -> bool:
     return bool(_AMOUNT_AFTER.match(after)) or claim.slack > Fraction(1, 2)
 
 
+@dataclass(frozen=True)
+class _Passage:
+    text: str  # normalised, on one line, as a quote of it would read
+    claims: tuple[Claim, ...]
+
+
 @lru_cache(maxsize=4096)
+def _passage(raw: str) -> _Passage:
+    """A cited passage, read once however many answers cite it."""
+    text = normalise(raw)
+    return _Passage(" ".join(text.split()), _claims_of(text))
+
+
+def _may_name_a_slot(line: str, slots: list[Mapping[str, Any]], names: SlotNames) -> bool:
+    """A cheap first look: does the line hold a slot's year and one of its metric's words?"""
+    low = line.lower()
+    for slot in slots:
+        keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
+        words = names.metrics.get(str(keys.get("metric_code", "")), ())
+        if str(keys.get("period", ""))[:4] in line and any(w.lower() in low for w in words):
+            return True
+    return False
+
+
 def _claims_of(text: str) -> tuple[Claim, ...]:
     """What a source states: its numbers, less its labels (a year label is no support)."""
     return tuple(

@@ -177,9 +177,12 @@ def _en_value(run: str) -> Fraction | None:
     return Fraction(total + current)
 
 
+_ARABIC = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
 def _arabic(body: str) -> tuple[Fraction, Fraction] | None:
     """Value and half-unit slack of '2,398', '4.55', '1 234'; None for '1.2.3' or '12,34'."""
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", body) is None:
+    if _ARABIC.fullmatch(body) is None:
         return None
     digits = body.replace(",", "")
     places = len(digits.partition(".")[2])
@@ -253,7 +256,7 @@ def _any_value(body: str) -> tuple[Fraction, Fraction] | None:
 
 def _direction(before: str) -> int:
     tail = before[-10:]
-    if re.search(r"(至|到|to)\s*$", tail):
+    if _LEVEL.search(tail):
         return 0  # 增至455: a level, whatever the word before it
     fall, rise = _FALL.search(tail), _RISE.search(tail)
     if fall and (not rise or fall.start() > rise.start()):
@@ -261,24 +264,30 @@ def _direction(before: str) -> int:
     return 1 if rise else 0
 
 
+_LEVEL = re.compile(r"(至|到|to)\s*$")
+_YEAR_BEFORE = re.compile(r"(FY|CY|财年|fiscal\s?)$", re.I)
+_YEAR_AFTER = re.compile(r"(年|财年|[QH][1-4]|fiscal)", re.I)
+_VALUE_BEFORE = re.compile(r"(为|是|达|约|共|:|:|was|of|reached)\s*$")
+_QH_BEFORE = re.compile(r"(?<![A-Za-z])[QH]$|第$", re.I)
+_LIST_AFTER = re.compile(r"[.、)]")
+
+
 def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
     """A period label's year, a quarter or half number, or a list number: not a claim."""
-    raw, before, after = claim.text, text[max(0, start - 6) : start], text[end : end + 4]
-    if re.fullmatch(r"(19|20)\d\d", raw):
-        if re.search(r"(FY|CY|财年|fiscal\s?)$", before, re.I) or re.match(
-            r"(年|财年|[QH][1-4]|fiscal)", after, re.I
-        ):
+    raw = claim.text
+    if not (raw.isdigit() or raw in "一二三四"):
+        return False
+    before, after = text[max(0, start - 6) : start], text[end : end + 4]
+    if len(raw) == 4 and raw[:2] in ("19", "20"):
+        if _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(after):
             return True
-        if not re.search(
-            r"(为|是|达|约|共|:|:|was|of|reached)\s*$", before
-        ) and not _CLASSIFIER.match(after):
+        if not _VALUE_BEFORE.search(before) and not _CLASSIFIER.match(after):
             return True
-    if re.fullmatch(r"[1-4]", raw) and re.search(r"(?<![A-Za-z])[QH]$|第$", before, re.I):
+    if len(raw) == 1 and raw in "1234" and _QH_BEFORE.search(before):
         return True
-    if re.fullmatch(r"[一二三四]", raw) and before.endswith("第") and after.startswith("季"):
+    if raw in "一二三四" and before.endswith("第") and after.startswith("季"):
         return True
+    if len(raw) > 2 or not _LIST_AFTER.match(after):
+        return False
     line_start = text.rfind("\n", 0, start) + 1
-    prefix = text[line_start:start].strip()
-    return bool(
-        re.fullmatch(r"\d{1,2}", raw) and prefix in ("", "(") and re.match(r"[.、)]", after)
-    )
+    return text[line_start:start].strip() in ("", "(")
