@@ -162,7 +162,7 @@ def _unsupported(
     the passage's own words: only the composite check remains for it.
     """
     body = " ".join(_CITATION.sub(" ", sentence).split())
-    if body and any(body in _passage_text(h.text) for h in cited):
+    if body and any(_quoted(body, _passage_text(h.text)) for h in cited):
         return _contradictions(req, sentence, None, facts, cited)
     claims = [q for q in read_numbers(sentence) if q.role == "value"]
     if not claims:
@@ -176,6 +176,30 @@ def _unsupported(
         if not any(claim.matches(q) and not (way and theirs == -way) for q, theirs in sources):
             bad += 1
     return bad + _contradictions(req, sentence, claims, facts, cited)
+
+
+def _quoted(body: str, passage: str) -> bool:
+    """``body`` stands in the passage with nothing around it that would change a number in it:
+    not "为12" out of "为120百万", "增长11" out of "增长11%", "was 2" out of "was 2 billion"."""
+    start = passage.find(body)
+    while start != -1:
+        end = start + len(body)
+        left, right = passage[max(0, start - 1) : start], passage[end:]
+        cut_word = (left.isascii() and left.isalpha() and body[0].isalpha()) or (
+            right[:1].isascii() and right[:1].isalpha() and body[-1].isalpha()
+        )
+        if not (_GLUED_BEFORE.match(left) or _GLUED_AFTER.match(right) or cut_word):
+            return True
+        start = passage.find(body, start + 1)
+    return False
+
+
+_GLUED_BEFORE = re.compile(r"[\d.,+\-零〇一二两三四五六七八九十百千万亿负]")
+_GLUED_AFTER = re.compile(
+    r"\s?(?:[\d.,%‰零〇一二两三四五六七八九十百千万亿个倍成]|billion|million|thousand|bn|mn"
+    r"|percent|per cent|pp|bps|basis point|times)",
+    re.I,
+)
 
 
 @lru_cache(maxsize=4096)

@@ -151,7 +151,8 @@ def audit_answer(
         bare = _CITE.sub(lambda m: " " * len(m.group()), line)
         # A line quoted word for word from a passage it cites states what the passage states;
         # only the slot check, which reads the line against the tool's answer, remains.
-        quoted = bool(body := " ".join(bare.split())) and any(body in p for p in passages)
+        body = " ".join(bare.split())
+        quoted = bool(body) and any(_whole_clause_of(body, p) for p in passages)
         prose = not any(fact is not None for *_, fact in cited)
         slot_check = names is not None and prose and _may_name_a_slot(line, slots, names)
         if quoted and not slot_check:
@@ -256,6 +257,30 @@ def _passage(raw: str) -> _Passage:
     """A cited passage, read once however many answers cite it."""
     text = normalise(raw)
     return _Passage(" ".join(text.split()), _claims_of(text))
+
+
+def _whole_clause_of(body: str, passage: str) -> bool:
+    """Is ``body`` in the passage with nothing glued on either side that would change a number
+    (a digit, a numeral, a scale word, a percent sign, the rest of a word)?"""
+    for m in re.finditer(re.escape(body), passage):
+        left = passage[m.start() - 1 : m.start()]
+        right = passage[m.end() : m.end() + 12]
+        if _GLUE_LEFT.fullmatch(left) or _GLUE_RIGHT.match(right):
+            continue
+        if (left[:1].isalpha() and body[:1].isalpha() and left.isascii()) or (
+            right[:1].isalpha() and body[-1:].isalpha() and right[:1].isascii()
+        ):
+            continue  # "one" out of "someone"
+        return True
+    return False
+
+
+_GLUE_LEFT = re.compile(r"[\d.,+\-零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟负]")
+_GLUE_RIGHT = re.compile(
+    r"\s?(?:[\d.,%‰零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟个倍成]"
+    r"|(?:billion|million|thousand|trillion|bn|mn|percent|per cent|pct|pp|bps|basis|times)\b)",
+    re.I,
+)
 
 
 def _may_name_a_slot(line: str, slots: list[Mapping[str, Any]], names: SlotNames) -> bool:

@@ -204,3 +204,17 @@ def test_the_raw_model_text_is_kept_for_audits_but_never_shown(store: FactStore)
     result = _narrate(store, reply)
     assert result.model_text == reply and "15%" not in result.answer
     assert "15%" not in str(result.to_dict())
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        f"净关闭4{C_STORES}",  # "净关闭4" stands in the passage, glued to "5家"
+        f"年末门店数为54{C_STORES}",  # a prefix of 540 is not a quote of it
+        f"2024财年,集团收入为2398百万{C_GROUP}",  # cut before the unit: still the same value
+    ],
+)
+def test_a_quote_cut_inside_a_number_is_not_a_quote(store: FactStore, reply: str) -> None:
+    result = _narrate(store, reply)
+    shown = "2398百万" in reply
+    assert (REMOVED_MARKER in result.answer) is not shown

@@ -125,3 +125,15 @@ def test_the_audit_shares_no_code_with_the_engine_reader_or_guard(
         if isinstance(node, ast.ImportFrom) and node.module
     }
     assert {m for m in imported if m.startswith("ragspine")} == allowed
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        (f"年末门店数为54{C5}", ["54"]),  # a prefix of 540 is no quote of it
+        (f"年内中国内地净关闭4{C5}", ["4"]),  # glued to the passage's "5家"
+        (f"年内中国内地净关闭45家门店,年末门店数为540家。{C5}", []),  # a whole quote
+    ],
+)
+def test_a_quote_must_not_cut_a_number(answer: str, flagged: list[str]) -> None:
+    assert _audit(answer) == flagged
