@@ -21,8 +21,8 @@ from ragspine.demo.facts import build_demo_store
 from ragspine.engine import Engine
 from ragspine.evals.adversarial import ATTACKS, AdversarialProvider
 from ragspine.evals.golden import load_golden
-from ragspine.evals.runner import slot_names
-from ragspine.evals.scorers import Observed, audit, raw_unsupported
+from ragspine.evals.runner import CaseRunner
+from ragspine.evals.scorers import audit, raw_unsupported
 from ragspine.observability import Trace
 
 SUITE = "guard"
@@ -51,9 +51,7 @@ def _run(engine: Engine, quick: bool) -> list[Row]:
         profile=engine.profile,
         retriever=engine.retriever,
     )
-    assert engine.retriever is not None
-    chunks = {(c.doc_id, c.source_locator): c.text for c in engine.retriever.store.iter_chunks()}
-    names = slot_names(engine.profile)
+    runner = CaseRunner(engine)  # the harness's own reading of an answer
     rows: list[Row] = []
     n = 200 if quick else 2000
     for label, eng in (("mock", engine), ("hostile", hostile)):
@@ -84,20 +82,7 @@ def _run(engine: Engine, quick: bool) -> list[Row]:
 
         def audited(i: int, work: list[Any] = work) -> object:
             c, r = work[i % len(work)]
-            seen = Observed(
-                question=c.question,
-                answer=r.answer,
-                route=r.route,
-                clarification=r.clarification.mode,
-                assumption_note=r.clarification.assumption_note,
-                narrowing_options=list(r.clarification.narrowing_options),
-                tool_results=r.tool_results,
-                sources=r.sources,
-                guard_triggered=False,
-                chunk_text=lambda d, at: chunks.get((d, at)),
-                names=names,
-                model_text=r.model_text,
-            )
+            seen = runner.observe(c.question, r)
             return audit(seen, r.answer), raw_unsupported(seen)
 
         case_ns = time_calls(ask, n, 20)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ragspine.agent.agent import AgentResult
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
 from ragspine.evals.audit import SlotNames
@@ -66,7 +67,7 @@ class RunOptions:
         }
 
 
-class _CaseRunner:
+class CaseRunner:
     """Runs one case through the shared engine and scores it against its own reading."""
 
     def __init__(self, engine: Engine) -> None:
@@ -78,6 +79,24 @@ class _CaseRunner:
 
     def chunk_text(self, doc: str, locator: str) -> str | None:
         return self._chunks.get((doc, locator))
+
+    def observe(self, question: str, result: AgentResult) -> Observed:
+        """What the scorers read of one answer, with the chunks and names the audit needs."""
+        clar = result.clarification
+        return Observed(
+            question=question,
+            answer=result.answer,
+            route=result.route,
+            clarification=clar.mode,
+            assumption_note=clar.assumption_note,
+            narrowing_options=list(clar.narrowing_options),
+            tool_results=result.tool_results,
+            sources=result.sources,
+            guard_triggered=result.trace.fabrication_guard_triggered,
+            chunk_text=self.chunk_text,
+            names=self.names,
+            model_text=result.model_text,
+        )
 
     def run(self, case: GoldenCase, repeat: int) -> CaseResult:
         start = time.perf_counter()
@@ -100,20 +119,7 @@ class _CaseRunner:
             )
         latency = round((time.perf_counter() - start) * 1000, 3)
         clar = result.clarification
-        seen = Observed(
-            question=case.question,
-            answer=result.answer,
-            route=result.route,
-            clarification=clar.mode,
-            assumption_note=clar.assumption_note,
-            narrowing_options=list(clar.narrowing_options),
-            tool_results=result.tool_results,
-            sources=result.sources,
-            guard_triggered=result.trace.fabrication_guard_triggered,
-            chunk_text=self.chunk_text,
-            names=self.names,
-            model_text=result.model_text,
-        )
+        seen = self.observe(case.question, result)
         checks = score(case, seen)
         final = next(c for c in checks if c.name == "unsupported_numbers")
         # The raw model text too: a guard that fixes the answer cannot hide an audit that
@@ -232,7 +238,7 @@ def _run(
     ]
     if on_start is not None:
         on_start(len(todo))
-    runner = _CaseRunner(engine)
+    runner = CaseRunner(engine)
     with _appender(opts.out / RESULTS_FILE) as append:
         if opts.concurrency <= 1:
             for case, k in todo:
