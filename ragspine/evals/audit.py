@@ -262,16 +262,17 @@ def _passage(raw: str) -> _Passage:
 def _whole_clause_of(body: str, passage: str) -> bool:
     """Is ``body`` in the passage with nothing glued on either side that would change a number
     (a digit, a numeral, a scale word, a percent sign, the rest of a word)?"""
-    for m in re.finditer(re.escape(body), passage):
-        left = passage[m.start() - 1 : m.start()]
-        right = passage[m.end() : m.end() + 12]
-        if _GLUE_LEFT.fullmatch(left) or _GLUE_RIGHT.match(right):
-            continue
-        if (left[:1].isalpha() and body[:1].isalpha() and left.isascii()) or (
+    at = passage.find(body)
+    while at != -1:
+        end = at + len(body)
+        left, right = passage[at - 1 : at], passage[end : end + 12]
+        glued = _GLUE_LEFT.fullmatch(left) or _GLUE_RIGHT.match(right)
+        cut_word = (left[:1].isalpha() and body[:1].isalpha() and left.isascii()) or (
             right[:1].isalpha() and body[-1:].isalpha() and right[:1].isascii()
-        ):
-            continue  # "one" out of "someone"
-        return True
+        )  # "one" out of "someone"
+        if not glued and not cut_word:
+            return True
+        at = passage.find(body, at + 1)
     return False
 
 

@@ -31,8 +31,13 @@ def normalise(text: str) -> str:
     no format characters (zero-width, bidi), which would otherwise split or reorder digits."""
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text.translate(_ENCLOSED))
-    return text.translate(_DIGITS_AND_FORMAT)
+    if _ENCLOSED_CHARS.search(text):
+        text = text.translate(_ENCLOSED)
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    if _DIGIT_OR_FORMAT_CHARS.search(text):
+        text = text.translate(_DIGITS_AND_FORMAT)
+    return text
 
 
 class _Lazy(dict[int, str]):
@@ -70,6 +75,29 @@ def _enclosed(ch: str) -> str:
 
 
 _ENCLOSED = _Lazy(_enclosed)
+# Quick looks first: most text has no enclosed number, no format character, no foreign digit.
+_ENCLOSED_CHARS = re.compile("[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u3280-\u32bf]")
+
+
+def _format_chars_pattern() -> str:
+    """Every format (Cf) character, as ranges: where Unicode puts them (planes 0, 1 and 14)."""
+    codes = [
+        c
+        for c in [*range(0x20000), *range(0xE0000, 0xE1000)]
+        if unicodedata.category(chr(c)) == "Cf"
+    ]
+    ranges: list[list[int]] = []
+    for c in codes:
+        if ranges and c == ranges[-1][1] + 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(
+        re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges
+    )
+
+
+_DIGIT_OR_FORMAT_CHARS = re.compile(f"(?![0-9])\\d|[{_format_chars_pattern()}\u2212\uff0d]")
 _DIGITS_AND_FORMAT = _Lazy(_digit_or_format)
 
 
