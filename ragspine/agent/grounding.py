@@ -6,6 +6,8 @@ every digit form normalised), so what is checked is what is shown. Then, sentenc
 * a citation counts only if it names a retrieved passage (``(来源:doc locator)`` or ``[n]``);
   one that does not is dropped from the text;
 * a sentence without a citation of its own leans on the next cited sentence of its line;
+* a sentence quoted word for word from a passage it cites (nothing glued to the quote that
+  would change a number in it) states what the passage states;
 * every number in it must be stated by a cited passage (same value at the same scale, same
   kind, not a year or locator there, not with the opposite direction), or be a found fact or a
   difference or growth rate computed from two found facts;
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from itertools import combinations
@@ -59,7 +61,6 @@ class GroundingReport:
     numbers_removed: int = 0
     sentences_removed: int = 0
     citations_dropped: int = 0
-    cited: list[NarrativeHit] = field(default_factory=list)
 
 
 def ground(
@@ -89,7 +90,6 @@ def ground(
                 kept.append(REMOVED_MARKER)
             else:
                 kept.append(clean)
-                report.cited += [h for h in cited if h not in report.cited]
         lines.append("".join(kept))
     report.text = "\n".join(lines)
     return report

@@ -35,7 +35,7 @@ class Attack:
 
 
 class AdversarialProvider:
-    """The mock, with its synthesis corrupted by one attack; it remembers what it fabricated."""
+    """The mock, with its synthesis corrupted by one attack; stateless like the mock."""
 
     def __init__(self, attack: Attack) -> None:
         self.attack = attack
@@ -65,12 +65,6 @@ class AdversarialProvider:
             raw_content=[{"type": "text", "text": text}],
             usage=reply.usage,
         )
-
-
-def fabricated(attack: Attack, model_text: str, snippets: list[Snippet], question: str) -> str:
-    """What the attack would fabricate for this synthesis (for reports); empty if nothing."""
-    result = attack.mutate(model_text, snippets, question)
-    return result[1] if result else ""
 
 
 # -- the attacks --------------------------------------------------------------------------------
