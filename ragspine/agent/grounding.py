@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 from itertools import combinations
@@ -70,6 +70,7 @@ def ground(
     report = GroundingReport(text="")
     found = [f for f in facts if f["status"] == "found"]
     derived = _derived(found)
+    slots = _slots(req, facts)
     passages = _Passages(hits)
     lines = []
     for line in fold_numbers(text).split("\n"):
@@ -83,7 +84,7 @@ def ground(
                 sentences[i] = (clean, inherited)
         kept = []
         for clean, cited in sentences:
-            bad = _unsupported(req, clean, cited, derived, facts)
+            bad = _unsupported(req, clean, cited, derived, slots)
             if bad:
                 report.numbers_removed += bad
                 report.sentences_removed += 1
@@ -154,7 +155,7 @@ def _unsupported(
     sentence: str,
     cited: Sequence[NarrativeHit],
     derived: list[Quantity],
-    facts: Sequence[ToolResult],
+    slots: Sequence[_Slot],
 ) -> int:
     """How many numbers in the sentence nothing it may rely on states.
 
@@ -163,7 +164,7 @@ def _unsupported(
     """
     body = " ".join(_CITATION.sub(" ", sentence).split())
     if body and any(_quoted(body, _passage_text(h.text)) for h in cited):
-        return _contradictions(req, sentence, None, facts, cited)
+        return _contradictions(req, sentence, None, slots, cited)
     claims = [q for q in read_numbers(sentence) if q.role == "value"]
     if not claims:
         return 0
@@ -175,7 +176,7 @@ def _unsupported(
             continue
         if not any(claim.matches(q) and not (way and theirs == -way) for q, theirs in sources):
             bad += 1
-    return bad + _contradictions(req, sentence, claims, facts, cited)
+    return bad + _contradictions(req, sentence, claims, slots, cited)
 
 
 def _quoted(body: str, passage: str) -> bool:
@@ -217,55 +218,75 @@ def _passage(text: str) -> tuple[tuple[Quantity, int], ...]:
     )
 
 
+@dataclass(frozen=True)
+class _Slot:
+    """One slot the structured half answered (``own``: its value) or could not find."""
+
+    key: tuple[str, str, str, str]  # metric, entity, period type, period
+    channel: str
+    unit: str
+    own: tuple[Quantity, ...]
+    words: tuple[str, ...]  # the metric's folded names, for a cheap first look
+
+
+def _slots(req: Request, facts: Sequence[ToolResult]) -> list[_Slot]:
+    words = req.profile.memo("metric_words", lambda: _metric_words(req.profile))
+    out = []
+    for fact in facts:
+        if fact["status"] == "found":
+            key = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
+            slot = _Slot(key, fact["channel"], fact["unit"], tuple(_fact_quantities(fact)), ())
+        elif fact["status"] == "not_found":
+            n = fact["normalized"]
+            key = (n["metric_code"], n["entity"], n["period_type"], n["period"])
+            slot = _Slot(key, n["channel"], _unit_of(req, n["metric_code"]), (), ())
+        else:
+            continue
+        out.append(replace(slot, words=tuple(words.get(key[0], ()))))
+    return list(dict.fromkeys(out))
+
+
 def _contradictions(
     req: Request,
     sentence: str,
     claims: list[Quantity] | None,
-    facts: Sequence[ToolResult],
+    slots: Sequence[_Slot],
     cited: Sequence[NarrativeHit],
 ) -> int:
     """Values the sentence gives a slot the structured half answered or could not find.
 
-    ``claims`` None: not read yet (read here only if the sentence names a metric at all).
+    ``claims`` None: not read yet (read here only if the sentence names a slot's metric).
     """
-    if not facts:
+    if not slots:
         return 0
     folded = fold(sentence)
-    words = req.profile.memo("metric_words", lambda: _metric_words(req.profile))
-    codes = {_slot_metric(f) for f in facts}
-    if not any(w in folded for code in codes for w in words.get(code, ())):
+    named = [s for s in slots if any(w in folded for w in s.words)]
+    if not named:
         return 0  # names none of the answer's metrics: nothing to contradict
     glossary = glossary_for(req.profile)
     metrics = {m.code for m in glossary.metrics.find_all(folded)}
-    if not metrics:
+    named = [s for s in named if s.key[0] in metrics]
+    if not named:
         return 0
     entities = {m.code for m in glossary.entities.find_all(folded)}
     channels = {m.code for m in glossary.channels.find_all(folded)} or {req.profile.default_channel}
+    named = [s for s in named if s.channel in channels and (not entities or s.key[1] in entities)]
+    if not named:
+        return 0  # 线上收入 is not total revenue; 香港 is not 中国内地
     periods = glossary.find_periods(folded, req.reference_date)
     if claims is None:
         claims = [q for q in read_numbers(sentence) if q.role == "value"]
     bad = 0
-    for fact in facts:
-        if fact["status"] == "found":
-            slot = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
-            unit, own, channel = fact["unit"], _fact_quantities(fact), fact["channel"]
-        elif fact["status"] == "not_found":
-            n = fact["normalized"]
-            slot = (n["metric_code"], n["entity"], n["period_type"], n["period"])
-            unit, own, channel = _unit_of(req, n["metric_code"]), [], n["channel"]
-        else:
-            continue
-        if channel not in channels:
-            continue  # 线上收入 is not total revenue
-        if slot[0] not in metrics or (entities and slot[1] not in entities):
-            continue
+    for slot in named:
         for claim in claims:
             if _is_change(sentence, claim):
                 continue  # 净关闭45家, 减少20家: a change, not the level the fact states
             period = _period_of(req, sentence, claim, periods[0] if periods else None, cited)
-            if period is None or (period != ("", "") and period != slot[2:]):
+            if period is None or (period != ("", "") and period != slot.key[2:]):
                 continue  # a value for another period of the same metric
-            if _same_kind(claim, sentence, unit) and not any(claim.matches(q) for q in own):
+            if _same_kind(claim, sentence, slot.unit) and not any(
+                claim.matches(q) for q in slot.own
+            ):
                 bad += 1
     return bad
 
@@ -273,14 +294,6 @@ def _contradictions(
 def _metric_words(profile: DomainProfile) -> dict[str, list[str]]:
     """Each metric's folded names: a cheap first look before the glossary's full match."""
     return {m.code: [fold(w) for w in (m.code, *m.aliases)] for m in profile.metrics}
-
-
-def _slot_metric(fact: ToolResult) -> str:
-    if fact["status"] == "found":
-        return fact["metric_code"]
-    if fact["status"] == "not_found":
-        return fact["normalized"]["metric_code"]
-    return ""
 
 
 def _is_change(sentence: str, claim: Quantity) -> bool:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from ragspine.errors import RagSpineError
 
 
-def _fail(exc: RagSpineError) -> None:
+def _fail(exc: RagSpineError) -> NoReturn:
     click.echo(f"error: {exc}", err=True)
     sys.exit(1)
 
@@ -115,23 +115,21 @@ def run(
         concurrency=concurrency,
         profile=profile,
     )
-    with ExitStack() as stack:
-        bars: list[Any] = []
+    bars: list[Any] = []
 
-        def on_start(planned: int) -> None:
-            if sys.stderr.isatty():
-                bar = click.progressbar(length=planned, label="evaluating", file=sys.stderr)
-                bars.append(stack.enter_context(bar))
+    def on_result(_: object) -> None:
+        for bar in bars:
+            bar.update(1)
 
-        def on_result(_: object) -> None:
-            for bar in bars:
-                bar.update(1)
-
-        try:
-            run_eval(opts, resume=resume_dir is not None, on_start=on_start, on_result=on_result)
-        except RagSpineError as exc:
-            _fail(exc)
     try:
+        with ExitStack() as stack:
+
+            def on_start(planned: int) -> None:
+                if sys.stderr.isatty():  # a bar on a terminal; CI logs stay clean
+                    bar = click.progressbar(length=planned, label="evaluating", file=sys.stderr)
+                    bars.append(stack.enter_context(bar))
+
+            run_eval(opts, resume=resume_dir is not None, on_start=on_start, on_result=on_result)
         summary = finish_run(folder)
     except RagSpineError as exc:
         _fail(exc)

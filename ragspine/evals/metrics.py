@@ -10,7 +10,11 @@ from typing import Literal
 
 from ragspine.evals import scorers
 
-Kind = Literal["rate", "count", "numbers", "latency", "tokens"]
+# rate: a score, the cases that passed of those judged (a check's, or the whole case's);
+# share: how often something happened, of all cases (a measure, not a score);
+# count: one integer; numbers: cases and numbers counted from a per-case field;
+# latency, tokens: their leaves (p50/p95 ms, input/output sums).
+Kind = Literal["rate", "share", "count", "numbers", "latency", "tokens"]
 Better = Literal["higher", "lower"] | None
 
 
@@ -18,10 +22,11 @@ Better = Literal["higher", "lower"] | None
 class Metric:
     name: str
     kind: Kind
-    better: Better  # which way is an improvement; None: neither (a rate to watch, not to push)
+    better: Better  # which way is an improvement; None: neither (watched, not pushed)
     check: str | None = None  # a rate's check (a scorer's Check.name); None: the whole case
+    counts: str | None = None  # numbers: the CaseResult field counted (a list, or an int)
     leaves: tuple[str, ...] = ()  # the numbers a composite metric holds: latency_ms.p50 …
-    headline: bool = True
+    headline: bool = True  # a line of its own in the console's summary
 
     @property
     def names(self) -> list[str]:
@@ -29,32 +34,45 @@ class Metric:
         return [f"{self.name}.{leaf}" for leaf in self.leaves] or [self.name]
 
 
+def _numbers(name: str, better: Better, counts: str) -> Metric:
+    return Metric(name, "numbers", better, counts=counts, leaves=("cases", "numbers"))
+
+
 PASS_RATE = Metric("pass_rate", "rate", "higher")
 _AFTER_RATES = (
-    Metric("guard_triggered_rate", "rate", None),  # how often the guard fired, of all cases
-    Metric("errors", "count", "lower"),
-    Metric("unsupported_numbers", "numbers", "lower", leaves=("cases", "numbers")),
+    Metric("guard_triggered_rate", "share", None),  # how often the guard fired, of all cases
+    Metric("errors", "count", "lower", headline=False),  # the console's first line says it
+    _numbers("unsupported_numbers", "lower", "unsupported_numbers"),
     # What the audit finds in the model's raw prose, and what the narrative guard removed:
     # a measure of the model, not a score of the engine, so neither way is "better".
-    Metric("raw_unsupported", "numbers", None, leaves=("cases", "numbers")),
-    Metric("narrative_removed", "numbers", None, leaves=("cases", "numbers")),
+    _numbers("raw_unsupported", None, "raw_unsupported"),
+    _numbers("narrative_removed", None, "guard_removed"),
     Metric("latency_ms", "latency", "lower", leaves=("p50", "p95")),
-    Metric("tokens", "tokens", "lower", leaves=("input", "output")),
+    Metric("tokens", "tokens", "lower", leaves=("input", "output"), headline=False),
 )
 
 
 def all_metrics() -> list[Metric]:
-    """In report order: the pass rate, each scorer's rate, then the rest."""
+    """In report order: the pass rate, each registered scorer's rate, then the rest.
+
+    Read at call time, so a scorer registered later (a test's, a plugin's) is included.
+    """
     rates = [Metric(s.rate, "rate", "higher", check=s.check) for s in scorers.SCORERS if s.rate]
     return [PASS_RATE, *rates, *_AFTER_RATES]
 
 
 def scored_rates() -> dict[str, str | None]:
     """Rate name → the check it reads (None: the whole case), for the summary to count."""
-    return {m.name: m.check for m in all_metrics() if m.kind == "rate" and m.better}
+    return {m.name: m.check for m in all_metrics() if m.kind == "rate"}
+
+
+def counted_fields() -> dict[str, str]:
+    """Numbers metric → the CaseResult field it counts, for the summary."""
+    return {m.name: m.counts for m in all_metrics() if m.kind == "numbers" and m.counts}
 
 
 def headline_names() -> list[str]:
+    """The metrics the console's summary gives a line each."""
     return [m.name for m in all_metrics() if m.headline]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragspine.evals.metrics import all_metrics, headline_names
+from ragspine.evals.metrics import all_metrics
 from ragspine.evals.records import JUNIT_FILE, REPORT_FILE, CaseResult, RunRecord, Summary
 
 # XML 1.0 forbids these even as character references; ElementTree would write them anyway.
@@ -57,8 +57,8 @@ def is_rate(value: Any) -> bool:
 
 
 def ordered(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Headline metrics first, in a fixed order: summary.json is written with sorted keys."""
-    rank = {name: i for i, name in enumerate(headline_names())}
+    """Declared metrics first, in their order (summary.json is written with sorted keys)."""
+    rank = {m.name: i for i, m in enumerate(all_metrics())}
     return sorted(metrics.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
 
 
@@ -88,16 +88,18 @@ def headline_text(summary: Summary) -> str:
         value = m.get(metric.name)
         if not metric.headline or not value:
             continue
-        if metric.kind == "rate" and is_rate(value) and value.get("total"):
-            lines.append(
-                f"{metric.name:<24}{value['value']:.3f}  ({value['count']}/{value['total']}, "
-                f"95% CI {value['ci_low']:.3f}–{value['ci_high']:.3f})"
-            )
+        if metric.kind in ("rate", "share"):
+            if is_rate(value) and value.get("total"):
+                lines.append(
+                    f"{metric.name:<24}{value['value']:.3f}  ({value['count']}/{value['total']}, "
+                    f"95% CI {value['ci_low']:.3f}–{value['ci_high']:.3f})"
+                )
         elif metric.kind == "numbers":
             lines.append(f"{metric.name:<24}{value['numbers']} in {value['cases']} cases")
-        elif metric.kind == "latency":
-            lines.append(f"{metric.name:<24}p50 {value['p50']}  p95 {value['p95']}")
-    if "unsupported_numbers" not in m:
+        else:  # latency: "p50 …  p95 …"; a plain count as its number
+            leaves = [f"{leaf} {value.get(leaf)}" for leaf in metric.leaves]
+            lines.append(f"{metric.name:<24}{'  '.join(leaves) if leaves else num(value)}")
+    if "unsupported_numbers" not in m:  # an empty run still says it found nothing unsupported
         lines.append(f"{'unsupported_numbers':<24}0 in 0 cases")
     return "\n".join(lines)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragspine.evals.metrics import scored_rates
+from ragspine.evals.metrics import counted_fields, scored_rates
 from ragspine.evals.records import CaseResult, Summary
 
 Z95 = 1.959963984540054
@@ -35,7 +35,7 @@ def wilson(count: int, total: int) -> dict[str, Any]:
     }
 
 
-def _frame(results: Iterable[CaseResult]) -> pd.DataFrame:
+def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFrame:
     """One small row per result, so a run of any size summarises in little memory."""
     rows = []
     for r in results:
@@ -49,10 +49,10 @@ def _frame(results: Iterable[CaseResult]) -> pd.DataFrame:
             "latency_ms": r.latency_ms,
             "input_tokens": r.usage.get("input_tokens", 0),
             "output_tokens": r.usage.get("output_tokens", 0),
-            "unsupported": len(r.unsupported_numbers),
-            "raw_unsupported": len(r.raw_unsupported),
-            "removed": r.guard_removed,
         }
+        for metric, field in counted.items():
+            value = getattr(r, field)
+            row[f"count:{metric}"] = value if isinstance(value, int) else len(value)
         for check in r.checks:
             row[f"check:{check.name}"] = check.passed
             if check.name == "guard":
@@ -77,16 +77,14 @@ def _rates(df: pd.DataFrame) -> dict[str, Any]:
 
 
 def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) -> Summary:
-    df = _frame(results)
+    counted = counted_fields()
+    df = _frame(results, counted)
     if df.empty:
         return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
     metrics = _rates(df)
     metrics["errors"] = int(df["error"].sum())
-    for metric, column in (
-        ("unsupported_numbers", "unsupported"),
-        ("raw_unsupported", "raw_unsupported"),
-        ("narrative_removed", "removed"),
-    ):
+    for metric in counted:
+        column = f"count:{metric}"
         metrics[metric] = {
             "cases": int((df[column] > 0).sum()),
             "numbers": int(df[column].sum()),
