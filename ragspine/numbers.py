@@ -322,7 +322,10 @@ def _plain(m: re.Match[str], text: str) -> Quantity | None:
     value, precision = number
     scale = Decimal(_SCALE_WORDS.get(scale_word, 1))
     value, precision = value * scale, precision * scale
-    if m.group("sign") and m.group("sign").strip() in ("-", "负", "minus"):
+    sign = (m.group("sign") or "").strip()
+    if sign == "-" and text[max(0, start - 1) : start].isdigit():
+        sign = ""  # 2019-2021: a range, not a minus
+    if sign in ("-", "负", "minus"):
         value = -value
     kind: Kind = "number"
     if suffix == "成":
@@ -350,12 +353,15 @@ def _split_scale(token: str) -> tuple[str, str]:
 
 
 def _is_cjk_number(token: str, scale: str, suffix: str, after: str) -> bool:
-    if any(c in "壹贰貳叁參肆伍陆陸柒捌玖拾佰仟" for c in token):
-        return True  # 大写 numerals exist only to write numbers
+    if len(token) > 1 and any(c in "壹贰貳叁參肆伍陆陸柒捌玖拾佰仟" for c in token):
+        return True  # 大写 numerals exist only to write numbers (one alone may be a name: 壹石通)
     if len(token) == 1 and token in _CJK_LARGE:
         return False  # 万 or 亿 alone is a word
     has_digit = any(c in _CJK_DIGITS for c in token)
-    positional = has_digit and len(token) > 1 and any(c in _CJK_SMALL for c in token)
+    units = {**_CJK_SMALL, **_CJK_LARGE}
+    # A numeral starts with a digit or 十 (十二); 万一, 千万 start with a unit: words.
+    leads = token[0] in _CJK_DIGITS or token[0] in "十拾"
+    positional = has_digit and leads and len(token) > 1 and any(c in units for c in token)
     return bool(scale or suffix or _CLASSIFIER_AFTER.match(after)) or positional
 
 
@@ -363,10 +369,13 @@ def _role(m: re.Match[str], text: str, token: str, kind: Kind, scale: str) -> Ro
     start, end = m.start(), m.end()
     before, after = text[max(0, start - 12) : start], text[end : end + 8]
     plain_int = kind == "number" and not scale and token.isdigit()
-    if plain_int and _QH_BEFORE.search(before) and len(token) == 1:
+    quarter = not before.endswith("第") or _QH_AFTER.match(after)  # 第7高 is a rank
+    if plain_int and len(token) == 1 and _QH_BEFORE.search(before) and quarter:
         return "period"  # Q3, H1, 第3季度
     if m.group("cjk") and before.endswith("第") and _QH_AFTER.match(after):
         return "period"  # 第三季度
+    if token == "一" and before[-1:] in _RELATIVE_BEFORE and after[:1] in "年季月期":
+        return "period"  # 上一年, 同一期: a period word, not the number one
     if plain_int and len(token) == 4 and 1900 <= int(token) <= 2100:
         if _PERIOD_AFTER.match(after) or _PERIOD_BEFORE.search(before):
             return "year"
@@ -387,6 +396,7 @@ def _line_start(text: str, at: int) -> bool:
     return not head or head[-1] in _SENTENCE_ENDS
 
 
+_RELATIVE_BEFORE = set("上下前后同每这那该")
 _SENTENCE_ENDS = set("\n。!?;!?;")
 
 

@@ -185,6 +185,8 @@ def test_a_percentage_reads_the_same_in_every_notation(p: int) -> None:
         ("1.2万人", 12_000, "number"),
         ("twelve percent", 12, "percent"),
         ("2bn", 2_000_000_000, "number"),
+        ("负债大于五亿", 500_000_000, "number"),  # a digit and 亿, from a real question
+        ("负债总金额第7高", 7, "number"),  # a rank, not a quarter (real question)
     ],
 )
 def test_words_fractions_and_multiples(text: str, value: Decimal | int, kind: str) -> None:
@@ -219,6 +221,9 @@ def test_labels_are_not_claims(text: str, role: str) -> None:
         "万一出现问题",  # 万一 is "in case"
         "one of the reasons",  # "one" alone is not a claim
         "千万不要",  # an idiom
+        "安徽壹石通材料科技",  # one 大写 character inside a company name (real question)
+        "法定代表人与上一年是否相同",  # 上一年 is a period word (real question)
+        "2019-2021年的法定代表人",  # a range of years, not a minus (real question)
     ],
 )
 def test_numeral_characters_inside_words_are_not_numbers(text: str) -> None:

@@ -247,6 +247,8 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     suffix = (m.group("suffix") or "").strip().lower()
     if not body[0].isdigit():
         lone = len(body) == 1 or all(c in _ZH_UNIT or c in _ZH_BIG for c in body)
+        if all(c in _ZH_BIG for c in body):
+            return None  # 万元, 亿元: a unit word, no number in it
         if body[0] in _ZH and lone and not (mag or suffix or _CLASSIFIER.match(text[m.end() :])):
             return None  # 统一, 万一, 千万: a numeral character inside a word
         if body.lower() in ("one", "一") and not (mag or suffix):
@@ -266,10 +268,13 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         kind, scale = "points", scale / 100
     elif suffix:
         kind = "multiple" if suffix in ("倍", "times") else "points"
-    if value is not None and m.group("sign") in ("-", "负"):
+    sign = m.group("sign")
+    if sign == "-" and text[m.start() - 1 : m.start()].isdigit():
+        sign = None  # 2019-2021: a range dash
+    if value is not None and sign in ("-", "负"):
         value = -value
     scaled = None if value is None else value * scale
-    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(m.group("sign")))
+    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign))
 
 
 def _any_value(body: str) -> tuple[Fraction, Fraction] | None:
@@ -302,7 +307,7 @@ _LIST_AFTER = re.compile(r"[.、)]")
 
 def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
     """A period label's year, a quarter or half number, or a list number: not a claim."""
-    raw = claim.text
+    raw = claim.text if claim.signed else claim.text.lstrip("+-")
     if not (raw.isdigit() or raw in "一二三四"):
         return False
     before, after = text[max(0, start - 6) : start], text[end : end + 4]
@@ -312,7 +317,7 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         if not _VALUE_BEFORE.search(before) and not _CLASSIFIER.match(after):
             return True
     if len(raw) == 1 and raw in "1234" and _QH_BEFORE.search(before):
-        return True
+        return not before.endswith("第") or after.startswith(("季", "半年"))  # 第2高: a rank
     if raw in "一二三四" and before.endswith("第") and after.startswith("季"):
         return True
     if len(raw) > 2 or not _LIST_AFTER.match(after):

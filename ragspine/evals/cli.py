@@ -1,4 +1,5 @@
-"""`ragspine eval …`: validate, run, diff, gate, bless. Heavy imports happen inside commands."""
+"""`ragspine eval …`: validate, run, diff, gate, bless, audit. Imports happen inside commands,
+so `ragspine --help` stays fast."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.evals.audit import audit_answer
-from ragspine.evals.claims import normalise, read_claims
+from ragspine.evals.claims import is_label, normalise, read_claims
 
 PASSAGES = {
     ("MDA.md", "s=1"): "2024财年,集团收入为2398百万美元,较上年的2370百万美元增长约1.2%。",
@@ -48,11 +48,11 @@ def _audit(answer: str, **kw: object) -> list[str]:
     [
         (f"门店关闭使收入下降15%。{C2}", "15%"),  # an invented percentage
         (f"会员销售占两成。{C_SHARE}", "两成"),  # CJK numerals
-        (f"年内净关闭一百二十家门店。{C5}", "一百二十"),
-        (f"集团收入为壹仟伍佰百万美元。{C1}", "壹仟伍佰百万"),
+        (f"年内净关闭一百二十家门店。{C5}", "一百二十"),  # a CJK numeral with 百 and 十
+        (f"集团收入为壹仟伍佰百万美元。{C1}", "壹仟伍佰百万"),  # 大写 numerals
         (f"三分之一的门店被关闭。{C5}", "三分之一"),  # fractions and words
-        (f"香港收入翻倍。{C4}", "翻倍"),
-        (f"Hong Kong revenue grew twelve percent. {C4}", "twelve percent"),
+        (f"香港收入翻倍。{C4}", "翻倍"),  # a multiple in words
+        (f"Hong Kong revenue grew twelve percent. {C4}", "twelve percent"),  # English words
         (f"香港收入为455亿美元。{C4}", "455亿"),  # a scale word that changes the value
         (f"香港收入增长¹²%。{C4}", "12%"),  # superscript digits
         (f"门店数为5\u200b4\u200b1家。{C5}", "541"),  # a zero-width split
@@ -137,3 +137,18 @@ def test_the_audit_shares_no_code_with_the_engine_reader_or_guard(
 )
 def test_a_quote_must_not_cut_a_number(answer: str, flagged: list[str]) -> None:
     assert _audit(answer) == flagged
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("2019-2021年法定代表人是否相同", []),  # a range of years, not -2021
+        ("负债总金额第7高的公司", [7]),  # a rank, not a quarter
+        ("捐赠了价值30多万元的物资", [30]),  # 万元 alone is a unit, not the number 0
+        ("2024年第三季度", []),  # a quarter label
+    ],
+)
+def test_real_questions_read_as_written(text: str, values: list[int]) -> None:
+    folded = normalise(text)
+    claims = [c for s, e, c in read_claims(folded) if not is_label(folded, s, e, c)]
+    assert [c.value for c in claims] == values

@@ -171,10 +171,14 @@ def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
         (["run", "--provider", "python:os:path", "--out", "{tmp}/r"], "is not a provider"),
         # a golden folder that is not there
         (["validate", "--golden", "{tmp}/none"], "no such golden file or folder"),
-        # folders that hold no run
+        # diff, gate and bless on folders that hold no run
         (["diff", "{tmp}", "{tmp}"], "not found (is"),
-        (["gate", "--current", "{tmp}"], "not found (is"),
+        (["gate", "--current", "{tmp}"], "not found (is"),  # the baseline is there, not the run
         (["bless", "{tmp}", "--baseline", "{tmp}/b"], "not found (is"),
+        # a filter that does not parse
+        (["run", "--filter", "zh and", "--out", "{tmp}/r"], "--filter: expected a tag"),
+        # the adversarial pack without a fact store
+        (["audit", "--db", "nope.db"], "fact database not found"),
         # a thresholds file naming a metric that does not exist
         (["gate", "--current", "evals/baseline", "--thresholds", "{tmp}/t.yaml"], "unknown metric"),
         # resuming a folder that holds no run

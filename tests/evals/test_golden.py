@@ -112,7 +112,7 @@ def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
         ("zh and found", ["st-1"]),  # conjunction
         ("found or id:st-2", ["st-1", "st-2"]),  # an id glob
         ("suite:demo and not (zh or found)", ["st-2"]),  # suite and grouping
-        ("id:st-*", ["st-1", "st-2"]),
+        ("id:st-*", ["st-1", "st-2"]),  # a glob alone matches every id it covers
     ],
 )
 def test_filter_expressions(tmp_path: Path, expr: str, ids: list[str]) -> None:

@@ -11,11 +11,18 @@ from ragspine.evals import scorers
 from ragspine.evals.diff import _delta
 from ragspine.evals.gate import ThresholdsError, load_thresholds
 from ragspine.evals.golden import GoldenCase
-from ragspine.evals.metrics import better, headline_names, metric_names
+from ragspine.evals.metrics import (
+    better,
+    counted_fields,
+    headline_names,
+    metric_names,
+    scored_rates,
+)
 from ragspine.evals.records import CaseResult, Check, RunRecord
 from ragspine.evals.report import headline_text, render_report
 from ragspine.evals.scorers import Observed, scorer
 from ragspine.evals.summary import summarize
+from tests.evals.test_diff import ROUTE_FAIL, result
 from tests.evals.test_scorers import _case, _seen
 
 
@@ -65,9 +72,10 @@ def test_without_the_scorer_its_metric_is_unknown_to_the_gate(tmp_path: Path) ->
         ("route_accuracy", "higher"),  # a scorer's rate
         ("errors", "lower"),  # a count to lower
         ("unsupported_numbers.cases", "lower"),  # a leaf takes its metric's direction
-        ("latency_ms.p95", "lower"),
+        ("latency_ms.p95", "lower"),  # slower is worse
         ("guard_triggered_rate", None),  # neither: how often the guard fired
-        ("no_such_metric", None),
+        ("raw_unsupported.numbers", None),  # neither: a measure of the model, not the engine
+        ("no_such_metric", None),  # unknown: no verdict rather than a guess
     ],
 )
 def test_each_metric_says_which_way_is_better(name: str, way: str | None) -> None:
@@ -78,11 +86,11 @@ def test_each_metric_says_which_way_is_better(name: str, way: str | None) -> Non
     ("name", "delta", "shown"),
     [
         ("pass_rate", 0.01, "+0.01 better"),  # up is better
-        ("pass_rate", -0.5, "-0.5 worse"),
+        ("pass_rate", -0.5, "-0.5 worse"),  # down is worse
         ("errors", 2, "+2 worse"),  # up is worse
-        ("latency_ms.p50", -0.2, "-0.2 better"),
+        ("latency_ms.p50", -0.2, "-0.2 better"),  # a leaf: down is better
         ("guard_triggered_rate", 0.1, "+0.1"),  # no direction: no verdict
-        ("errors", 0, "0"),
+        ("errors", 0, "0"),  # no change: no verdict either
         ("errors", None, "—"),  # missing on one side
     ],
 )
@@ -90,3 +98,43 @@ def test_the_diff_marks_a_change_better_or_worse(
     name: str, delta: float | None, shown: str
 ) -> None:
     assert _delta(name, delta) == shown
+
+
+def test_only_scores_are_scored_rates_and_counted_fields_exist() -> None:
+    rates = scored_rates()
+    assert rates["pass_rate"] is None and rates["route_accuracy"] == "route"
+    assert "guard_triggered_rate" not in rates  # a share of all cases, not a score
+    assert counted_fields() == {
+        "unsupported_numbers": "unsupported_numbers",
+        "raw_unsupported": "raw_unsupported",
+        "narrative_removed": "guard_removed",
+    }
+    assert set(counted_fields().values()) <= set(CaseResult.model_fields)
+
+
+def test_the_console_headline_has_a_line_per_headline_metric() -> None:
+    results = [
+        result("a", usage={"input_tokens": 3, "output_tokens": 4}, latency_ms=10.0),
+        result(
+            "b",
+            failed=ROUTE_FAIL,
+            latency_ms=20.0,
+            guard_triggered=True,
+            unsupported_numbers=["42"],
+            guard_removed=2,
+        ),
+    ]
+    assert headline_text(summarize("r", "mock", results)).splitlines() == [
+        "cases: 2  errors: 0",  # errors and tokens are not headline lines of their own
+        "pass_rate               0.500  (1/2, 95% CI 0.095–0.905)",
+        "route_accuracy          0.500  (1/2, 95% CI 0.095–0.905)",  # rates nothing judged: none
+        "guard_triggered_rate    0.500  (1/2, 95% CI 0.095–0.905)",
+        "unsupported_numbers     1 in 1 cases",
+        "raw_unsupported         0 in 0 cases",
+        "narrative_removed       2 in 1 cases",
+        "latency_ms              p50 15.0  p95 19.5",
+    ]
+    assert headline_text(summarize("r", "mock", [])).splitlines() == [
+        "cases: 0  errors: 0",
+        "unsupported_numbers     0 in 0 cases",  # an empty run still says so
+    ]

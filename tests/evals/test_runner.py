@@ -96,6 +96,21 @@ def test_concurrency_and_repeat_give_the_same_verdicts(
     assert all(r.passed == verdict[r.case_id] for r in parallel)
 
 
+def test_the_golden_files_are_read_once_before_the_first_case(
+    golden: Path, tmp_path: Path, demo_db: Path, demo_corpus: Path
+) -> None:
+    """The scan that counts the cases is the one the run uses: no file is read again."""
+    planned: list[int] = []
+
+    def on_start(count: int) -> None:
+        planned.append(count)
+        (golden / "mini.yaml").write_text("cases: [unclosed\n", "utf-8")  # a re-read would fail
+
+    record = run_eval(_opts(golden, tmp_path / "run", demo_db, demo_corpus), on_start=on_start)
+    assert planned == [6] and record.status == "complete"
+    assert len(read_results(tmp_path / "run")) == 6
+
+
 def test_an_existing_run_is_never_overwritten(
     golden: Path, tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:

@@ -93,12 +93,17 @@ def test_unstated_expectations_are_not_checked() -> None:
 @pytest.mark.parametrize(
     ("expect", "seen", "check", "why"),
     [
-        ({"route": "narrative"}, {}, "route", "routed structured, expected narrative"),
-        ({"clarification": "ask_first"}, {}, "clarification", "expected ask_first"),
+        ({"route": "narrative"}, {}, "route", "routed structured, expected narrative"),  # route
+        ({"clarification": "ask_first"}, {}, "clarification", "expected ask_first"),  # mode
         ({"statuses": ["found", "found"]}, {}, "statuses", "multiset"),  # counts matter
-        ({"guard_triggered": True}, {}, "guard", "guard did not fire"),
-        ({"answer_contains": ["查不到"]}, {}, "answer_contains", "lacks ['查不到']"),
-        ({"answer_excludes": ["1320"]}, {}, "answer_excludes", "contains ['1320']"),
+        ({"guard_triggered": True}, {}, "guard", "guard did not fire"),  # a guard that stayed quiet
+        (
+            {"answer_contains": ["查不到"]},
+            {},
+            "answer_contains",
+            "lacks ['查不到']",
+        ),  # text missing
+        ({"answer_excludes": ["1320"]}, {}, "answer_excludes", "contains ['1320']"),  # banned text
         # an expected source the answer does not have
         (
             {"sources": [SourceRef(doc="ACME_FY2024_MDA.md")]},
