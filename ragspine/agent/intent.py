@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
+from ragspine.agent.scope import OutOfScope, out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
@@ -27,6 +28,13 @@ CLARIFY_ASK_FIRST = "ask_first"
 CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
 CLARIFY_NONE = "none"
 
+# A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
+# period, it is answered from documents, never with the home company's figure.
+_DEFINITION_CUES = re.compile(
+    r"^什么是|什么叫|是什么意思|是指什么|指的是什么|的定义|的含义|如何分析|如何评估|如何计算|"
+    r"怎么计算|怎样计算|如何理解|如何影响|怎样影响|有何影响|的关系|的区别|有何区别|不一致|"
+    r"^what (?:is|are) (?:a |an )?(?!the )|^what does .* mean|^define"
+)
 _NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
     r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
@@ -111,7 +119,9 @@ def parse_intent(
     if len(periods) == 1 and not impossible and _CHANGE_CUES.search(text):
         periods = [previous_period(periods[0]), periods[0]]
     metric = metrics[0] if metrics else None
-    if metric and _NARRATIVE_CUES.search(text):
+    if _DEFINITION_CUES.search(text) and not (entities or periods):
+        route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
+    elif metric and _NARRATIVE_CUES.search(text):
         route = ROUTE_COMPOSITE
     elif metric:
         route = ROUTE_STRUCTURED
@@ -186,6 +196,19 @@ class ClarificationResult:
     question: str = ""
 
 
+def _not_covered(beyond: OutOfScope, prof: DomainProfile) -> str:
+    home = prof.home_company_name
+    if beyond.kind == "ranking":
+        return (
+            f"跨公司的排名或比较不在本系统范围内:RAGSpine 只覆盖{home}的数据与文档。"
+            "为避免误导,不提供任何数字。"
+        )
+    return (
+        f"「{beyond.name}」不在本系统的覆盖范围内:RAGSpine 只覆盖{home}的数据与文档,"
+        f"不会用{home}的数字代替。为避免误导,不提供任何数字。"
+    )
+
+
 def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
@@ -208,6 +231,14 @@ def clarify_scope(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
             narrowing_options=list(verdict.narrowing_options),
             question=verdict.message,
+        )
+    # 1b. Another company, or a ranking across companies: never the home company's number.
+    beyond = out_of_scope(intent.raw_question, prof)
+    if beyond is not None:
+        return ClarificationResult(
+            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
+            narrowing_options=[prof.home_company_name],
+            question=_not_covered(beyond, prof),
         )
     # 2. A narrative question needs no slots.
     if intent.route == ROUTE_NARRATIVE:

@@ -1,0 +1,177 @@
+"""What a one-company system must not answer with its own numbers: another company, a ranking
+across companies. Deterministic, like the security gate, and read from the raw question.
+
+RAGSpine answers about one company (the profile's). A question that names another company, by
+its legal name, its stock code or a short name where an entity stands ("立昂微2020年的…",
+"2019年特变电工利息收入"), is about something the fact table does not hold; answering it with
+the home company's number would be a sourced number for the wrong question. A ranking across
+listed companies ("哪家上市公司…第十二高") is out of scope for the same reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine.profile import DomainProfile
+from ragspine.profile.model import compact
+from ragspine.text import fold, fold_with_index
+
+_SUFFIX = r"(?:集团股份有限公司|股份有限公司|有限责任公司|集团有限公司|有限公司)"
+# A legal name: the company's own name, then one of these endings.
+_LEGAL = re.compile(rf"(?P<name>[\u4e00-\u9fffa-z0-9()（）]{{2,30}}?){_SUFFIX}")
+# Shanghai, Shenzhen and Beijing A-share codes, standing alone.
+_STOCK_CODE = re.compile(r"(?<![\d.])(?:00[0-3]|30[01]|60[0-5]|68[89]|8[3-8]\d)\d{3}(?![\d.%])")
+_YEAR = re.compile(r"(?:19|20)\d\d\s*年(?:度)?")
+# What a request puts before a name, and what follows one, neither part of it.
+_HEAD = re.compile(
+    r"(?:的|度|在|时候|的时候|请问|请告诉我|告诉我|我想知道|能否告诉我|能否|请提供|提供|"
+    r"请简要介绍|请简要分析|请具体描述一下|请具体描述|请具体介绍|简要介绍|简要分析|具体描述一下|"
+    r"介绍一下|描述一下|介绍|分析|根据|关于|查询|计算出?|请计算出?|给出|请)+"
+)
+_TAIL = re.compile(r"(?:的|在|公司的)+$")
+_RANKING = re.compile(
+    r"哪[家几]|哪[一两三四五六七八九十\d]+家|哪些(?:上市)?公司|哪个公司|上市公司中|"
+    r"前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家名位]|"
+    r"第\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:高|低|多|少|大|小|名)|"
+    r"(?:最高|最低|最多|最少|最大|最小).{0,30}上市公司|上市公司.{0,30}(?:最高|最低|最多|最少)|"
+    r"多少(?:家)?(?:上市)?公司|上市公司(?:有|的)?(?:数量|个数)|"
+    r"which (?:listed )?compan|how many (?:listed )?compan"
+)
+# Statement terms a name stands in front of, whether or not the profile knows the metric.
+_TERMS = (
+    "营业总收入", "营业收入", "营业外收入", "营业外支出", "营业利润", "营业成本", "利润总额",
+    "净利润", "投资收益", "利息收入", "利息支出", "研发经费", "研发费用", "研发人员", "销售费用",
+    "管理费用", "财务费用", "货币资金", "现金", "总资产", "资产总额", "负债", "总负债", "流动资产",
+    "固定资产", "无形资产", "存货", "应收", "应付", "股本", "所有者权益", "每股", "法定代表人",
+    "证券代码", "注册", "员工", "职工", "办公地址", "电子信箱", "收入", "利润", "费用", "资产",
+    "归属", "归母", "企业研发", "社会责任", "核心竞争力", "主营业务",
+)  # fmt: skip
+# Words that stand where a name would but name nobody in particular.
+_GENERIC = {
+    "公司", "本公司", "该公司", "贵公司", "我公司", "集团", "本集团", "企业", "上市公司",
+    "我们", "你们", "年报", "财报", "年度报告", "报告期", "财务数据", "数据", "全国", "中国",
+    "国内", "全年", "今年", "去年", "前年", "明年", "上年", "同期", "近年", "各年", "当年",
+    "每年", "截至", "时候", "期间", "其中", "情况", "方面", "多少", "是否",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OutOfScope:
+    kind: str  # "company" or "ranking"
+    name: str = ""  # the company as the user wrote it
+
+
+def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
+    """Another company the question names, or a ranking across companies; None if neither."""
+    text, index = fold_with_index(question)
+    known = profile.memo("scope_known_words", lambda: _known_words(profile))
+    home = profile.memo("scope_home_words", lambda: _home_words(profile))
+    for match in _LEGAL.finditer(text):
+        span = _trim(text, *match.span("name"))
+        if span is not None and not any(w in compact(text[span[0] : span[1]]) for w in home):
+            return OutOfScope("company", _original(question, index, span))
+    if _RANKING.search(text):
+        return OutOfScope("ranking")
+    code = _STOCK_CODE.search(text)
+    if code is not None:
+        return OutOfScope("company", code.group())
+    metric_words = profile.memo("scope_metric_words", lambda: _metric_words(profile))
+    for start, end in _entity_spans(text, known, metric_words, home):
+        return OutOfScope("company", _original(question, index, (start, end)))
+    return None
+
+
+def _entity_spans(
+    text: str, known: list[str], metric_words: list[str], entities: list[str]
+) -> list[tuple[int, int]]:
+    """Spans where an entity stands, naming nobody the profile knows: right after a year and
+    before a statement term (2019年特变电工利息收入), or before a year that a statement term
+    follows (立昂微2020年的企业研发经费)."""
+    words = (*_TERMS, *metric_words)
+    terms = sorted({m.start() for w in words for m in re.finditer(re.escape(w), text)})
+    out = []
+    for year in _YEAR.finditer(text):
+        after = next((t for t in terms if t >= year.end()), None)
+        if after is None:
+            continue  # no statement term after the year: not a question about a figure
+        if after - year.end() <= 8:
+            lead = max((m.end() for m in _LEADS.finditer(text, 0, year.start())), default=0)
+            out.append((lead, year.start()))  # the name before the year reads first
+        out.append((year.end(), after))
+    spans = [_trim(text, s, e) for s, e in out]
+    return [span for span in spans if span is not None and _is_name(text, span, known, entities)]
+
+
+_PUNCT = re.compile(r"[,,。::;;、??]")
+_LEADS = re.compile(r"[,,。::;;、?? ]|请问|请告诉我|提供|根据|关于|为什么|为何")
+_NOT_A_NAME = re.compile(
+    r"年报|报告|财报|提及|披露|数据|合计|总计|情况|期末|期初|本期|上期|描述|介绍|分析|说明|一下"
+)
+_PERIOD_WORDS = re.compile(r"季|半年|上半|下半|财年|年度|月|全年|前三|h[12]|q[1-4]|fy")
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name in a span: its last clause, less a request's words before and 的 after."""
+    cuts = [m.end() for m in _PUNCT.finditer(text, start, end)]
+    cuts += [m.end() for m in _YEAR.finditer(text, start, end)]
+    start = max(cuts, default=start)  # 年报数据,索菱股份的 → 索菱股份的
+    head = _HEAD.match(text, start, end)
+    start = head.end() if head else start
+    tail = _TAIL.search(text, start, end)
+    end = tail.start() if tail else end
+    return (start, end) if end - start >= 2 else None
+
+
+def _is_name(text: str, span: tuple[int, int], known: list[str], entities: list[str]) -> bool:
+    flat = compact(text[span[0] : span[1]])
+    if not 2 <= len(flat) <= 10 or flat in _GENERIC or flat[0] in "哪这那每各该本":
+        return False
+    if re.search(r"[\d?？]|是|多少|什么|怎么|如何|哪|请|能否|告诉|提供", flat):
+        return False
+    if _PERIOD_WORDS.search(flat) or _NOT_A_NAME.search(flat):
+        return False  # 第三季度, 上半年, 年报中提及: a period or a phrase, not a name
+    # A span that is a word the profile knows, or part of one, or holds one of its entities
+    # (香港业务), is its vocabulary; a name that merely holds a common word (宝新能源, 广汽集团)
+    # is still a name.
+    return not any(flat == w or flat in w for w in known) and not any(w in flat for w in entities)
+
+
+def _known_words(profile: DomainProfile) -> list[str]:
+    """Every word the profile knows: its company, entities, metrics, channels, synonyms, and the
+    competitors the security gate handles; folded, longest first."""
+    words = [profile.home_company_name]
+    for entity in profile.entities:
+        words += [entity.code, *entity.aliases]
+    for metric in profile.metrics:
+        words += [metric.code, *metric.aliases]
+    for channel in profile.channels:
+        words += [channel.code, *channel.aliases]
+    for ext in profile.external_entities:
+        words += [ext.name, *ext.aliases]
+    for group in profile.synonyms:
+        words += group
+    folded = {compact(fold(w)) for w in words}
+    return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
+
+
+def _metric_words(profile: DomainProfile) -> list[str]:
+    folded = {fold(w) for m in profile.metrics for w in m.aliases}
+    return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
+
+
+def _home_words(profile: DomainProfile) -> list[str]:
+    """What a legal name of the home company would hold: its name and its entities' names (and
+    the competitors', which the gate handles), less the generic words (集团) every group holds."""
+    words = [profile.home_company_name]
+    for entity in profile.entities:
+        words += entity.aliases
+    for ext in profile.external_entities:
+        words += [ext.name, *ext.aliases]
+    folded = {compact(fold(w)) for w in words}
+    return [w for w in folded if len(w) >= 2 and w not in _GENERIC]
+
+
+def _original(question: str, index: list[int], span: tuple[int, int]) -> str:
+    """The name as the user wrote it, through the folded text's map back to the question."""
+    return question[index[span[0]] : index[span[1] - 1] + 1]

@@ -1,0 +1,105 @@
+"""Another company, or a ranking across companies: declined, never the home company's number."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine.agent.agent import answer_question
+from ragspine.agent.intent import CLARIFY_OUT_OF_SCOPE_ENTITY, parse_intent
+from ragspine.agent.scope import out_of_scope
+from ragspine.profile import default_profile
+from ragspine.storage.fact_store import Fact, FactStore
+from tests.fakes.providers import ExplodingProvider
+
+PROFILE = default_profile()
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "name"),
+    [
+        # a legal name, as the real questions write them
+        (
+            "我想知道2019年北京高盟新材料股份有限公司营业外收入是多少元?",
+            "company",
+            "北京高盟新材料",
+        ),
+        (
+            "提供江苏力星通用钢球股份有限公司2020年负债合计,单位为元。",
+            "company",
+            "江苏力星通用钢球",
+        ),
+        # a short name before the year, after a request
+        ("请计算出韦尔股份2019年的企业研发经费与营业收入比值", "company", "韦尔股份"),
+        ("立昂微2020年的企业研发经费与营业收入比值保留两位小数是多少?", "company", "立昂微"),
+        # a short name after the year, before a statement term or 的
+        ("2019年特变电工利息收入是多少元?", "company", "特变电工"),
+        ("2020年汉马科技的法定代表人与上一年是否相同?", "company", "汉马科技"),
+        ("在2021年,德创环保归属母公司所有者的净利润是多少元?", "company", "德创环保"),
+        # a name that holds a common word is still a name
+        ("请提供广汽集团2019年的营业外支出和营业外收入数据。", "company", "广汽集团"),
+        ("在2020年,宝新能源的营业成本和营业利润分别是多少元?", "company", "宝新能源"),
+        # a stock code
+        ("600519 2021年的营业收入是多少?", "company", "600519"),
+        # rankings across listed companies
+        ("哪家上市公司2021年负债总金额第7高?", "ranking", ""),
+        ("2021年净利润最高的5家上市公司是?", "ranking", ""),
+        ("2020年注册地址在重庆,有多少上市公司的净利润大于五亿?", "ranking", ""),
+        ("Which listed company had the highest revenue in 2021?", "ranking", ""),
+    ],
+)
+def test_another_company_or_a_ranking_is_found(question: str, kind: str, name: str) -> None:
+    found = out_of_scope(question, PROFILE)
+    assert found is not None and (found.kind, found.name) == (kind, name)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港2023和2024年的营收分别是多少?",  # the profile's own entity before the year
+        "集团2024年第一季度和2024年第二季度收入分别是多少?",  # the home company, a quarter
+        "中国内地FY2024的REVENUE是多少",
+        "2024年第三季度收入是多少?",  # a period where a name could stand
+        "为什么香港2024年的业绩增长较快?",  # a narrative question about an entity
+        "2025年门店发展策略的总体思路是什么?",
+        "ACME集团股份有限公司2024年收入是多少?",  # the home company's own legal name
+        "2024年第四季度董事会会议做了哪些决议?",  # 哪些 without a company
+        "同款同价原则适用于哪些渠道?",
+    ],
+)
+def test_the_home_companys_questions_are_not_declined(question: str) -> None:
+    assert out_of_scope(question, PROFILE) is None
+
+
+class CountingStore(FactStore):
+    lookups = 0
+
+    def lookup(self, **kwargs: str) -> Fact | None:  # type: ignore[override]
+        self.lookups += 1
+        return super().lookup(**kwargs)  # type: ignore[arg-type]
+
+
+def test_another_company_gets_no_number_no_query_no_llm(demo_db: Path) -> None:
+    store = CountingStore(demo_db, create=False)
+    question = "贵州茅台2019年的营业收入是多少元?"
+    result = answer_question(question, store, ExplodingProvider(), reference_date=date(2025, 6, 30))
+    assert result.clarification.mode == CLARIFY_OUT_OF_SCOPE_ENTITY
+    assert "「贵州茅台」不在本系统的覆盖范围内" in result.answer
+    assert result.tool_results == [] and result.sources == [] and store.lookups == 0
+    assert not any(c.isdigit() for c in result.answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("什么是在建工程?", "narrative"),  # a definition
+        ("收入是什么意思?", "narrative"),  # a definition of a metric the profile knows
+        ("如何分析营业收入的变动趋势?", "narrative"),  # a method
+        ("What is gross margin?", "narrative"),  # in English
+        ("What is the revenue?", "structured"),  # a request for the figure: asks which period
+    ],
+)
+def test_a_concept_question_is_answered_from_documents(question: str, route: str) -> None:
+    assert parse_intent(question, date(2025, 6, 30)).route == route
