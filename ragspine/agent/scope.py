@@ -76,20 +76,21 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
     code = _STOCK_CODE.search(text)
     if code is not None:
         return OutOfScope("company", code.group())
-    metric_words = profile.memo("scope_metric_words", lambda: _metric_words(profile))
-    for start, end in _entity_spans(text, known, metric_words, home):
+    terms = profile.memo("scope_terms", lambda: _terms_pattern(profile))
+    for start, end in _entity_spans(text, known, terms, home):
         return OutOfScope("company", _original(question, index, (start, end)))
     return None
 
 
 def _entity_spans(
-    text: str, known: list[str], metric_words: list[str], entities: list[str]
+    text: str, known: list[str], terms_pattern: re.Pattern[str], entities: list[str]
 ) -> list[tuple[int, int]]:
     """Spans where an entity stands, naming nobody the profile knows: right after a year and
     before a statement term (2019年特变电工利息收入), or before a year that a statement term
     follows (立昂微2020年的企业研发经费)."""
-    words = (*_TERMS, *metric_words)
-    terms = sorted({m.start() for w in words for m in re.finditer(re.escape(w), text)})
+    if not _YEAR.search(text):
+        return []
+    terms = [m.start() for m in terms_pattern.finditer(text)]
     out = []
     for year in _YEAR.finditer(text):
         after = next((t for t in terms if t >= year.end()), None)
@@ -155,9 +156,11 @@ def _known_words(profile: DomainProfile) -> list[str]:
     return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
 
 
-def _metric_words(profile: DomainProfile) -> list[str]:
-    folded = {fold(w) for m in profile.metrics for w in m.aliases}
-    return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
+def _terms_pattern(profile: DomainProfile) -> re.Pattern[str]:
+    """The statement terms and the profile's metric names, one pattern, longest first."""
+    words = {fold(w) for m in profile.metrics for w in m.aliases} | set(_TERMS)
+    ordered = sorted((w for w in words if len(w) >= 2), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, ordered)))
 
 
 def _home_words(profile: DomainProfile) -> list[str]:

@@ -134,9 +134,6 @@ class CorpusIndex:
             self._levels[level] = _LevelIndex(bm25, ids)
         return self._levels[level]
 
-    def warm(self, clearance: str) -> None:
-        self._level(clearance)
-
     # -- searching ---------------------------------------------------------------------------
     def rank(
         self, queries: list[list[str]], clearance: str, depth: int
