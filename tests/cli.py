@@ -6,6 +6,7 @@ would see fails the test instead of hiding in an exit code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import chdir, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,10 @@ class Ran:
     stderr: str
 
 
-def invoke(*args: str, cwd: str | Path | None = None, env: dict[str, str] | None = None) -> Ran:
+def invoke(
+    *args: str, cwd: str | Path | None = None, env: Mapping[str, str | None] | None = None
+) -> Ran:
+    """``env`` is laid over the real environment for the run; a None value unsets a variable."""
     with chdir(cwd) if cwd is not None else nullcontext():
         result = CliRunner().invoke(main, list(args), env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

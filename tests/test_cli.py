@@ -86,6 +86,26 @@ def test_bad_input_is_one_clear_line_and_a_non_zero_exit(
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize(
+    ("option", "content", "message"),
+    [
+        # a corpus file that is not SQLite: the fact store opened before it is closed again
+        ("--corpus", b"not a database, just bytes " * 40, "not a usable SQLite database"),
+        # a profile that is not UTF-8 text
+        ("--profile", b"\xff\xfe entities: []", "cannot read profile"),
+    ],
+)
+def test_an_unusable_corpus_or_profile_is_one_line(
+    demo_db: Path, tmp_path: Path, option: str, content: bytes, message: str
+) -> None:
+    bad = tmp_path / "bad.file"
+    bad.write_bytes(content)
+    out = run("ask", "--db", str(demo_db), option, str(bad), "为什么中国内地FY2024收入下降?")
+    assert out.returncode == 1 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {bad}") and message in lines[0]
+
+
 def test_bad_reference_date_is_a_usage_error(demo_db: Path) -> None:
     out = run("ask", "--db", str(demo_db), "--reference-date", "yesterday", "香港营收")
     assert out.returncode == 2 and "reference-date" in out.stderr and "Traceback" not in out.stderr
@@ -141,6 +161,17 @@ def test_ingest_bad_file_is_one_line(tmp_path: Path, files: dict[str, str], mess
     out = run("ingest", "--corpus", str(tmp_path / "c.db"), *map(str, paths))
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr
+
+
+def test_ingest_refuses_two_files_with_one_document_id_and_writes_nothing(tmp_path: Path) -> None:
+    (first,) = write_docs(tmp_path / "a", {"notes.md": "# 甲\n第一份。\n"})
+    (second,) = write_docs(tmp_path / "b", {"notes.md": "# 乙\n第二份。\n"})
+    corpus = tmp_path / "c.db"
+    out = run("ingest", "--corpus", str(corpus), str(first), str(second))
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == f"error: {second}: same document id as {first} (notes.md)\n"
+    alone = run("ingest", "--corpus", str(corpus), str(first))  # nothing was left half-written
+    assert "1 added, 0 replaced, 0 unchanged; 1 chunks in " in alone.stdout
 
 
 def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """The `ragspine ask --provider anthropic` command, run as a user runs it, against a fake API.
 
-Both runs start together from one module fixture: each process spends ~2 s importing the SDK,
-and running them side by side keeps the file fast.
+Both real runs start together from one module fixture: each process spends ~2 s importing the
+SDK, and running them side by side keeps the file fast. The same two runs in-process (click's
+CliRunner, the environment laid over for the run) let coverage see the CLI's Anthropic path.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.demo.facts import build_demo_store
+from tests.cli import invoke
 from tests.fakes.anthropic_server import (
     FakeAnthropicServer,
     RecordedRequest,
@@ -116,3 +118,36 @@ def test_ask_without_api_key_is_one_line_error(
     assert lines[0].startswith("error:")
     assert "ANTHROPIC_API_KEY" in lines[0]
     assert "Traceback" not in run.stderr
+
+
+# -- the same, in-process ---------------------------------------------------------------------
+
+
+def _in_process_env(tmp: Path, **values: str) -> dict[str, str | None]:
+    unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("ANTHROPIC_")}
+    return unset | {"ANTHROPIC_CONFIG_DIR": str(tmp)} | values
+
+
+def test_ask_with_anthropic_provider_in_process(
+    fake_anthropic: FakeAnthropicServer, demo_db: Path, tmp_path: Path
+) -> None:
+    fake_anthropic.script(
+        tool_use_message("query_metric", ARGS, tool_id="toolu_cli_1"),
+        text_message("1320, and also 9999"),
+    )
+    env = _in_process_env(
+        tmp_path, ANTHROPIC_API_KEY="test-key", ANTHROPIC_BASE_URL=fake_anthropic.url
+    )
+    out = invoke(*_argv(demo_db)[3:], env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ACME_CN FY2024 REVENUE:1320 USD_M(来源:ACME_FY2024_Review.pptx")
+    assert "9999" not in out.stdout
+    auth = [r.headers.get("authorization") for r in fake_anthropic.requests]
+    assert auth == ["Bearer test-key"] * 2  # the key and ANTHROPIC_BASE_URL came from the env
+
+
+def test_ask_without_api_key_in_process_is_one_line(demo_db: Path, tmp_path: Path) -> None:
+    out = invoke(*_argv(demo_db)[3:], env=_in_process_env(tmp_path), cwd=tmp_path)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("error: no Anthropic API key: set ANTHROPIC_API_KEY")
+    assert out.stderr.count("\n") == 1

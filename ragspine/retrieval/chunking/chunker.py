@@ -77,9 +77,7 @@ def _join(lines: list[str]) -> str:
     """Join wrapped lines; CJK lines join without a space, others with one."""
     text = ""
     for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
+        line = raw.strip()  # never blank: blocks hold only lines with text
         if text and not (_is_cjk(text[-1]) and _is_cjk(line[0])):
             text += " "
         text += line

@@ -66,3 +66,12 @@ def test_a_long_paragraph_is_split_into_parts_at_sentences() -> None:
     assert [c.locator for c in chunks] == ["section=1,para=1,part=1", "section=1,para=1,part=2"]
     assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
     assert all(c.text.endswith("。") for c in chunks)
+
+
+def test_a_sentence_longer_than_a_chunk_is_cut_hard_and_nothing_is_lost() -> None:
+    run_on = "营" * (2 * MAX_CHUNK_CHARS + 10)  # no sentence end anywhere
+    chunks = chunk_text(f"开头。{run_on}", markdown=False)
+    # The short sentence before it stays whole; the run-on is cut at the chunk size.
+    assert [c.locator for c in chunks] == [f"para=1,part={i}" for i in range(1, 5)]
+    assert [len(c.text) for c in chunks] == [3, MAX_CHUNK_CHARS, MAX_CHUNK_CHARS, 10]
+    assert "".join(c.text for c in chunks) == f"开头。{run_on}"
