@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
+import sys
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -76,7 +77,7 @@ class SuiteSpec(_Strict):
     cases: list[CaseSpec] = Field(min_length=1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GoldenCase:
     """A case with its suite's defaults applied, and where it was written."""
 
@@ -183,6 +184,7 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
     defaults = spec.defaults
     suite = spec.suite or re.sub(r"[^a-z0-9_-]", "-", file.stem.lower())
     out = []
+    where = str(file)  # one string for all the file's cases
     case_nodes = _child(node, "cases")
     for i, case in enumerate(spec.cases):
         line = _line(_item(case_nodes, i))
@@ -192,7 +194,8 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
                 f"{file}:{line}: case {case.id}: reference_date: missing "
                 "(set it on the case or in defaults, so the run is reproducible)"
             )
-        tags = tuple(dict.fromkeys([suite, *defaults.tags, *case.tags]))
+        # Interned: a run holds every chosen case, and most share their tags.
+        tags = tuple(sys.intern(t) for t in dict.fromkeys([suite, *defaults.tags, *case.tags]))
         for tag in tags:
             if not re.match(_TAG, tag):
                 raise GoldenError(f"{file}:{line}: case {case.id}: tags: {tag!r} is not a tag")
@@ -205,7 +208,7 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
                 clearance=case.clearance or defaults.clearance,
                 expect=case.expect,
                 suite=suite,
-                file=str(file),
+                file=where,
                 line=line,
             )
         )
