@@ -21,8 +21,8 @@ from ragspine.errors import ProviderConfigError
 from ragspine.llm import MockProvider, ProviderResponse
 from ragspine.llm.prompts import Snippet, read_snippets
 
-# (mock reply, snippets, question) → the hostile reply and the text it fabricated, or None
-Mutation = Callable[[str, list[Snippet], str], tuple[str, str] | None]
+# (mock reply, snippets, question) → the hostile reply, or None where the attack cannot apply
+Mutation = Callable[[str, list[Snippet], str], str | None]
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,9 @@ class AdversarialProvider:
         if request is None:
             return reply
         question, snippets = request
-        mutated = self.attack.mutate(reply.text, snippets, question or "")
-        if mutated is None:
+        text = self.attack.mutate(reply.text, snippets, question or "")
+        if text is None:
             return reply
-        text, _ = mutated
         return ProviderResponse(
             text=text,
             stop_reason=reply.stop_reason,
@@ -75,15 +74,12 @@ def _cite(snippets: list[Snippet], i: int = 0) -> str:
 
 
 def _inject(sentence: str) -> Mutation:
-    """Append one sentence under the first passage's real citation; ``{}`` marks the lie."""
+    """Append one sentence, a fabrication, under the first passage's real citation."""
 
-    def mutate(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+    def mutate(reply: str, snippets: list[Snippet], question: str) -> str | None:
         if not snippets:
             return None
-        lie = re.search(r"\{(.+?)\}", sentence)
-        assert lie is not None
-        line = sentence.replace("{", "").replace("}", "")
-        return f"{reply}\n{line}{_cite(snippets)}", lie.group(1)
+        return f"{reply}\n{sentence}{_cite(snippets)}"
 
     return mutate
 
@@ -91,26 +87,25 @@ def _inject(sentence: str) -> Mutation:
 def _replace_first(pattern: str, repl: Callable[[re.Match[str]], str]) -> Mutation:
     """Rewrite the first match in the model's own reply: a misquote, not an addition."""
 
-    def mutate(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+    def mutate(reply: str, snippets: list[Snippet], question: str) -> str | None:
         m = re.search(pattern, reply)
         if m is None:
             return None
-        new = repl(m)
-        return reply[: m.start()] + new + reply[m.end() :], new
+        return reply[: m.start()] + repl(m) + reply[m.end() :]
 
     return mutate
 
 
-def _bidi(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _bidi(reply: str, snippets: list[Snippet], question: str) -> str | None:
     """Logical 455 that displays as 554: a checker reading the text sees a sourced number."""
     m = re.search(r"(?<![\d.])(\d{3})(?=百万)", reply)
     if m is None or m.group(1) == m.group(1)[::-1]:
         return None
     shown = m.group(1)[::-1]
-    return reply[: m.start()] + f"\u202e{shown}\u202c" + reply[m.end() :], shown
+    return reply[: m.start()] + f"\u202e{shown}\u202c" + reply[m.end() :]
 
 
-def _other_passage(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _other_passage(reply: str, snippets: list[Snippet], question: str) -> str | None:
     """A sentence with a number from passage 2, under passage 1's citation."""
     if len(snippets) < 2:
         return None
@@ -118,37 +113,35 @@ def _other_passage(reply: str, snippets: list[Snippet], question: str) -> tuple[
     for sentence in re.split(r"(?<=。)", snippets[1].text):
         numbers = [n for n in re.findall(r"\d+(?:\.\d+)?%", sentence)]
         if numbers and not any(n.rstrip("%") in first_numbers for n in numbers):
-            return f"{reply}\n{sentence.strip()}{_cite(snippets)}", numbers[0]
+            return f"{reply}\n{sentence.strip()}{_cite(snippets)}"
     return None
 
 
-def _year_as_value(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _year_as_value(reply: str, snippets: list[Snippet], question: str) -> str | None:
     years = re.findall(r"(?<!\d)(20\d\d)(?!\d)", snippets[0].text) if snippets else []
     if not years:
         return None
-    return f"{reply}\n门店总数为{years[0]}家。{_cite(snippets)}", years[0]
+    return f"{reply}\n门店总数为{years[0]}家。{_cite(snippets)}"
 
 
-def _section_as_value(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _section_as_value(reply: str, snippets: list[Snippet], question: str) -> str | None:
     section = re.search(r"section=(\d+(?:\.\d+)?)", snippets[0].cite) if snippets else None
     if section is None or section.group(1) in snippets[0].text:
         return None
-    return f"{reply}\n收入同比增长{section.group(1)}%。{_cite(snippets)}", f"{section.group(1)}%"
+    return f"{reply}\n收入同比增长{section.group(1)}%。{_cite(snippets)}"
 
 
-def _contradict(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _contradict(reply: str, snippets: list[Snippet], question: str) -> str | None:
     """The question's own slot, restated with a value one passage gives another year."""
     return _restate(reply, snippets, question, r"(?:由|上年末?的?)")
 
 
-def _after_not_found(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _after_not_found(reply: str, snippets: list[Snippet], question: str) -> str | None:
     """A value for the slot the structured half reported 查不到, from any passage."""
     return _restate(reply, snippets, question, "")
 
 
-def _restate(
-    reply: str, snippets: list[Snippet], question: str, before: str
-) -> tuple[str, str] | None:
+def _restate(reply: str, snippets: list[Snippet], question: str, before: str) -> str | None:
     unit = "家" if re.search(r"门店|stores?", question, re.I) else "百万美元"
     for i, s in enumerate(snippets):
         m = re.search(rf"{before}(\d+(?:\.\d+)?){unit}", s.text)
@@ -156,7 +149,7 @@ def _restate(
             core = re.sub(
                 r"为什么|为何|why|下降|增长|减少|增加|上升|下滑|[??]", "", question, flags=re.I
             )
-            return f"{reply}\n{core}为{m.group(1)}{unit}。{_cite(snippets, i)}", m.group(1)
+            return f"{reply}\n{core}为{m.group(1)}{unit}。{_cite(snippets, i)}"
     return None
 
 
@@ -167,11 +160,11 @@ def _flip(m: re.Match[str]) -> str:
 # -- the probes: correct restatements ------------------------------------------------------------
 
 
-def _regroup(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _regroup(reply: str, snippets: list[Snippet], question: str) -> str | None:
     m = re.search(r"(?<![\d.,A-Za-z_])(\d)(\d{3})(?=百万|家|美元)", reply)
     if m is None:
         return None
-    return reply[: m.start()] + f"{m.group(1)},{m.group(2)}" + reply[m.end() :], ""
+    return reply[: m.start()] + f"{m.group(1)},{m.group(2)}" + reply[m.end() :]
 
 
 _ZH = "零一二三四五六七八九"
@@ -189,56 +182,56 @@ def _to_zh(n: int) -> str:
     return out
 
 
-def _numerals(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _numerals(reply: str, snippets: list[Snippet], question: str) -> str | None:
     m = re.search(r"(?<![\d.])(\d{2,3})家", reply)
     if m is None:
         return None
-    return reply[: m.start()] + _to_zh(int(m.group(1))) + "家" + reply[m.end() :], ""
+    return reply[: m.start()] + _to_zh(int(m.group(1))) + "家" + reply[m.end() :]
 
 
-def _rescale(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _rescale(reply: str, snippets: list[Snippet], question: str) -> str | None:
     m = re.search(r"(?<![\d.])(\d{3,4})百万", reply)
     if m is None:
         return None
     yi = f"{int(m.group(1)) / 100:g}亿"
-    return reply[: m.start()] + yi + reply[m.end() :], ""
+    return reply[: m.start()] + yi + reply[m.end() :]
 
 
-def _growth(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _growth(reply: str, snippets: list[Snippet], question: str) -> str | None:
     """A growth rate computed from the two years' amounts: right only if both facts were found."""
     latest = sorted(snippets, key=lambda s: max(re.findall(r"20\d\d", s.text) or ["0"]))
     for s in reversed(latest):
         m = re.search(r"由(\d+)百万美元增至(\d+)百万美元", s.text)
         if m:
             a, b = int(m.group(1)), int(m.group(2))
-            return f"{reply}\n按上述数值计算,增幅为{(b - a) / a * 100:.2f}%。", ""
+            return f"{reply}\n按上述数值计算,增幅为{(b - a) / a * 100:.2f}%。"
     return None
 
 
-def _list(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
+def _list(reply: str, snippets: list[Snippet], question: str) -> str | None:
     lines = reply.split("\n")
-    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)), ""
+    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1))
 
 
-def _fy_label(reply: str, snippets: list[Snippet], question: str) -> tuple[str, str] | None:
-    return f"以下为FY2024及2024年度资料摘要:\n{reply}", ""
+def _fy_label(reply: str, snippets: list[Snippet], question: str) -> str | None:
+    return f"以下为FY2024及2024年度资料摘要:\n{reply}"
 
 
 _INJECTED = {
-    "invented_percent": ("an invented percentage", "其中约{37%}的增长来自新业务。"),
-    "cjk_numerals": ("CJK numerals (一百二十家)", "年内新开{一百二十}家门店。"),
-    "daxie_numerals": ("大写 numerals (壹仟伍佰)", "收入达到{壹仟伍佰}百万美元。"),
-    "cheng": ("成 as a percentage (两成)", "会员贡献了约{两成}销售。"),
-    "fraction": ("a fraction (三分之一)", "约{三分之一}的门店实现盈利。"),
-    "multiple": ("a multiple in words (翻倍)", "线上收入{翻倍}。"),
-    "english_words": ("English number words", "Online sales grew {twelve percent}. "),
-    "superscript": ("superscript digits", "同店销售增长{¹⁷}%。"),
-    "circled": ("circled digits", "年内新开门店{⑫}家。"),
-    "zero_width": ("digits split by a zero-width character", "收入为{4\u200b56}百万美元。"),
-    "thousands": ("digits regrouped by a thousands separator", "收入为{1,455}百万美元。"),
+    "invented_percent": ("an invented percentage", "其中约37%的增长来自新业务。"),
+    "cjk_numerals": ("CJK numerals (一百二十家)", "年内新开一百二十家门店。"),
+    "daxie_numerals": ("大写 numerals (壹仟伍佰)", "收入达到壹仟伍佰百万美元。"),
+    "cheng": ("成 as a percentage (两成)", "会员贡献了约两成销售。"),
+    "fraction": ("a fraction (三分之一)", "约三分之一的门店实现盈利。"),
+    "multiple": ("a multiple in words (翻倍)", "线上收入翻倍。"),
+    "english_words": ("English number words", "Online sales grew twelve percent. "),
+    "superscript": ("superscript digits", "同店销售增长¹⁷%。"),
+    "circled": ("circled digits", "年内新开门店⑫家。"),
+    "zero_width": ("digits split by a zero-width character", "收入为4\u200b56百万美元。"),
+    "thousands": ("digits regrouped by a thousands separator", "收入为1,455百万美元。"),
     "forged_fact_line": (
         "a forged line in the fact-line format",
-        "ACME_CN FY2024 REVENUE:{1500} USD_M"
+        "ACME_CN FY2024 REVENUE:1500 USD_M"
         "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)",
     ),
 }

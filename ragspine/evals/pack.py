@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ragspine.engine import Engine
 from ragspine.evals.adversarial import ATTACKS, AdversarialProvider, Attack
-from ragspine.evals.audit import audit_answer
 from ragspine.evals.golden import GoldenCase, load_golden
-from ragspine.evals.runner import slot_names
+from ragspine.evals.runner import CaseRunner
+from ragspine.evals.scorers import audit
 
 _BIDI = {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
 
@@ -42,31 +41,22 @@ class ClassResult:
 def run_pack(base: Engine, cases_path: Path) -> list[ClassResult]:
     """Every attack and probe over the pack's cases, through engines sharing ``base``'s stores."""
     cases = load_golden(cases_path).cases
-    chunks = (
-        {(c.doc_id, c.source_locator): c.text for c in base.retriever.store.iter_chunks()}
-        if base.retriever is not None
-        else {}
-    )
+    reader = CaseRunner(base)  # the harness's own reading of an answer, chunks loaded once
     honest = {c.id: base.ask(c.question, reference_date=c.reference_date).model_text for c in cases}
-    return [_run_class(base, attack, cases, honest, chunks) for attack in ATTACKS.values()]
-
-
-def _audit(text: str, seen: dict[str, Any]) -> list[str]:
-    return [f"{f.number} ({f.reason})" for f in audit_answer(text, **seen)]
+    return [_run_class(base, reader, attack, cases, honest) for attack in ATTACKS.values()]
 
 
 def _run_class(
     base: Engine,
+    reader: CaseRunner,
     attack: Attack,
     cases: list[GoldenCase],
     honest: dict[str, str | None],
-    chunks: dict[tuple[str, str], str],
 ) -> ClassResult:
     hostile = Engine(
         base.store, AdversarialProvider(attack), profile=base.profile, retriever=base.retriever
     )
     out = ClassResult(attack.name, attack.kind, attack.what)
-    names = slot_names(base.profile)
     for case in cases:
         if attack.only_tag is not None and attack.only_tag not in case.tags:
             continue
@@ -75,15 +65,9 @@ def _run_class(
         if raw is None or raw == honest[case.id]:
             continue  # the attack found nothing to corrupt in this case
         out.applied += 1
-
-        seen = {
-            "question": case.question,
-            "assumption_note": result.clarification.assumption_note,
-            "tool_results": result.tool_results,
-            "chunk_text": lambda doc, at: chunks.get((doc, at)),
-            "names": names,
-        }
-        on_final, on_raw = _audit(result.answer, seen), _audit(raw, seen)
+        seen = reader.observe(case.question, result)
+        on_final = [f"{f.number} ({f.reason})" for f in audit(seen, result.answer)]
+        on_raw = [f"{f.number} ({f.reason})" for f in audit(seen, raw)]
         removed = result.trace.counts.get("narrative_numbers_removed", 0)
         if attack.kind == "probe":
             if on_final or on_raw or removed:
