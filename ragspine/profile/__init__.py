@@ -5,25 +5,30 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from ragspine.errors import ProfileError, first_problem
+from ragspine.errors import ProfileError
 from ragspine.profile.model import (
     ChannelSpec,
+    DerivedMetricSpec,
     DomainProfile,
     EntitySpec,
     ExternalEntitySpec,
     MetricSpec,
+    UnitSpec,
 )
 
 __all__ = [
     "ChannelSpec",
+    "DerivedMetricSpec",
     "DomainProfile",
     "EntitySpec",
     "ExternalEntitySpec",
     "MetricSpec",
+    "UnitSpec",
     "default_profile",
     "load_profile",
 ]
@@ -53,7 +58,34 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
     try:
         return DomainProfile.model_validate(data)
     except ValidationError as exc:
-        raise ProfileError(f"{name}: {first_problem(exc)}") from exc
+        raise ProfileError(f"{name}: {_problem(exc, data)}") from exc
+
+
+def _problem(exc: ValidationError, data: dict[str, Any]) -> str:
+    """The first error, its item named by code (``metrics[REVENUE].unit``), not by position."""
+    errors = exc.errors()
+    first = errors[0]
+    where = _where(first["loc"], data)
+    message = str(first["msg"]).removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {message}{more}" if where else f"{message}{more}"
+
+
+def _where(loc: tuple[int | str, ...], data: Any) -> str:
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            item = node[part] if isinstance(node, list) and part < len(node) else None
+            label = item.get("code") or item.get("name") if isinstance(item, dict) else None
+            if label is None and isinstance(item, str):
+                label = repr(item)
+            out += f"[{label if isinstance(label, str) else part}]"
+            node = item
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out
 
 
 @cache

@@ -80,14 +80,63 @@ class AliasMatcher:
         return self._exact.get(compact(raw))
 
 
+_SEP = "\x1f"  # between a term's kind and its code in the one matcher's keys
+
+
+class KindView:
+    """The matches of one kind (metrics, entities or channels) in the profile's one scan."""
+
+    def __init__(self, glossary: Glossary, kind: str, exact: dict[str, str]) -> None:
+        self._glossary, self._kind, self._exact = glossary, kind, exact
+
+    def find_all(self, folded: str) -> list[AliasMatch]:
+        return [m for kind, m in self._glossary.scan(folded) if kind == self._kind]
+
+    def exact(self, raw: str) -> str | None:
+        return self._exact.get(compact(raw))
+
+
 class Glossary:
-    """The profile's vocabulary, compiled once per profile."""
+    """The profile's vocabulary, compiled once per profile.
+
+    Every word the profile knows (metric, entity and channel aliases, partners' and competitors'
+    names, terms declared unsupported) is matched in one leftmost-longest scan, so an alias never
+    matches inside a longer known word: 所得税 is not found in 递延所得税资产.
+    """
 
     def __init__(self, profile: DomainProfile) -> None:
         self.profile = profile
-        self.metrics = AliasMatcher({m.code: m.aliases for m in profile.metrics})
-        self.entities = AliasMatcher({e.code: e.aliases for e in profile.entities})
-        self.channels = AliasMatcher({c.code: c.aliases for c in profile.channels})
+        terms: dict[str, list[str]] = {}
+        for key, alias, _ in profile._vocabulary():
+            kind, code = key.split(":", 1)
+            terms.setdefault(f"{kind}{_SEP}{code}", []).append(alias)
+        self._all = AliasMatcher(terms, include_codes=False)
+        self._last: tuple[str, list[tuple[str, AliasMatch]]] = ("\x00", [])
+
+        def exact(items: list[tuple[str, list[str]]]) -> dict[str, str]:
+            table = {compact(code): code for code, _ in items}
+            table.update({compact(a): code for code, aliases in items for a in aliases})
+            return table
+
+        metrics = [*profile.metrics, *profile.derived_metrics]
+        self.metrics = KindView(self, "metrics", exact([(m.code, m.aliases) for m in metrics]))
+        self.entities = KindView(
+            self, "entities", exact([(e.code, e.aliases) for e in profile.entities])
+        )
+        self.channels = KindView(
+            self, "channels", exact([(c.code, c.aliases) for c in profile.channels])
+        )
+
+    def scan(self, folded: str) -> list[tuple[str, AliasMatch]]:
+        """(kind, match) for every known word in folded text; the last text's scan is kept, since
+        a question is scanned for each kind in turn."""
+        if self._last[0] != folded:
+            out = []
+            for m in self._all.find_all(folded):
+                kind, code = m.code.split(_SEP, 1)
+                out.append((kind, AliasMatch(code, m.start, m.end)))
+            self._last = (folded, out)
+        return self._last[1]
 
     def normalize_metric(self, raw: str | None) -> str | None:
         return self.metrics.exact(raw) if isinstance(raw, str) else None

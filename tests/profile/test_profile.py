@@ -97,12 +97,36 @@ def test_another_profile_is_a_file_away(tmp_path: Path) -> None:
         (lambda d: d.update(colour="red"), "colour"),
         # home entity must be one of the entities
         (lambda d: d.update(home_entity_code="NOPE"), "home_entity_code"),
-        # a field path into a list is named
-        (lambda d: d["metrics"][1].update(unit="usd"), "metrics.1.unit"),
+        # a field inside a list item is named by the item's code, not its position
+        (lambda d: d["metrics"][1].update(unit="usd m"), "metrics[GROSS_PROFIT].unit"),
+        # ... and an alias by its text
+        (lambda d: d["entities"][1]["aliases"].append(" "), "entities[ACME_CN].aliases"),
         # one alias may not name two metrics
         (lambda d: d["metrics"][1]["aliases"].append("营收"), "collides"),
         # a competitor alias may not also be a home alias
-        (lambda d: d["external_entities"][0]["aliases"].append("香港"), "also an alias"),
+        (lambda d: d["external_entities"][0]["aliases"].append("香港"), "collides"),
+        # nor a metric alias the company's name, across kinds
+        (lambda d: d["metrics"][0]["aliases"].append("ACME集团"), "metrics[REVENUE]"),
+        # nor a rival's alias a metric
+        (lambda d: d["external_entities"][1]["aliases"].append("毛利"), "collides"),
+        # a declared-unsupported term may not be a metric alias
+        (lambda d: d.update(unsupported_terms=["净利润"]), "unsupported_terms"),
+        # a derived metric's formula must parse ...
+        (
+            lambda d: d.update(derived_metrics=[{"code": "X", "aliases": ["x率"], "formula": "("}]),
+            "derived_metrics[X].formula",
+        ),
+        # ... and name stored metrics only
+        (
+            lambda d: d.update(
+                derived_metrics=[{"code": "X", "aliases": ["x率"], "formula": "NOPE/REVENUE"}]
+            ),
+            "NOPE is not a metric code",
+        ),
+        # coverage holds period labels
+        (lambda d: d["metrics"][0].update(coverage=["2024"]), "metrics[REVENUE].coverage"),
+        # two units with one code
+        (lambda d: d.update(units=[{"code": "元", "display": "元"}] * 2), "units[元]"),
     ],
 )
 def test_bad_profile_names_file_and_field(tmp_path: Path, mutate, expected: str) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,179 @@
+"""Derived-metric formulas: ``(REVENUE - prev(REVENUE)) / prev(REVENUE)``, parsed once, evaluated
+exactly in Decimal. A formula names stored metric codes, ``prev(CODE)`` for the period before,
+numbers, + - * / and parentheses; nothing else, so a profile cannot run code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>[-+*/()]))"
+)
+
+
+class FormulaError(ValueError):
+    """A formula that does not parse, or cannot be evaluated (a zero divisor)."""
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A metric in the formula's period (lag 0) or the period before it (lag 1)."""
+
+    code: str
+    lag: int = 0
+
+
+# An expression tree: a Decimal, an Operand, or (op, left, right).
+Node = Decimal | Operand | tuple[str, "Node", "Node"]
+
+
+@dataclass(frozen=True)
+class Formula:
+    text: str
+    tree: Node
+    operands: tuple[Operand, ...]  # each once, in the order written
+
+    @property
+    def codes(self) -> list[str]:
+        return list(dict.fromkeys(o.code for o in self.operands))
+
+    def evaluate(self, values: Mapping[Operand, Decimal]) -> Decimal:
+        """The exact value; a zero divisor is a FormulaError, never infinity."""
+        with localcontext() as ctx:
+            ctx.prec = 34
+            try:
+                return _eval(self.tree, values)
+            except (DivisionByZero, InvalidOperation) as exc:
+                raise FormulaError(f"{self.text}: division by zero") from exc
+
+    def render(self, name: Callable[[Operand], str]) -> str:
+        """The formula in words: (营业收入 − 上年营业收入) / 上年营业收入."""
+        return _render(self.tree, name, 0)
+
+
+def parse_formula(text: str) -> Formula:
+    tokens = _tokens(text)
+    parser = _Parser(text, tokens)
+    tree = parser.expr()
+    if parser.pos != len(tokens):
+        raise FormulaError(f"formula {text!r}: unexpected {tokens[parser.pos][1]!r}")
+    operands: list[Operand] = []
+    _collect(tree, operands)
+    if not operands:
+        raise FormulaError(f"formula {text!r} names no metric")
+    return Formula(text, tree, tuple(dict.fromkeys(operands)))
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        m = _TOKEN.match(stripped, pos)
+        if not m or m.end() == pos:
+            raise FormulaError(f"formula {text!r}: cannot read {stripped[pos:].strip()[:12]!r}")
+        kind = m.lastgroup or ""
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str, tokens: list[tuple[str, str]]) -> None:
+        self.text, self.tokens, self.pos = text, tokens, 0
+
+    def _peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def _take(self, value: str) -> None:
+        token = self._peek()
+        if token is None or token[1] != value:
+            got = token[1] if token else "the end"
+            raise FormulaError(f"formula {self.text!r}: expected {value!r}, got {got!r}")
+        self.pos += 1
+
+    def expr(self) -> Node:
+        node = self.term()
+        while (t := self._peek()) and t[1] in "+-" and t[0] == "op":
+            self.pos += 1
+            node = (t[1], node, self.term())
+        return node
+
+    def term(self) -> Node:
+        node = self.atom()
+        while (t := self._peek()) and t[1] in "*/" and t[0] == "op":
+            self.pos += 1
+            node = (t[1], node, self.atom())
+        return node
+
+    def atom(self) -> Node:
+        token = self._peek()
+        if token is None:
+            raise FormulaError(f"formula {self.text!r} ends too early")
+        kind, value = token
+        self.pos += 1
+        if kind == "num":
+            return Decimal(value)
+        if value == "(":
+            node = self.expr()
+            self._take(")")
+            return node
+        if value == "-":
+            return ("-", Decimal(0), self.atom())
+        if kind == "name" and value == "prev":
+            self._take("(")
+            code = self._peek()
+            if code is None or code[0] != "name" or code[1] == "prev":
+                raise FormulaError(f"formula {self.text!r}: prev() takes one metric code")
+            self.pos += 1
+            self._take(")")
+            return Operand(code[1], 1)
+        if kind == "name":
+            return Operand(value)
+        raise FormulaError(f"formula {self.text!r}: unexpected {value!r}")
+
+
+def _collect(node: Node, out: list[Operand]) -> None:
+    if isinstance(node, Operand):
+        out.append(node)
+    elif isinstance(node, tuple):
+        _collect(node[1], out)
+        _collect(node[2], out)
+
+
+def _eval(node: Node, values: Mapping[Operand, Decimal]) -> Decimal:
+    if isinstance(node, Decimal):
+        return node
+    if isinstance(node, Operand):
+        return values[node]
+    op, left, right = node
+    a, b = _eval(left, values), _eval(right, values)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise DivisionByZero
+    return a / b
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def _render(node: Node, name: Callable[[Operand], str], outer: int) -> str:
+    if isinstance(node, Decimal):
+        return str(node)
+    if isinstance(node, Operand):
+        return name(node)
+    op, left, right = node
+    mine = _PRECEDENCE[op]
+    text = (
+        f"{_render(left, name, mine)} {'−' if op == '-' else op} {_render(right, name, mine + 1)}"
+    )
+    return f"({text})" if mine < outer else text
