@@ -112,7 +112,7 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
     """Every demo fact, in a stable order."""
     prof = profile or default_profile()
     units = {m.code: m.unit for m in prof.metrics}
-    geo = {e.code: e.geography for e in prof.entities}
+    geo = {e.code: e.geography or "" for e in prof.entities}
     facts: list[Fact] = []
 
     def add(

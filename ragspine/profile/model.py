@@ -225,7 +225,10 @@ class DomainProfile(_Strict):
         return next((d for d in self.derived_metrics if d.code == code), None)
 
     def any_metric(self, code: str) -> MetricSpec | DerivedMetricSpec | None:
-        return next((m for m in [*self.metrics, *self.derived_metrics] if m.code == code), None)
+        found: MetricSpec | DerivedMetricSpec | None = next(
+            (m for m in self.metrics if m.code == code), None
+        )
+        return found or self.derived(code)
 
     def entity(self, code: str) -> EntitySpec:
         for e in self.entities:
