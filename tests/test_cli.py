@@ -32,7 +32,7 @@ def test_the_installed_command_prints_1320_with_its_source(demo_db: Path) -> Non
         cwd=EMPTY_CWD,
     )
     assert out.returncode == 0, out.stderr
-    assert "ACME_CN FY2024 REVENUE:1320 USD_M" in out.stdout
+    assert "中国内地 FY2024 收入:1,320 百万美元" in out.stdout
     assert "ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024" in out.stdout
 
 
@@ -53,7 +53,7 @@ def test_ask_json_is_the_whole_result(demo_db: Path) -> None:
 
 def test_db_can_come_from_the_environment(demo_db: Path) -> None:
     out = run("ask", "香港FY2024营收", env={"RAGSPINE_DB": str(demo_db)})
-    assert out.returncode == 0 and "455 USD_M" in out.stdout
+    assert out.returncode == 0 and "455 百万美元" in out.stdout
 
 
 @pytest.mark.parametrize(
@@ -121,11 +121,11 @@ def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
     again = run("fixtures", "--db", str(db), cwd=tmp_path)  # rebuilding replaces, never duplicates
     assert again.returncode == 0 and again.stdout == built.stdout
     out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
-    assert out.returncode == 0 and out.stdout.startswith("查不到:REVENUE / ACME_CN / 2025")
+    assert out.returncode == 0 and out.stdout.startswith("查不到:中国内地 FY2025 收入")
     # Issue 3's done-when: the number with its source, then an attribution citing the MD&A.
     why = run("ask", "--db", str(db), "为什么中国内地FY2024收入下降?", cwd=tmp_path)
     number, attribution = why.stdout.split("\n\n归因分析:\n")
-    assert number.startswith("ACME_CN FY2024 REVENUE:1320 USD_M(来源:ACME_FY2024_Review.pptx")
+    assert number.startswith("中国内地 FY2024 收入:1,320 百万美元(来源:ACME_FY2024_Review.pptx")
     assert "(来源:ACME_FY2024_MDA.md section=" in attribution.split("\n")[0]
     assert "ACME_FY2024_MDA.md · section=" in why.stdout  # listed among the sources too
 
@@ -199,7 +199,7 @@ def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path)
     ("spec", "answer"),
     [
         # a class, instantiated by the registry
-        ("python:tests.fakes.providers:SlowMockProvider", "ACME_HK FY2024 REVENUE:455 USD_M"),
+        ("python:tests.fakes.providers:SlowMockProvider", "香港 FY2024 收入:455 百万美元"),
         # a provider that is down: an honest degrade, exit 0, no number
         ("python:tests.fakes.providers:FailingProvider", "AI 服务暂时不可用"),
     ],
@@ -218,5 +218,5 @@ def test_demo_runs_every_demo_question(demo_db: Path, demo_corpus: Path) -> None
     out = run("demo", "--db", str(demo_db), "--corpus", str(demo_corpus))
     assert out.returncode == 0, out.stderr
     assert "[11/11] What did the board decide about Project Evergreen?" in out.stdout
-    assert "  | ACME_CN FY2024 REVENUE:1320 USD_M" in out.stdout
+    assert "  | 中国内地 FY2024 收入:1,320 百万美元" in out.stdout
     assert "route=narrative" in out.stdout and "route=composite" in out.stdout

@@ -97,7 +97,7 @@ def test_ask_with_anthropic_provider(
     done, requests = runs
     run = done["ok"]
     assert run.returncode == 0, run.stderr
-    assert "1320 USD_M" in run.stdout
+    assert "1,320 百万美元" in run.stdout
     assert "ACME_FY2024_Review.pptx" in run.stdout
     assert "9999" not in run.stdout
     assert "Traceback" not in run.stderr
@@ -140,7 +140,7 @@ def test_ask_with_anthropic_provider_in_process(
     )
     out = invoke(*_argv(demo_db)[3:], env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ACME_CN FY2024 REVENUE:1320 USD_M(来源:ACME_FY2024_Review.pptx")
+    assert out.stdout.startswith("中国内地 FY2024 收入:1,320 百万美元(来源:ACME_FY2024_Review.pptx")
     assert "9999" not in out.stdout
     auth = [r.headers.get("authorization") for r in fake_anthropic.requests]
     assert auth == ["Bearer test-key"] * 2  # the key and ANTHROPIC_BASE_URL came from the env

@@ -23,7 +23,7 @@ CN_SOURCE = {"doc": "ACME_FY2024_Review.pptx", "locator": "slide=2,table=1,row=R
 def test_a_structured_question_answers_with_its_source(demo_db: Path) -> None:
     with Engine.open(demo_db) as engine:
         result = engine.ask("中国内地FY2024的REVENUE是多少", reference_date=REF)
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
     assert result.sources == [CN_SOURCE] and result.degraded is None
 
 

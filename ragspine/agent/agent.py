@@ -43,6 +43,7 @@ from ragspine.agent.query_tools import (
 )
 from ragspine.agent.question import validate_question
 from ragspine.agent.render import (
+    asked_decimals,
     differences,
     distinct_found,
     fact_line,
@@ -360,11 +361,12 @@ def _structured_answer(
     """The guard: found → render from stored values; otherwise an honest refusal."""
     found = distinct_found(tool_results)
     if found:
-        lines = [fact_line(r, prof) for r in found]
+        decimals = asked_decimals(question)
+        lines = [fact_line(r, prof, decimals) for r in found]
         return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
-        return not_found_answer(not_found[0]), []
+        return not_found_answer(not_found[0], prof), []
     unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
         return unrecognized_answer(unrecognized[0], question, prof), []
@@ -383,11 +385,12 @@ def _multi_subtask_answer(
     results = [_query(req, t.args()) for t in tasks]
     req.trace.count("tool_calls", len(results))
     lines = []
+    decimals = asked_decimals(req.question)
     for r in results:
         if r["status"] == "found":
-            lines.append(fact_line(r, req.profile))
+            lines.append(fact_line(r, req.profile, decimals))
         elif r["status"] == "not_found":
-            lines.append(not_found_line(r))
+            lines.append(not_found_line(r, req.profile))
         else:
             lines.append(unrecognized_line(r, req.question, req.profile))
     if len(intent.periods) == 2:

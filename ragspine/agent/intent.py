@@ -16,7 +16,7 @@ from typing import Protocol
 from ragspine.agent.scope import OutOfScope, out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.glossary import AliasMatch, closest_metrics, glossary_for
 from ragspine.profile.periods import FY, Period, find_periods, previous_period
 from ragspine.text import fold
 
@@ -245,11 +245,13 @@ def clarify_scope(
         return ClarificationResult(mode=CLARIFY_NONE)
     # 3. No metric: guessing which number would be a substantive error, so ask.
     if intent.metric is None:
-        names = "、".join(f"{m.name_zh or m.code}({m.code})" for m in prof.metrics)
+        closest = closest_metrics(intent.raw_question, prof)
+        names = "、".join(prof.any_metric(c).display_name for c in closest)  # type: ignore[union-attr]
+        more = "等" if len(prof.metric_codes) > len(closest) else ""
         return ClarificationResult(
             mode=CLARIFY_ASK_FIRST,
-            narrowing_options=prof.metric_codes,
-            question=f"请问您想查询哪个指标?目前支持:{names}。",
+            narrowing_options=closest,
+            question=f"请问您想查询哪个指标?例如:{names}{more}。",
         )
     # 4. No entity or period: assume the home entity / latest complete FY, and say so.
     assumed: dict[str, str] = {}

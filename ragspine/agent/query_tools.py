@@ -8,11 +8,14 @@ unrecognized_param (which parameter the glossary could not map).
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal, TypedDict
+from decimal import Decimal
+from typing import Any, Literal, NotRequired, TypedDict
 
-from ragspine.profile import DomainProfile, default_profile
+from ragspine.profile import DerivedMetricSpec, DomainProfile, default_profile
+from ragspine.profile.formula import FormulaError, Operand
 from ragspine.profile.glossary import glossary_for
-from ragspine.storage.fact_store import FactStore
+from ragspine.profile.periods import Period, previous_period
+from ragspine.storage.fact_store import Fact, FactStore
 
 STATUS_FOUND = "found"
 STATUS_NOT_FOUND = "not_found"
@@ -29,13 +32,18 @@ class Source(TypedDict):
 class FoundResult(TypedDict):
     status: Literal["found"]
     value: float
+    value_text: str  # exact, as stored (or as computed, for a derived metric)
     unit: str
     metric_code: str
     entity: str
     period_type: str
     period: str
     channel: str
-    source: Source
+    source: Source  # a derived metric's: its first operand's; every operand carries its own
+    # A derived metric only: the formula as written in the profile, and every operand found.
+    formula: NotRequired[str]
+    operands: NotRequired[list[FoundResult]]
+    decimals: NotRequired[int]
 
 
 class Normalized(TypedDict):
@@ -46,9 +54,16 @@ class Normalized(TypedDict):
     channel: str
 
 
+class Missing(TypedDict):
+    metric_code: str
+    period: str
+
+
 class NotFoundResult(TypedDict):
     status: Literal["not_found"]
     normalized: Normalized
+    # A derived metric only: the operands with no fact (营业收入增长率 needs last year's too).
+    missing: NotRequired[list[Missing]]
 
 
 class UnrecognizedResult(TypedDict):
@@ -96,6 +111,16 @@ def execute_query_metric(
                 "raw": given if isinstance(given, str) else repr(given),
             }
     assert metric_code and entity_code and parsed_period and channel_code
+    normalized: Normalized = {
+        "metric_code": metric_code,
+        "entity": entity_code,
+        "period_type": parsed_period.period_type,
+        "period": parsed_period.period,
+        "channel": channel_code,
+    }
+    derived = prof.derived(metric_code)
+    if derived is not None:
+        return _derived(store, derived, normalized)
     fact = store.lookup(
         metric_code=metric_code,
         entity=entity_code,
@@ -104,19 +129,15 @@ def execute_query_metric(
         channel=channel_code,
     )
     if fact is None:
-        return {
-            "status": "not_found",
-            "normalized": {
-                "metric_code": metric_code,
-                "entity": entity_code,
-                "period_type": parsed_period.period_type,
-                "period": parsed_period.period,
-                "channel": channel_code,
-            },
-        }
+        return {"status": "not_found", "normalized": normalized}
+    return _found(fact)
+
+
+def _found(fact: Fact) -> FoundResult:
     return {
         "status": "found",
         "value": fact.value,
+        "value_text": str(fact.exact),
         "unit": fact.unit,
         "metric_code": fact.metric_code,
         "entity": fact.entity,
@@ -125,6 +146,52 @@ def execute_query_metric(
         "channel": fact.channel,
         "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
     }
+
+
+def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> ToolResult:
+    """Every operand looked up, then the formula evaluated exactly: in control flow, never by a
+    model. A missing operand (or a zero divisor) is not_found, naming what is missing."""
+    period = Period(key["period_type"], key["period"])
+    facts: dict[Operand, Fact] = {}
+    missing: list[Missing] = []
+    for operand in spec.parsed.operands:
+        at = previous_period(period) if operand.lag else period
+        fact = store.lookup(
+            metric_code=operand.code,
+            entity=key["entity"],
+            period_type=at.period_type,
+            period=at.period,
+            channel=key["channel"],
+        )
+        if fact is None:
+            missing.append({"metric_code": operand.code, "period": at.label})
+        else:
+            facts[operand] = fact
+    if not missing:
+        try:
+            exact = spec.parsed.evaluate({o: f.exact for o, f in facts.items()})
+        except FormulaError:
+            missing = [  # a zero divisor: the operand that made the ratio undefined
+                {"metric_code": o.code, "period": Period(f.period_type, f.period).label}
+                for o, f in facts.items()
+                if f.exact == 0
+            ]
+        else:
+            value = exact * 100 if spec.percent else exact
+            value = value.quantize(Decimal("1e-12")).normalize()
+            operands = [_found(f) for f in facts.values()]
+            return {
+                "status": "found",
+                "value": float(value),
+                "value_text": f"{value:f}",
+                "unit": spec.unit,
+                **key,
+                "source": operands[0]["source"],
+                "formula": spec.formula,
+                "operands": operands,
+                "decimals": spec.decimals,
+            }
+    return {"status": "not_found", "normalized": key, "missing": missing}
 
 
 _DESCRIPTION = (

@@ -9,6 +9,7 @@ question or the surfaced assumption.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -203,12 +204,21 @@ def score_unsupported_numbers(case: GoldenCase, seen: Observed) -> Check:
     )
 
 
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _in_answer(text: str, answer: str) -> bool:
+    """Plain containment, with thousands separators ignored on both sides: an expectation of
+    1320 is met by 1,320 and an exclusion of 1320 is broken by it."""
+    return _GROUPED.sub("", text) in _GROUPED.sub("", answer)
+
+
 @scorer("answer_contains")
 def score_answer_contains(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.answer_contains
     if not want:
         return None
-    missing = [w for w in want if w not in seen.answer]
+    missing = [w for w in want if not _in_answer(w, seen.answer)]
     return Check(
         name="answer_contains",
         passed=not missing,
@@ -223,7 +233,7 @@ def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
     banned = case.expect.answer_excludes
     if not banned:
         return None
-    present = [b for b in banned if b in seen.answer]
+    present = [b for b in banned if _in_answer(b, seen.answer)]
     return Check(
         name="answer_excludes",
         passed=not present,

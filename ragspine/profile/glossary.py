@@ -134,6 +134,8 @@ class Glossary:
             out = []
             for m in self._all.find_all(folded):
                 kind, code = m.code.split(_SEP, 1)
+                if kind == "company":  # the home company's name names its home entity
+                    kind, code = "entities", self.profile.home_entity_code
                 out.append((kind, AliasMatch(code, m.start, m.end)))
             self._last = (folded, out)
         return self._last[1]
@@ -157,6 +159,26 @@ class Glossary:
     def find_periods(self, folded: str, reference_date: date) -> list[Period]:
         matches = find_periods(folded, reference_date)
         return list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
+
+
+def closest_metrics(question: str, prof: DomainProfile, n: int = 6) -> list[str]:
+    """The metrics whose names share the longest run of characters with the question (利润 →
+    净利润, 营业利润, 利润总额); the first declared when nothing is shared."""
+    text = compact(question)
+    specs = [*prof.metrics, *prof.derived_metrics]
+
+    def overlap(words: list[str]) -> int:
+        best = 0
+        for word in map(compact, words):
+            for size in range(min(len(word), len(text)), best, -1):
+                if any(word[i : i + size] in text for i in range(len(word) - size + 1)):
+                    best = size
+                    break
+        return best
+
+    scored = [(overlap([s.display_name, *s.aliases]), i, s.code) for i, s in enumerate(specs)]
+    hits = sorted((s for s in scored if s[0] >= 2), key=lambda s: (-s[0], s[1]))
+    return [code for *_, code in (hits or scored)[:n]]
 
 
 def glossary_for(profile: DomainProfile | None = None) -> Glossary:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import astuple, dataclass, fields
+from decimal import Decimal, InvalidOperation
 
 from ragspine.errors import DuplicateFactError, StoreError
 from ragspine.storage.sqlite import SqliteStore
@@ -33,6 +34,7 @@ class Fact:
     source_file_hash: str | None = None
     extractor_version: str | None = None
     mapping_version: str | None = None
+    value_text: str | None = None  # as the source wrote it: '318024319.30'
 
     def __post_init__(self) -> None:
         for name in ("metric_code", "entity", "channel", "period_type", "period", "unit"):
@@ -40,6 +42,25 @@ class Fact:
                 raise ValueError(f"Fact.{name} must not be empty")
         if not self.source_doc_id or not self.source_locator:
             raise ValueError("a Fact needs its lineage: source_doc_id and source_locator")
+        if self.value_text is not None:
+            try:
+                exact = Decimal(self.value_text)
+            except InvalidOperation:
+                raise ValueError(f"Fact.value_text {self.value_text!r} is not a number") from None
+            if not exact.is_finite() or abs(float(exact) - float(self.value)) > 1e-9 * max(
+                1.0, abs(float(self.value))
+            ):
+                raise ValueError(
+                    f"Fact.value_text {self.value_text!r} does not match value {self.value!r}"
+                )
+
+    @property
+    def exact(self) -> Decimal:
+        """The value as a Decimal: as written at the source when known."""
+        if self.value_text:
+            return Decimal(self.value_text)
+        exact = Decimal(repr(float(self.value)))  # 1320.0 → 1320, 12.50 → 12.5: no noise
+        return exact.quantize(Decimal(1)) if exact == exact.to_integral() else exact.normalize()
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -51,7 +72,7 @@ class Fact:
 
 
 _COLUMNS = [f.name for f in fields(Fact)]
-_OPTIONAL = {"source_file_hash", "extractor_version", "mapping_version"}
+_OPTIONAL = {"source_file_hash", "extractor_version", "mapping_version", "value_text"}
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM fact_metric"
 _INSERT = (
     f"INSERT INTO fact_metric ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})"

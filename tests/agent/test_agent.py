@@ -78,7 +78,7 @@ def _ask(question: str, store: FactStore, provider: object, **kw: object):  # ty
 def test_seeds_example_answers_from_the_fact_with_its_source(store: FactStore) -> None:
     result = _ask("中国内地FY2024的REVENUE是多少", store, MockProvider())
     assert result.answer == (
-        "ACME_CN FY2024 REVENUE:1320 USD_M"
+        "中国内地 FY2024 收入:1,320 百万美元"
         "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)"
     )
     assert result.sources == [SEED_SOURCE]
@@ -90,11 +90,11 @@ def test_found_path_discards_fabricated_extra_number(store: FactStore) -> None:
     provider = ScriptedProvider(
         [
             tool_reply({"input": CN_2024}),
-            text_reply("Revenue was 1320 USD_M, up from 8888 in 2023."),
+            text_reply("Revenue was 1,320 百万美元, up from 8888 in 2023."),
         ]
     )
     result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
-    assert "1320 USD_M" in result.answer
+    assert "1,320 百万美元" in result.answer
     assert "8888" not in result.answer
     assert result.trace.fabrication_guard_triggered is False
 
@@ -103,11 +103,11 @@ def test_not_found_rewrites_any_model_prose_to_an_honest_refusal(store: FactStor
     provider = ScriptedProvider(
         [
             tool_reply({"input": {**CN_2024, "period": "FY2025"}}),
-            text_reply("FY2025 revenue was roughly 1500 USD_M."),
+            text_reply("FY2025 revenue was roughly 1,500 百万美元."),
         ]
     )
     result = _ask("中国内地FY2025的REVENUE是多少", store, provider)
-    assert result.answer.startswith("查不到:REVENUE / ACME_CN / 2025(渠道 TOTAL)")
+    assert result.answer.startswith("查不到:中国内地 FY2025 收入 未在事实表中找到")
     assert "不提供任何推测数字" in result.answer
     assert "1500" not in result.answer
     assert result.sources == []
@@ -151,9 +151,9 @@ def test_unrecognized_raw_value_is_not_echoed_unless_the_user_wrote_it(store: Fa
 
 def test_model_that_never_calls_the_tool_is_answered_from_the_store(store: FactStore) -> None:
     """The seeds' one gap: a tool-less model reply must never reach the user."""
-    provider = ScriptedProvider([text_reply("Mainland China revenue was 9999 USD_M.")])
+    provider = ScriptedProvider([text_reply("Mainland China revenue was 9,999 百万美元.")])
     result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
-    assert "1320 USD_M" in result.answer and "9999" not in result.answer
+    assert "1,320 百万美元" in result.answer and "9999" not in result.answer
     assert result.sources == [SEED_SOURCE]
     assert result.trace.flags["forced_tool_call"] is True
     assert len(provider.calls) == 1
@@ -182,7 +182,7 @@ def test_tool_arguments_that_contradict_the_question_are_overruled(
 ) -> None:
     provider = ScriptedProvider([tool_reply({"input": model_args}), text_reply("done")])
     result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
     assert result.tool_results[0]["entity"] == "ACME_CN"
     assert result.trace.counts["tool_args_overridden"] == 1
 
@@ -217,8 +217,8 @@ def test_tool_loop_is_capped(store: FactStore) -> None:
     result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
     assert len(provider.calls) == MAX_TOOL_ITERATIONS == 5
     assert result.trace.flags["tool_loop_capped"] is True
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
-    assert result.answer.count("1320") == 1  # repeated identical calls render once
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
+    assert result.answer.count("1,320") == 1  # repeated identical calls render once
 
 
 def test_unknown_tool_gets_an_error_result_and_never_a_number(store: FactStore) -> None:
@@ -229,7 +229,7 @@ def test_unknown_tool_gets_an_error_result_and_never_a_number(store: FactStore) 
     block = provider.calls[1]["messages"][-1]["content"][0]  # type: ignore[index]
     assert block["is_error"] is True
     assert result.trace.counts["unknown_tool_calls"] == 1
-    assert "42" not in result.answer and "1320 USD_M" in result.answer
+    assert "42" not in result.answer and "1,320 百万美元" in result.answer
 
 
 def test_provider_error_degrades_without_any_number(store: FactStore) -> None:
@@ -253,7 +253,7 @@ def test_a_narrative_provider_failure_degrades_the_composite_answer(store: FactS
     result = _ask(
         "为什么中国内地FY2024收入下降?", store, provider, narrative_retriever=FakeRetriever([MDA])
     )
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
     assert result.degraded == "provider_unavailable"
     assert result.sources == [SEED_SOURCE]  # no document was summarised, none is cited
 
@@ -302,7 +302,7 @@ def test_assumptions_are_surfaced_above_the_answer(store: FactStore) -> None:
     assert result.clarification.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS
     banner, answer = result.answer.split("\n", 1)
     assert banner.startswith("【假设】") and "FY2024" in banner
-    assert answer.startswith("ACME_GROUP FY2024 GROSS_MARGIN:")
+    assert answer.startswith("集团 FY2024 毛利率:")
     assert result.sources[0]["doc"] == "ACME_FY2024_Review.pptx"
 
 
@@ -312,16 +312,16 @@ def test_assumptions_are_surfaced_above_the_answer(store: FactStore) -> None:
 def test_multi_subtask_runs_without_the_llm_and_computes_the_difference(store: FactStore) -> None:
     result = _ask("香港2023和2024年的营收分别是多少?", store, ExplodingProvider())
     lines = result.answer.splitlines()
-    assert lines[0].startswith("ACME_HK FY2023 REVENUE:410 USD_M(来源:ACME_FY2023_Review.pptx")
-    assert lines[1].startswith("ACME_HK FY2024 REVENUE:455 USD_M(来源:ACME_FY2024_Review.pptx")
-    assert lines[2] == "ACME_HK REVENUE FY2024 较 FY2023 变化:+45 USD_M(由上述数值计算)"
+    assert lines[0].startswith("香港 FY2023 收入:410 百万美元(来源:ACME_FY2023_Review.pptx")
+    assert lines[1].startswith("香港 FY2024 收入:455 百万美元(来源:ACME_FY2024_Review.pptx")
+    assert lines[2] == "香港 收入 FY2024 较 FY2023 变化:+45 百万美元(由上述数值计算)"
     assert len(result.sources) == 2
     assert result.trace.codes["structured"] == "multi_subtask"
 
 
 def test_difference_of_a_percentage_has_no_float_noise(store: FactStore) -> None:
     result = _ask("中国内地FY2023和FY2024的毛利率", store, ExplodingProvider())
-    assert "ACME_CN GROSS_MARGIN FY2024 较 FY2023 变化:-0.7 PCT" in result.answer
+    assert "中国内地 毛利率 FY2024 较 FY2023 变化:-0.7 个百分点" in result.answer
 
 
 @pytest.mark.parametrize(
@@ -341,8 +341,8 @@ def test_difference_only_for_exactly_two_comparable_found_periods(
 
 def test_multi_subtask_reports_each_missing_part(store: FactStore) -> None:
     result = _ask("台湾2021和2022年的营收", store, ExplodingProvider())
-    assert "查不到:REVENUE / ACME_TW / 2021" in result.answer
-    assert "ACME_TW FY2022 REVENUE:210 USD_M" in result.answer
+    assert "查不到:台湾 FY2021 收入" in result.answer
+    assert "台湾 FY2022 收入:210 百万美元" in result.answer
     assert [r["status"] for r in result.tool_results] == ["not_found", "found"]
     assert result.trace.fabrication_guard_triggered is False
 
@@ -410,7 +410,7 @@ def test_composite_puts_the_number_first_then_the_attribution(store: FactStore) 
         narrative_retriever=FakeRetriever([MDA]),
     )
     number, attribution = result.answer.split("\n\n归因分析:\n")
-    assert number.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert number.startswith("中国内地 FY2024 收入:1,320 百万美元")
     assert "门店关闭" in attribution and "ACME_FY2024_MDA.md" in attribution
     assert result.sources == [
         SEED_SOURCE,
@@ -421,7 +421,7 @@ def test_composite_puts_the_number_first_then_the_attribution(store: FactStore) 
 
 def test_composite_without_retriever_keeps_the_number_and_says_why_not(store: FactStore) -> None:
     result = _ask("为什么中国内地FY2024收入下降?", store, MockProvider())
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
     assert "归因分析:" in result.answer and "not yet wired" in result.answer
     assert result.degraded == "narrative_unavailable"
 
@@ -473,7 +473,7 @@ def test_trace_holds_codes_counts_and_timings_never_text_or_values(store: FactSt
     assert trace["ids"]["chunk_ids"] == ["mda-2-1"]
     assert all(isinstance(v, float) for v in trace["timings_ms"].values())
     with pytest.raises(ValueError):
-        result.trace.code("answer", "ACME_CN FY2024 REVENUE:1320 USD_M")
+        result.trace.code("answer", "中国内地 FY2024 收入:1,320 百万美元")
 
 
 def test_each_request_has_its_own_id(store: FactStore) -> None:
@@ -501,7 +501,7 @@ def test_a_tool_call_whose_input_is_not_an_object_is_recorded_not_run(
     provider = ScriptedProvider([malformed, text_reply("收入为9999。")])
     result = _ask("中国内地FY2024的REVENUE是多少", store, provider)
     assert result.trace.counts["malformed_tool_calls"] == 1
-    assert result.answer.startswith("ACME_CN FY2024 REVENUE:1320 USD_M")  # forced, sourced
+    assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")  # forced, sourced
     assert "9999" not in result.answer
     error_block = provider.calls[1]["messages"][-1]["content"][0]  # type: ignore[index]
     assert error_block["is_error"] is True

@@ -41,11 +41,11 @@ def test_tool_round_trip_and_fabricated_number_is_discarded(
 ) -> None:
     fake_anthropic.script(
         tool_use_message("query_metric", ARGS, tool_id="toolu_e2e_1", text="让我查一下。"),
-        text_message("ACME_CN FY2024 REVENUE 是 1320, and also 9999"),
+        text_message("中国内地 FY2024 收入 是 1320, and also 9999"),
     )
     result = answer_question(QUESTION, store, provider(fake_anthropic), reference_date=REF)
 
-    assert "1320 USD_M" in result.answer
+    assert "1,320 百万美元" in result.answer
     assert "ACME_FY2024_Review.pptx" in result.answer
     assert "9999" not in result.answer  # the model's prose is not what the user sees
     assert [s["doc"] for s in result.sources] == ["ACME_FY2024_Review.pptx"]

@@ -90,7 +90,7 @@ def _narrate(store: FactStore, reply: str, question: str = NARRATIVE_Q):  # type
         ("集团收入为2500百万美元。(来源:ACME_Secret.md section=1)", "2500"),
         # a forged line in the fact-line format
         (
-            "ACME_CN FY2024 REVENUE:1500 USD_M"
+            "中国内地 FY2024 收入:1,500 百万美元"
             "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)",
             "1500",
         ),
@@ -157,7 +157,7 @@ def test_the_narrative_half_may_not_give_the_fact_another_value(store: FactStore
     reply = f"FY2024中国内地收入为1400百万美元。{C_CN}"
     result = _composite(store, "为什么中国内地FY2024收入下降?", CN_2024, reply)
     number, attribution = result.answer.split("归因分析:")
-    assert "1320 USD_M" in number and "1400" not in attribution
+    assert "1,320 百万美元" in number and "1400" not in attribution
     assert REMOVED_MARKER in attribution
 
 

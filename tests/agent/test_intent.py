@@ -126,8 +126,9 @@ def test_refusal_mode_equals_the_gate_constant() -> None:
     assert CLARIFY_OUT_OF_SCOPE_ENTITY == SECURITY_REFUSE_OUT_OF_SCOPE
 
 
-def test_ask_first_lists_the_supported_metrics() -> None:
+def test_ask_first_offers_a_short_list_not_every_metric() -> None:
     clar = clarify_scope(parse_intent("中国内地FY2024是多少?", REF), REF)
+    # nothing in the question names a metric: the first six declared, and "等" for the rest
     assert clar.narrowing_options == [
         "REVENUE",
         "GROSS_PROFIT",
@@ -135,9 +136,16 @@ def test_ask_first_lists_the_supported_metrics() -> None:
         "OPERATING_PROFIT",
         "NET_PROFIT",
         "STORE_COUNT",
-        "SSSG",
     ]
-    assert "收入" in clar.question and "?" in clar.question
+    assert "收入" in clar.question and "等" in clar.question and "?" in clar.question
+    assert "REVENUE" not in clar.question  # names, not codes
+
+
+def test_ask_first_offers_the_metrics_closest_to_the_words_used() -> None:
+    clar = clarify_scope(parse_intent("集团FY2024的利润是多少?", REF), REF)
+    assert clar.mode == CLARIFY_ASK_FIRST
+    # 利润 is in 毛利润, 经营利润 and 净利润, two characters each: declared order breaks ties
+    assert clar.narrowing_options[:3] == ["GROSS_PROFIT", "OPERATING_PROFIT", "NET_PROFIT"]
 
 
 def test_missing_entity_and_period_are_assumed_and_surfaced() -> None:

@@ -20,6 +20,7 @@ def test_found_carries_value_codes_and_lineage(store: FactStore) -> None:
     assert execute_query_metric(store, "REVENUE", "ACME_CN", "FY2024") == {
         "status": "found",
         "value": 1320,
+        "value_text": "1320",
         "unit": "USD_M",
         "metric_code": "REVENUE",
         "entity": "ACME_CN",

@@ -64,7 +64,7 @@ def _audit(answer: str, **kw: object) -> list[str]:
         (f"门店数为2024家。{C2}", "2024"),  # a year used as a value
         (f"集团收入增长1.1%。{C1}", "1.1%"),  # a section number used as a value
         ("集团收入为2500百万美元。(来源:Secret.md s=1)", "2500百万"),  # a passage not given
-        ("ACME_CN FY2024 REVENUE:1500 USD_M(来源:Review.pptx · slide=2)", "1500"),  # forged line
+        ("中国内地 FY2024 收入:1,500 百万美元(来源:Review.pptx · slide=2)", "1,500"),  # forged line
         ("收入约为1.2.3亿", "1.2.3"),  # number-like but unreadable: reported, not skipped
     ],
 )
@@ -81,7 +81,7 @@ def test_the_audit_catches_each_attack_on_the_raw_text(answer: str, caught: str)
         f"会员销售占中国内地销售的60%。{C_SHARE}",  # 六成 as a percentage
         f"FY2024香港收入由410百万美元增至455百万美元。{C4}",  # FY labels
         f"1. 香港收入增长约11%。{C4}\n2. 内地净关闭45家门店。{C5}",  # numbered lists
-        "ACME_CN FY2024 REVENUE:1320 USD_M(来源:Review.pptx · slide=2)",  # the fact line itself
+        "中国内地 FY2024 收入:1,320 百万美元(来源:Review.pptx · slide=2)",  # the fact line itself
         "中国内地收入约13.2亿美元。",  # the found fact at scale
     ],
 )

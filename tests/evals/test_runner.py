@@ -18,19 +18,19 @@ cases:
   - id: found
     question: 中国内地FY2024的REVENUE是多少
     tags: [zh]
-    expect: {route: structured, statuses: [found], answer_contains: ["1320 USD_M"]}
+    expect: {route: structured, statuses: [found], answer_contains: ["1,320 百万美元"]}
   - id: not-found
     question: 中国内地FY2025的REVENUE是多少
     expect: {statuses: [not_found], guard_triggered: true}
   - id: multi
     question: 香港2023和2024年的营收分别是多少?
-    expect: {statuses: [found, found], answer_contains: ["+45 USD_M"]}
+    expect: {statuses: [found, found], answer_contains: ["+45 百万美元"]}
   - id: refuse
     question: 竞安中国FY2024的收入是多少?
     expect: {clarification: out_of_scope_entity, statuses: []}
   - id: wrong-on-purpose
     question: 香港FY2024门店数是多少
-    expect: {answer_contains: ["98 COUNT"]}
+    expect: {answer_contains: ["98 家"]}
   - id: narrative
     question: 为什么中国内地FY2024收入下降?
     expect: {route: composite, sources: [{doc: ACME_FY2024_MDA.md}]}
@@ -58,7 +58,7 @@ def test_a_run_records_every_case(
     assert record.golden_hash.startswith("sha256:") and record.provider == "mock"
     by_id = {r.case_id: r for r in results}
     assert [k for k, r in by_id.items() if not r.passed] == ["wrong-on-purpose"]
-    assert by_id["wrong-on-purpose"].check("answer_contains").why == "answer lacks ['98 COUNT']"  # type: ignore[union-attr]
+    assert by_id["wrong-on-purpose"].check("answer_contains").why == "answer lacks ['98 家']"  # type: ignore[union-attr]
     assert by_id["narrative"].unsupported_numbers == []
     on_disk = read_results(tmp_path / "run")
     assert sorted(r.case_id for r in on_disk) == sorted(by_id)

@@ -22,7 +22,7 @@ defaults: {reference_date: 2025-06-30}
 cases:
   - id: live-found
     question: 中国内地FY2024的REVENUE是多少
-    expect: {statuses: [found], answer_contains: ["1320 USD_M"], answer_excludes: ["9999"]}
+    expect: {statuses: [found], answer_contains: ["1,320 百万美元"], answer_excludes: ["9999"]}
 """
 
 

@@ -24,7 +24,7 @@ FACT = {
     },
 }
 ANSWER = (
-    "ACME_CN FY2024 REVENUE:1320 USD_M"
+    "中国内地 FY2024 收入:1,320 百万美元"
     "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)"
 )
 
@@ -69,7 +69,7 @@ def test_a_correct_answer_passes_every_check() -> None:
         statuses=["found"],
         guard_triggered=False,
         sources=[SourceRef(doc="ACME_FY2024_Review.pptx")],
-        answer_contains=["1320 USD_M"],
+        answer_contains=["1,320 百万美元"],
         answer_excludes=["9999"],
     )
     checks = _checks(case, _seen())
@@ -114,7 +114,7 @@ def test_unstated_expectations_are_not_checked() -> None:
         # a found fact whose source the answer does not name
         (
             {},
-            {"answer": "ACME_CN FY2024 REVENUE:1320 USD_M"},
+            {"answer": "中国内地 FY2024 收入:1,320 百万美元"},
             "citations",
             "not named in the answer",
         ),
@@ -145,12 +145,12 @@ def test_each_scorer_fails_with_a_reason(
             [],
         ),  # surfaced assumptions explain their years
         (
-            "ACME_HK REVENUE FY2024 较 FY2023 变化:+45 USD_M",
+            "香港 收入 FY2024 较 FY2023 变化:+45 百万美元",
             {"tool_results": [FACT | {"value": 410.0, "period": "2023"}, FACT | {"value": 455.0}]},
             [],
         ),  # a computed difference
         (
-            "查不到:REVENUE / ACME_CN / 2025",
+            "查不到:中国内地 FY2025 收入",
             {
                 "tool_results": [{"status": "not_found", "normalized": {"period": "2025"}}],
                 "sources": [],

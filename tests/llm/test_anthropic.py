@@ -71,10 +71,10 @@ def test_tool_use_turn(fake_anthropic: FakeAnthropicServer) -> None:
 
 
 def test_text_turn(fake_anthropic: FakeAnthropicServer) -> None:
-    fake_anthropic.script(text_message("ACME_CN FY2024 REVENUE 是 1320 USD_M。"))
+    fake_anthropic.script(text_message("中国内地 FY2024 收入 是 1,320 百万美元。"))
     resp = ask(provider(fake_anthropic))
 
-    assert resp.text == "ACME_CN FY2024 REVENUE 是 1320 USD_M。"
+    assert resp.text == "中国内地 FY2024 收入 是 1,320 百万美元。"
     assert resp.tool_calls == []
     assert resp.stop_reason == "end_turn"
     assert resp.raw_content == [{"type": "text", "text": resp.text}]
