@@ -141,6 +141,29 @@ def fixtures(db: Path, corpus: Path) -> None:
     click.echo(f"wrote {len(report.files)} demo documents ({chunks} chunks) to {corpus}")
 
 
+@main.group()
+def facts() -> None:
+    """The fact table: load another company's numbers."""
+
+
+@facts.command("load")
+@click.argument("csv_file", type=click.Path(path_type=Path))
+@DB_OPTION
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="check codes and units against this profile (default: the ACME demo profile)",
+)
+@_known_errors
+def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
+    """Add the facts in CSV_FILE to the fact table: all of them, or none if one is bad."""
+    from ragspine.engine import load_facts
+
+    n, total = load_facts(csv_file, db, profile=profile)
+    click.echo(f"loaded {n} facts from {csv_file}; {total} facts in {db}")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @CORPUS_OPTION

@@ -7,6 +7,7 @@ seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from types import TracebackType
@@ -19,6 +20,7 @@ from ragspine.profile import DomainProfile, default_profile, load_profile
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE
 from ragspine.storage.fact_store import FactStore
+from ragspine.storage.facts_csv import read_facts_csv
 
 
 class Engine:
@@ -114,3 +116,38 @@ class Engine:
 
 def _profile(path: str | Path | None) -> DomainProfile:
     return load_profile(path) if path is not None else default_profile()
+
+
+def profile_row_check(prof: DomainProfile) -> Callable[[dict[str, str]], tuple[str, str] | None]:
+    """A facts file's rows held to a profile: its stored metrics, their units, its entities and
+    channels. A derived metric is never loaded: it is computed from its operands."""
+    units = {m.code: m.unit for m in prof.metrics}
+
+    def check(row: dict[str, str]) -> tuple[str, str] | None:
+        code = row["metric_code"]
+        if code not in units:
+            derived = " (a derived metric is computed, not loaded)" if prof.derived(code) else ""
+            return "metric_code", f"{code!r} is not a stored metric of the profile{derived}"
+        if row["unit"] != units[code]:
+            return "unit", f"{row['unit']!r} is not {code}'s unit {units[code]!r}"
+        if row["entity"] not in prof.entity_codes:
+            return "entity", f"{row['entity']!r} is not an entity of the profile"
+        if row["channel"] not in prof.channel_codes:
+            return "channel", f"{row['channel']!r} is not a channel of the profile"
+        return None
+
+    return check
+
+
+def load_facts(
+    csv_path: str | Path, db: str | Path, *, profile: str | Path | DomainProfile | None = None
+) -> tuple[int, int]:
+    """Add a facts CSV to a fact store, all rows or none: (rows loaded, facts in the store)."""
+    prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
+    rows = read_facts_csv(
+        csv_path, check=profile_row_check(prof), default_channel=prof.default_channel
+    )
+    with FactStore(db) as store:
+        store.init_schema()
+        n = store.insert_facts(rows)
+        return n, store.count()

@@ -8,6 +8,7 @@
     │   └── ProviderConfigError  missing SDK, missing key, unknown provider name
     ├── InvalidQuestionError     empty, too long, or control characters
     ├── IngestError              a document cannot be read or validated (names the file)
+    ├── FactFileError            a facts CSV is wrong (names file, line and column)
     ├── StoreError               the SQLite fact store
     │   ├── StoreNotFoundError   the database file does not exist
     │   ├── MigrationError       schema history is inconsistent
@@ -53,6 +54,10 @@ class InvalidQuestionError(RagSpineError):
 
 class IngestError(RagSpineError):
     """A document could not be ingested; the message names the file and the field."""
+
+
+class FactFileError(RagSpineError):
+    """A facts file cannot be read or a row is invalid (names file, line and column)."""
 
 
 class StoreError(RagSpineError):

@@ -79,6 +79,10 @@ class ParsedIntent:
     unrecognized: dict[str, str] = field(default_factory=dict)
     # A quarter or half the user wrote without a year, read as the latest complete one.
     assumed_period: Period | None = None
+    # A line item the profile knows but holds no facts for (递延所得税负债): documents only.
+    unsupported_term: str | None = None
+    # A partner the user named: talked about from documents, never given facts.
+    partner: str | None = None
 
     @property
     def is_multi(self) -> bool:
@@ -109,6 +113,9 @@ def parse_intent(
     )
     entities = _codes(_qualified(glossary.entities.find_all(text)))
     channels = _codes(glossary.channels.find_all(text))
+    others = {kind: code for kind, m in reversed(glossary.scan(text)) for code in [m.code]}
+    unsupported = others.get("unsupported")
+    partner = others.get("external")
     matches = find_periods(text, ref)
     periods = list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
     unrecognized = _unrecognized(text, prof)
@@ -121,6 +128,8 @@ def parse_intent(
     metric = metrics[0] if metrics else None
     if _DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
+    elif partner or (unsupported and not metric):
+        route = ROUTE_NARRATIVE  # no fact may answer: what the documents say, with sources
     elif metric and _NARRATIVE_CUES.search(text):
         route = ROUTE_COMPOSITE
     elif metric:
@@ -145,6 +154,8 @@ def parse_intent(
         external_entity=screen.external_entity,
         unrecognized=unrecognized,
         assumed_period=assumed,
+        unsupported_term=unsupported,
+        partner=partner,
     )
 
 

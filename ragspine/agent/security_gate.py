@@ -80,7 +80,7 @@ class SecurityGate:
     def for_profile(cls, profile: DomainProfile) -> SecurityGate:
         """The profile's gate, built once per profile."""
         return profile.memo(
-            "security_gate", lambda: cls(profile.external_entities, profile.home_company_name)
+            "security_gate", lambda: cls(profile.competitors, profile.home_company_name)
         )
 
     def detect(self, text: str) -> SecurityScreen:

@@ -130,15 +130,17 @@ class Glossary:
     def scan(self, folded: str) -> list[tuple[str, AliasMatch]]:
         """(kind, match) for every known word in folded text; the last text's scan is kept, since
         a question is scanned for each kind in turn."""
-        if self._last[0] != folded:
-            out = []
-            for m in self._all.find_all(folded):
-                kind, code = m.code.split(_SEP, 1)
-                if kind == "company":  # the home company's name names its home entity
-                    kind, code = "entities", self.profile.home_entity_code
-                out.append((kind, AliasMatch(code, m.start, m.end)))
-            self._last = (folded, out)
-        return self._last[1]
+        last = self._last  # one read: another thread may replace it meanwhile
+        if last[0] == folded:
+            return last[1]
+        out = []
+        for m in self._all.find_all(folded):
+            kind, code = m.code.split(_SEP, 1)
+            if kind == "company":  # the home company's name names its home entity
+                kind, code = "entities", self.profile.home_entity_code
+            out.append((kind, AliasMatch(code, m.start, m.end)))
+        self._last = (folded, out)
+        return out
 
     def normalize_metric(self, raw: str | None) -> str | None:
         return self.metrics.exact(raw) if isinstance(raw, str) else None

@@ -74,7 +74,7 @@ class UnitSpec(_Strict):
     (万元 is 10000 元; USD_M is 1000000 USD), so a number written at another scale is checked."""
 
     code: str = Field(pattern=_UNIT_PATTERN)
-    display: str = Field(min_length=1)
+    display: str = ""  # a plain multiple (a current ratio) shows none
     scale: float = Field(default=1, gt=0)
     kind: Literal["amount", "percent", "count", "ratio"] = "amount"
 

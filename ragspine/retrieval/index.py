@@ -143,8 +143,11 @@ class CorpusIndex:
         if level.bm25 is None:
             return [[] for _ in queries]
         rankings: list[list[tuple[str, float]]] = []
+        vocab = level.bm25.vocab_dict
         for tokens in queries:
-            if not tokens:
+            # Only figures (a translation whose words this corpus lacks, leaving its years) is no
+            # topic: it would rank every page that prints the year.
+            if not any(t in vocab and not t.isdigit() for t in tokens):
                 rankings.append([])
                 continue
             scores = level.bm25.get_scores(tokens)

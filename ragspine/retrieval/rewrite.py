@@ -66,9 +66,22 @@ def glossary_terms(query: str, profile: DomainProfile | None = None) -> list[Ali
 
 
 def rewrite_queries(query: str, profile: DomainProfile | None = None) -> list[str]:
-    """The expanded query first, then its translation; just the query if it names no term."""
+    """The expanded query first, then its translation; just the query if it names no term.
+
+    The home company's own names are taken out, not expanded: every document in its corpus is
+    about it, so they only pull its company-information pages to the top of every search.
+    """
     prof = profile or default_profile()
     terms = glossary_terms(query, prof)
+    home = [t for t in terms if t.code == prof.home_entity_code]
+    if home:
+        folded = fold(query)
+        starts = [0, *(t.end for t in home)]
+        ends: list[int | None] = [*(t.start for t in home), None]
+        kept = " ".join(folded[a:b] for a, b in zip(starts, ends, strict=True))
+        if kept.strip():
+            query = kept
+            terms = [t for t in terms if t.code != prof.home_entity_code]
     if not terms:
         return [query]
     cjk_query = sum(not c.isascii() for c in query) > sum(
