@@ -5,10 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
-.PHONY: help install test check lint typecheck fixtures evals audit bless demo bench clean
+.PHONY: help install test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
+	audit bless demo bench clean
 
 help:
-	@echo "make evals     run the main job on the embedded demo data"
+	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
 	@echo "make fixtures  build the demo fact store ($(DB))"
@@ -46,22 +47,44 @@ RUN ?= reports/latest
 fixtures: $(STAMP)
 	$(BIN)/ragspine fixtures --db $(DB) --corpus $(CORPUS)
 
-# The main job: the golden set against the offline MockProvider, scored, reported, diffed
-# against the committed baseline, and gated (exit 1 on a regression or a broken threshold).
-evals: fixtures
+# The main job: each golden suite against the offline MockProvider, scored, reported, diffed
+# against its committed baseline, and gated (exit 1 on a regression or a broken threshold).
+evals: evals-acme evals-jinyu
+
+evals-acme: fixtures
 	rm -rf $(RUN)
 	$(BIN)/ragspine eval run --golden golden --out $(RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval diff evals/baseline $(RUN)
 	$(BIN)/ragspine eval gate --baseline evals/baseline --current $(RUN) --thresholds evals/thresholds.yaml
+
+# The real-company example: 金宇生物 (600201), its profile, facts, 2020 report and real questions.
+JY := examples/jinyu
+JY_DB ?= data/jinyu/fact_metric.db
+JY_CORPUS ?= data/jinyu/chunks.db
+JY_RUN ?= reports/jinyu
+
+fixtures-jinyu: $(STAMP)
+	rm -f $(JY_DB)
+	$(BIN)/ragspine facts load $(JY)/facts.csv --db $(JY_DB) --profile $(JY)/profile.yaml
+	$(BIN)/ragspine ingest $(JY)/corpus --corpus $(JY_CORPUS)
+
+evals-jinyu: fixtures-jinyu
+	rm -rf $(JY_RUN)
+	$(BIN)/ragspine eval run --golden $(JY)/golden --profile $(JY)/profile.yaml --out $(JY_RUN) \
+		--db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/ragspine eval diff $(JY)/baseline $(JY_RUN)
+	$(BIN)/ragspine eval gate --baseline $(JY)/baseline --current $(JY_RUN) \
+		--thresholds $(JY)/thresholds.yaml
 
 # The adversarial pack: hostile providers, one attack class each, and correct-answer probes.
 # Per class: did the engine hold, and did the audit catch the fabrication on the raw text?
 audit: fixtures
 	$(BIN)/ragspine eval audit --db $(DB) --corpus $(CORPUS)
 
-# After an intended behaviour change: review reports/latest/diff.md, then make it the baseline.
+# After an intended behaviour change: review each suite's diff.md, then make the runs the baselines.
 bless: $(STAMP)
 	$(BIN)/ragspine eval bless $(RUN) --baseline evals/baseline
+	$(BIN)/ragspine eval bless $(JY_RUN) --baseline $(JY)/baseline
 
 demo: fixtures
 	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)
@@ -70,4 +93,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) data reports/latest .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) data reports/latest $(JY_RUN) .pytest_cache .mypy_cache .ruff_cache

@@ -187,7 +187,9 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
 
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
-            done.answer, done.sources, done.degraded, done.model_text = run_narrative(req)
+            done.answer, done.sources, done.degraded, done.model_text = run_narrative(
+                req, define=intent.definition
+            )
         return done
 
     tasks = _subtasks(intent, clar, prof)

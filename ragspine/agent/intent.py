@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
+from ragspine.agent.definitions import definition_term
 from ragspine.agent.scope import OutOfScope, out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.profile import DomainProfile, default_profile
@@ -38,7 +39,8 @@ _DEFINITION_CUES = re.compile(
 _NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
     r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
-    r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|"
+    r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|邮箱|信箱|地址|网址|法定代表人|证券代码|股票代码|"
+    r"(?<![a-z])(?:e-?mail|address|website|legal representative|stock code)(?![a-z])|"
     r"(?<![a-z])(?:why|reasons?|explain\w*|drivers?|drove|drive|caus\w*|trends?|strateg\w*|"
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
     r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
@@ -83,6 +85,8 @@ class ParsedIntent:
     unsupported_term: str | None = None
     # A partner the user named: talked about from documents, never given facts.
     partner: str | None = None
+    # A concept question's term (什么是在建工程 → 在建工程): answered only from a definition.
+    definition: str | None = None
 
     @property
     def is_multi(self) -> bool:
@@ -126,8 +130,10 @@ def parse_intent(
     if len(periods) == 1 and not impossible and _CHANGE_CUES.search(text):
         periods = [previous_period(periods[0]), periods[0]]
     metric = metrics[0] if metrics else None
+    definition = None
     if _DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
+        definition = definition_term(question)
     elif partner or (unsupported and not metric):
         route = ROUTE_NARRATIVE  # no fact may answer: what the documents say, with sources
     elif metric and _NARRATIVE_CUES.search(text):
@@ -156,6 +162,7 @@ def parse_intent(
         assumed_period=assumed,
         unsupported_term=unsupported,
         partner=partner,
+        definition=definition,
     )
 
 
@@ -224,6 +231,23 @@ def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
 
+def _assumed_year(
+    metric: str | None, ref: date, prof: DomainProfile
+) -> tuple[Period, list[str] | None]:
+    """The latest complete fiscal year, or, when the profile says which years hold data, the
+    latest of those up to it: never a year the fact table cannot have."""
+    latest = latest_complete_fiscal_year(ref)
+    covered = prof.coverage_of(metric) if metric else prof.coverage
+    if covered is None:
+        return latest, None
+    years = sorted(
+        (Period(FY, label[2:]) for label in covered if label.startswith("FY")),
+        key=lambda p: p.year,
+    )
+    usable = [p for p in years if p.year <= latest.year]
+    return (usable[-1] if usable else latest), [p.label for p in years]
+
+
 def clarify_scope(
     intent: ParsedIntent,
     reference_date: date | None = None,
@@ -267,23 +291,33 @@ def clarify_scope(
     # 4. No entity or period: assume the home entity / latest complete FY, and say so.
     assumed: dict[str, str] = {}
     notes: list[str] = []
-    options: list[str] = []
+    options: list[str] = []  # codes and labels, for --json
+    shown: list[str] = []  # the same, as the answer names them
     if intent.entity is None and "entity" not in intent.unrecognized:
-        assumed["entity"] = prof.home_entity_code
-        notes.append(f"未指明实体,按 {prof.home_company_name}({prof.home_entity_code})口径")
-        options += [code for code in prof.entity_codes if code != prof.home_entity_code]
+        home = prof.entity(prof.home_entity_code)
+        assumed["entity"] = home.code
+        notes.append(f"未指明实体,按 {prof.home_company_name}口径")
+        others = [e for e in prof.entities if e.code != home.code]
+        options += [e.code for e in others]
+        shown += [e.display_name for e in others]
     if intent.period is None and "period" not in intent.unrecognized:
-        latest = latest_complete_fiscal_year(ref)
+        latest, years = _assumed_year(intent.metric, ref, prof)
         assumed["period"] = latest.label
-        notes.append(f"未指明期间,按最近完整财年 {latest.label}")
-        options += [Period(FY, str(latest.year - k)).label for k in (1, 2)]
+        covered = "最近有数据的财年" if years is not None else "最近完整财年"
+        notes.append(f"未指明期间,按{covered} {latest.label}")
+        earlier = [Period(FY, str(latest.year - k)).label for k in (1, 2)]
+        earlier = [p for p in earlier if years is None or p in years]
+        options += earlier
+        shown += earlier
     elif intent.assumed_period is not None:
         p = intent.assumed_period
         assumed["period"] = p.label
         notes.append(f"未指明年份,按最近已结束的 {p.label}")
         options.append(p.label.replace(str(p.year), str(p.year - 1)))
+        shown.append(options[-1])
     if assumed:
-        note = "【假设】" + ";".join(notes) + f"。(如需收窄:{' / '.join(options)})"
+        narrow = f"(如需收窄:{' / '.join(shown)})" if shown else ""
+        note = "【假设】" + ";".join(notes) + "。" + narrow
         return ClarificationResult(
             mode=CLARIFY_ANSWER_WITH_ASSUMPTIONS,
             assumed_slots=assumed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ragspine.agent.definitions import NO_DEFINITION, defining_hits
 from ragspine.agent.grounding import ground
 from ragspine.agent.query_tools import Source, ToolResult
 from ragspine.agent.request import DEGRADED_NARRATIVE, DEGRADED_PROVIDER, Request
@@ -26,6 +27,7 @@ NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为
 
 TOP_K = 5
 RERANK_POOL = 12
+DEFINITION_POOL = 40  # a definition may rank below passages that merely use the word
 
 
 class NarrativeAnswer(NamedTuple):
@@ -36,19 +38,29 @@ class NarrativeAnswer(NamedTuple):
 
 
 def run_narrative(
-    req: Request, *, facts: Sequence[ToolResult] = (), top_k: int = TOP_K
+    req: Request,
+    *,
+    facts: Sequence[ToolResult] = (),
+    top_k: int = TOP_K,
+    define: str | None = None,
 ) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
-    force every source into the answer. ``facts`` are the structured half's, in a composite."""
+    force every source into the answer. ``facts`` are the structured half's, in a composite;
+    ``define`` is a concept question's term: only passages that define it may answer."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
         return NarrativeAnswer(NARRATIVE_NOT_WIRED, [], DEGRADED_NARRATIVE)
     with trace.span("retrieve"):
-        hits = req.retriever.retrieve(
-            req.question, top_k=RERANK_POOL if req.rerank else top_k, clearance=req.clearance
-        )
+        pool = DEFINITION_POOL if define else RERANK_POOL if req.rerank else top_k
+        hits = req.retriever.retrieve(req.question, top_k=pool, clearance=req.clearance)
     trace.count("narrative_hits", len(hits))
+    if define is not None:
+        hits = defining_hits(define, hits)
+        trace.count("defining_hits", len(hits))
+        if not hits:
+            trace.code("narrative", "no_definition")
+            return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
     if not hits:
         trace.code("narrative", "no_hits")
         return NarrativeAnswer(NARRATIVE_NO_HITS, [])

@@ -45,7 +45,8 @@ _TERMS = (
     "管理费用", "财务费用", "货币资金", "现金", "总资产", "资产总额", "负债", "总负债", "流动资产",
     "固定资产", "无形资产", "存货", "应收", "应付", "股本", "所有者权益", "每股", "法定代表人",
     "证券代码", "注册", "员工", "职工", "办公地址", "电子信箱", "收入", "利润", "费用", "资产",
-    "归属", "归母", "企业研发", "社会责任", "核心竞争力", "主营业务",
+    "归属", "归母", "企业研发", "社会责任", "核心竞争力", "主营业务", "审计意见", "关键审计事项",
+    "研发投入", "现金流", "股权激励", "控股股东", "环境信息", "毛利率", "增长率",
 )  # fmt: skip
 # Words that stand where a name would but name nobody in particular.
 _GENERIC = {
@@ -73,9 +74,9 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
             return OutOfScope("company", _original(question, index, span))
     if _RANKING.search(text):
         return OutOfScope("ranking")
-    code = _STOCK_CODE.search(text)
-    if code is not None:
-        return OutOfScope("company", code.group())
+    for code in _STOCK_CODE.finditer(text):
+        if code.group() not in home:  # the home company's own code names it
+            return OutOfScope("company", code.group())
     terms = profile.memo("scope_terms", lambda: _terms_pattern(profile))
     for start, end in _entity_spans(text, known, terms, home):
         return OutOfScope("company", _original(question, index, (start, end)))
@@ -107,7 +108,8 @@ def _entity_spans(
 _PUNCT = re.compile(r"[,,。::;;、??]")
 _LEADS = re.compile(r"[,,。::;;、?? ]|请问|请告诉我|提供|根据|关于|为什么|为何")
 _NOT_A_NAME = re.compile(
-    r"年报|报告|财报|提及|披露|数据|合计|总计|情况|期末|期初|本期|上期|描述|介绍|分析|说明|一下"
+    r"年报|报告|财报|提及|披露|数据|合计|总计|情况|期末|期初|本期|上期|描述|介绍|分析|说明|一下|"
+    r"实现|发生|产生|取得|获得|录得|达到|完成|共计|累计|全年|整体"
 )
 _PERIOD_WORDS = re.compile(r"季|半年|上半|下半|财年|年度|月|全年|前三|h[12]|q[1-4]|fy")
 
@@ -144,7 +146,7 @@ def _known_words(profile: DomainProfile) -> list[str]:
     words = [profile.home_company_name]
     for entity in profile.entities:
         words += [entity.code, *entity.aliases]
-    for metric in profile.metrics:
+    for metric in [*profile.metrics, *profile.derived_metrics]:
         words += [metric.code, *metric.aliases]
     for channel in profile.channels:
         words += [channel.code, *channel.aliases]
@@ -158,7 +160,8 @@ def _known_words(profile: DomainProfile) -> list[str]:
 
 def _terms_pattern(profile: DomainProfile) -> re.Pattern[str]:
     """The statement terms and the profile's metric names, one pattern, longest first."""
-    words = {fold(w) for m in profile.metrics for w in m.aliases} | set(_TERMS)
+    every = [*profile.metrics, *profile.derived_metrics]
+    words = {fold(w) for m in every for w in m.aliases} | set(_TERMS)
     ordered = sorted((w for w in words if len(w) >= 2), key=len, reverse=True)
     return re.compile("|".join(map(re.escape, ordered)))
 

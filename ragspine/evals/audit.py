@@ -13,9 +13,10 @@ points, multiple), and not against the direction the source states.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -41,6 +42,8 @@ class SlotNames:
     entities: Mapping[str, Sequence[str]]
     channels: Mapping[str, Sequence[str]]
     default_channel: str = "TOTAL"
+    # derived metric code → (formula as the profile writes it, shown ×100 as a percentage)
+    formulas: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,7 @@ def audit_answer(
     prose sentence gives a slot the tool answered (another value) or could not find (any value).
     """
     findings = [Finding(m.group(), "bidi") for m in _BIDI_NEAR_DIGIT.finditer(answer)]
+    tool_results = _recomputed(tool_results, names)
     facts_by_key: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for r in tool_results:  # duplicates counted once
         if r.get("status") == "found":
@@ -134,7 +138,10 @@ def audit_answer(
             if r.get("status") in ("found", "not_found")
         }.values()
     )  # duplicates counted once
-    by_source = {(f["source"]["doc"], f["source"]["locator"]): f for f in facts}
+    # a derived metric shares its first operand's source: a line citing it states the operand
+    by_source = {
+        (f["source"]["doc"], f["source"]["locator"]): f for f in facts if "operands" not in f
+    }
     computed = _computed(facts)
     given = [c for t in (question, assumption_note) for c in _claims_of(normalise(t))]
     for line in normalise(answer).split("\n"):
@@ -173,6 +180,69 @@ def audit_answer(
             findings += _slot_conflicts(bare, claims, slots, names)
     return findings
 
+
+def _recomputed(
+    results: Iterable[Mapping[str, Any]], names: SlotNames | None
+) -> list[Mapping[str, Any]]:
+    """A derived metric's operands as facts, and its value as the audit computes it from them
+    with the profile's formula: the engine's own figure for it is never taken on trust."""
+    out: list[Mapping[str, Any]] = []
+    for r in results:
+        operands = r.get("operands") if r.get("status") == "found" else None
+        if operands is None:
+            out.append(r)
+            continue
+        out += [o for o in operands if isinstance(o, Mapping)]
+        spec = (names.formulas if names else {}).get(str(r.get("metric_code")))
+        value = _evaluate(spec[0], operands, str(r.get("period", ""))) if spec else None
+        if value is not None:
+            out.append({**r, "value": str(value * 100 if spec and spec[1] else value)})
+    return out
+
+
+def _evaluate(formula: str, operands: Sequence[Any], period: str) -> Fraction | None:
+    """The formula over the operand facts, in exact fractions; None if anything is off."""
+    values: dict[tuple[str, str], Fraction] = {}
+    for o in operands:
+        try:
+            values[(str(o["metric_code"]), str(o["period"]))] = Fraction(str(o["value_text"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+    earlier = f"{int(period[:4]) - 1:04d}{period[4:]}" if period[:4].isdigit() else ""
+
+    def walk(node: ast.AST) -> Fraction:
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return Fraction(str(node.value))
+        if isinstance(node, ast.Name):
+            return values[(node.id, period)]
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "prev"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+        ):
+            return values[(node.args[0].id, earlier)]
+        raise ValueError(ast.dump(node))
+
+    try:
+        return walk(ast.parse(formula, mode="eval"))
+    except (SyntaxError, ValueError, KeyError, ZeroDivisionError):
+        return None
+
+
+_OPS: dict[type, Callable[[Fraction, Fraction], Fraction]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
 
 _OTHER_PERIOD = re.compile(r"(由|从|上年的?|去年的?|上一年的?|from|prior year|last year)\s*$", re.I)
 _AMOUNT_AFTER = re.compile(r"^\s?(美元|元|港元|人民币|USD|dollars?)", re.I)

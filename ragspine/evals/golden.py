@@ -44,6 +44,8 @@ class _Strict(BaseModel):
 class SourceRef(_Strict):
     doc: str = Field(min_length=1)
     locator: str | None = None
+    # Any passage of a section: 'section=5.16' also matches section=5.16.2,para=3.
+    locator_prefix: str | None = None
 
 
 class Expect(_Strict):

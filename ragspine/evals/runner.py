@@ -150,11 +150,16 @@ class CaseRunner:
 
 def slot_names(profile: DomainProfile) -> SlotNames:
     """Each metric, entity and channel code with the words that name it, for the audit."""
+    every = [*profile.metrics, *profile.derived_metrics]
     return SlotNames(
-        metrics={m.code: [m.code, *m.aliases] for m in profile.metrics},
-        entities={e.code: [e.code, *e.aliases] for e in profile.entities},
+        metrics={m.code: [m.code, *m.aliases, *([m.name_zh] if m.name_zh else [])] for m in every},
+        entities={
+            e.code: [e.code, *e.aliases, *([e.name_zh] if e.name_zh else [])]
+            for e in profile.entities
+        },
         channels={c.code: [c.code, *c.aliases] for c in profile.channels},
         default_channel=profile.default_channel,
+        formulas={d.code: (d.formula, d.percent) for d in profile.derived_metrics},
     )
 
 

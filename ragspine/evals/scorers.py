@@ -71,7 +71,7 @@ class Observed:
 
     @property
     def narrative_sources(self) -> list[Mapping[str, Any]]:
-        fact_sources = [r["source"] for r in self.found]
+        fact_sources = [o["source"] for r in self.found for o in (r.get("operands") or [r])]
         return [s for s in self.sources if s not in fact_sources]
 
 
@@ -139,13 +139,18 @@ def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
     problems: list[str] = []
     for ref in expected:
         if not any(
-            s.get("doc") == ref.doc and (ref.locator is None or s.get("locator") == ref.locator)
+            s.get("doc") == ref.doc
+            and (ref.locator is None or s.get("locator") == ref.locator)
+            and str(s.get("locator", "")).startswith(ref.locator_prefix or "")
             for s in seen.sources
         ):
             problems.append(
-                f"missing expected source {ref.doc}" + (f" · {ref.locator}" if ref.locator else "")
+                f"missing expected source {ref.doc}"
+                + (f" · {ref.locator}" if ref.locator else "")
+                + (f" · {ref.locator_prefix}…" if ref.locator_prefix else "")
             )
-    for fact in seen.found:
+    stated = [o for f in seen.found for o in (f.get("operands") or [f])]
+    for fact in stated:  # a derived metric rests on each of its operands' sources
         src = fact["source"]
         if src not in seen.sources:
             problems.append(f"found fact's source {src['doc']} · {src['locator']} not in sources")

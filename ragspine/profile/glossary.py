@@ -110,6 +110,9 @@ class Glossary:
         for key, alias, _ in profile._vocabulary():
             kind, code = key.split(":", 1)
             terms.setdefault(f"{kind}{_SEP}{code}", []).append(alias)
+            if kind == "metrics" and alias.endswith("增长率") and len(alias) > 3:
+                # 销售费用的增长率 is 销售费用增长率, as people write it
+                terms[f"{kind}{_SEP}{code}"].append(alias[:-3] + "的增长率")
         self._all = AliasMatcher(terms, include_codes=False)
         self._last: tuple[str, list[tuple[str, AliasMatch]]] = ("\x00", [])
 

@@ -34,7 +34,7 @@ def _synonym_matcher(profile: DomainProfile) -> AliasMatcher:
 def _siblings(profile: DomainProfile) -> dict[str, list[str]]:
     def build() -> dict[str, list[str]]:
         table: dict[str, list[str]] = {}
-        for items in (profile.metrics, profile.entities, profile.channels):
+        for items in (profile.metrics, profile.derived_metrics, profile.entities, profile.channels):
             for item in items:
                 table[item.code] = list(item.aliases)
         for i, group in enumerate(profile.synonyms):
