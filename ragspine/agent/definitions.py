@@ -3,8 +3,9 @@ a passage that defines the term, or honestly not at all.
 
 A report's accounting policies define many line items; what they do not define (现金比率, 财务杠杆)
 must not be answered with whatever passage mentions the word, least of all one full of the
-company's figures. Deterministic: a passage defines a term when the term is followed, within a
-few characters, by a defining verb (是指, 系指, 包括, 分为, 按…计价), and it is prose, not a table row.
+company's figures. Deterministic: a passage defines a term when the term is followed, within
+a few characters, by a defining verb (是指, 系指, 包括, 分为, 按…计价), and it is prose, not a
+table row.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ _ZH_TERM = re.compile(
     r"的含义|是什么)\s*[??。]*$"
 )
 _EN_TERM = re.compile(r"^(?:what (?:is|are)|define)\s+(?:an?\s+|the\s+)?(?P<c>.+?)\s*[?.]*$")
-_DEFINING = r"[^。;;]{0,8}?(?:是指|系指|指的是|定义为|是|为|包括|分为|按照|按|采用|确认为|核算|计价|means|refers)"
+_DEFINING = (
+    r"[^。;;]{0,8}?(?:是指|系指|指的是|定义为|是|为|包括|分为|按照|按|采用|确认为|核算|计价|"
+    r"means|refers)"
+)
 # A figure as statements print it: 1,234.56 or 1234.56; a passage holding one is a table row.
 _AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2}(?!\d)")
 
