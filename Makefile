@@ -35,8 +35,8 @@ test: $(STAMP)
 check: lint typecheck
 
 lint: $(STAMP)
-	$(BIN)/ruff check ragspine tests benchmarks
-	$(BIN)/ruff format --check ragspine tests benchmarks
+	$(BIN)/ruff check ragspine tests benchmarks examples
+	$(BIN)/ruff format --check ragspine tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

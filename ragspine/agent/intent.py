@@ -34,6 +34,7 @@ CLARIFY_NONE = "none"
 _DEFINITION_CUES = re.compile(
     r"^什么是|什么叫|是什么意思|是指什么|指的是什么|的定义|的含义|如何分析|如何评估|如何计算|"
     r"怎么计算|怎样计算|如何理解|如何影响|怎样影响|有何影响|的关系|的区别|有何区别|不一致|"
+    r"(?:可以|能够?|可能|会)\s*(?:是|为|出现)?\s*(?:负|零)(?:数|值|的)?|"
     r"^what (?:is|are) (?:a |an )?(?!the )|^what does .* mean|^define"
 )
 _NARRATIVE_CUES = re.compile(

@@ -78,6 +78,13 @@ class UnitSpec(_Strict):
     scale: float = Field(default=1, gt=0)
     kind: Literal["amount", "percent", "count", "ratio"] = "amount"
 
+    @model_validator(mode="after")
+    def _percent_by_sign(self) -> UnitSpec:
+        """A unit shown as % is a percentage unless declared otherwise: 23.15%, not 23.15 %."""
+        if "kind" not in self.model_fields_set and (self.display == "%" or self.code == "PCT"):
+            self.kind = "percent"
+        return self
+
 
 class MetricSpec(_Named):
     unit: str = Field(pattern=_UNIT_PATTERN)

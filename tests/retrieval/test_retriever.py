@@ -112,3 +112,9 @@ def test_no_match_returns_nothing(retriever: HybridRetriever) -> None:
 def test_unknown_clearance_is_refused(retriever: HybridRetriever) -> None:
     with pytest.raises(ValueError, match="unknown sensitivity"):
         retriever.retrieve("收入", clearance="TOP_SECRET")
+
+
+def test_a_query_of_figures_alone_ranks_nothing(retriever: HybridRetriever) -> None:
+    """A translation whose words the corpus lacks leaves only its years: no topic to rank by."""
+    assert retriever.retrieve("2024 2023", top_k=5, clearance="RESTRICTED") == []
+    assert retriever.retrieve("2024 线上", top_k=5, clearance="RESTRICTED") != []

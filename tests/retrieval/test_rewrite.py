@@ -40,3 +40,16 @@ def test_at_most_two_queries_so_near_duplicates_cannot_outvote_the_translation()
 
 def test_a_query_without_glossary_terms_is_searched_as_is() -> None:
     assert rewrite_queries("hello there") == ["hello there"]
+
+
+def test_the_home_companys_own_names_are_taken_out_of_the_query() -> None:
+    """Every document is about the home company: its names would only pull its
+    company-information pages to the top. Another entity's name stays."""
+    queries = rewrite_queries("ACME集团2024年的战略是什么?")
+    assert all("acme集团" not in q.lower() and "集团" not in q for q in queries)
+    assert "香港" in rewrite_queries("香港2024年的战略是什么?")[0]
+
+
+def test_a_question_that_is_only_the_company_name_is_kept() -> None:
+    """Nothing else to search for: the company pages are then the right answer."""
+    assert rewrite_queries("ACME集团")[0].startswith("ACME集团")

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from ragspine.profile.formula import FormulaError, Operand, parse_formula
+
+REVENUE, COST = Operand("REVENUE"), Operand("COST")
+LAST_REVENUE = Operand("REVENUE", 1)
+
+
+@pytest.mark.parametrize(
+    ("formula", "values", "expected"),
+    [
+        # the challenge's 毛利率 on 四方科技 2019: the official answer is 23.15%
+        (
+            "(REVENUE - COST) / REVENUE",
+            {REVENUE: Decimal("1175301034.32"), COST: Decimal("903236584.52")},
+            Decimal("0.23148490629671719491"),
+        ),
+        # a growth rate reads last year's value through prev()
+        (
+            "(REVENUE - prev(REVENUE)) / prev(REVENUE)",
+            {REVENUE: Decimal("150"), LAST_REVENUE: Decimal("120")},
+            Decimal("0.25"),
+        ),
+        # precedence: * and / bind tighter than + and -, left to right
+        ("REVENUE - COST * 2 / 4", {REVENUE: Decimal(10), COST: Decimal(4)}, Decimal(8)),
+        # unary minus and constants
+        ("-REVENUE + 1", {REVENUE: Decimal(3)}, Decimal(-2)),
+    ],
+)
+def test_a_formula_evaluates_exactly(
+    formula: str, values: dict[Operand, Decimal], expected: Decimal
+) -> None:
+    value = parse_formula(formula).evaluate(values)
+    assert value.quantize(Decimal("1e-20")) == expected.quantize(Decimal("1e-20"))
+
+
+def test_operands_are_listed_once_in_the_order_written() -> None:
+    f = parse_formula("(REVENUE - prev(REVENUE)) / prev(REVENUE) + COST / REVENUE")
+    assert f.operands == (REVENUE, LAST_REVENUE, COST)
+    assert f.codes == ["REVENUE", "COST"]
+
+
+def test_a_zero_divisor_is_an_error_never_infinity() -> None:
+    with pytest.raises(FormulaError, match="division by zero"):
+        parse_formula("COST / REVENUE").evaluate({COST: Decimal(1), REVENUE: Decimal(0)})
+
+
+def test_the_formula_renders_in_words_with_the_parentheses_it_needs() -> None:
+    f = parse_formula("(REVENUE - prev(REVENUE)) / prev(REVENUE) - (COST - REVENUE)")
+    names = {"REVENUE": "营业收入", "COST": "营业成本"}
+
+    def name(o: Operand) -> str:
+        return ("上年" if o.lag else "") + names[o.code]
+
+    assert f.render(name) == "(营业收入 − 上年营业收入) / 上年营业收入 − (营业成本 − 营业收入)"
+
+
+@pytest.mark.parametrize(
+    ("formula", "why"),
+    [
+        ("REVENUE +", "ends too early"),  # incomplete
+        ("(REVENUE", "expected ')'"),  # unbalanced
+        ("REVENUE ** 2", "unexpected"),  # no power operator
+        ("1 + 2", "names no metric"),  # a constant is not a metric
+        ("prev(prev(REVENUE))", "prev() takes one metric code"),  # no nesting
+        ("__import__('os')", "cannot read"),  # no code, no strings
+        ("REVENUE; COST", "cannot read"),  # one expression only
+    ],
+)
+def test_a_bad_formula_is_refused_saying_why(formula: str, why: str) -> None:
+    with pytest.raises(FormulaError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        parse_formula(formula)
