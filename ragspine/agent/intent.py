@@ -41,6 +41,8 @@ _NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
     r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
     r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|邮箱|信箱|地址|网址|法定代表人|证券代码|股票代码|"
+    r"介绍|情况(?!下)|概述|概况|简述|审计意见|"
+    r"(?<![a-z])(?:opinion|audit\w*|overview|describe|introduc\w*)(?![a-z])|"
     r"(?<![a-z])(?:e-?mail|address|website|legal representative|stock code)(?![a-z])|"
     r"(?<![a-z])(?:why|reasons?|explain\w*|drivers?|drove|drive|caus\w*|trends?|strateg\w*|"
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"

@@ -170,11 +170,17 @@ def closest_metrics(question: str, prof: DomainProfile, n: int = 6) -> list[str]
     """The metrics whose names share the longest run of characters with the question (利润 →
     净利润, 营业利润, 利润总额); the first declared when nothing is shared."""
     text = compact(question)
+    latin = set(re.findall(r"[a-z]{3,}", fold(question)))
     specs = [*prof.metrics, *prof.derived_metrics]
 
     def overlap(words: list[str]) -> int:
         best = 0
-        for word in map(compact, words):
+        for raw in words:
+            word = compact(raw)
+            if word.isascii():  # English: whole words in common, never shared letters
+                shared = [w for w in re.findall(r"[a-z]{3,}", fold(raw)) if w in latin]
+                best = max(best, sum(map(len, shared)))
+                continue
             for size in range(min(len(word), len(text)), best, -1):
                 if any(word[i : i + size] in text for i in range(len(word) - size + 1)):
                     best = size

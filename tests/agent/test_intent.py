@@ -248,3 +248,27 @@ def test_a_change_question_also_asks_for_the_period_before(
     question: str, periods: list[str]
 ) -> None:
     assert [p.label for p in parse_intent(question, REF).periods] == periods
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        # a metric plus 介绍…情况: the number, then what the documents say about it
+        ("请介绍一下集团2024年收入情况", "composite"),
+        ("分析一下香港FY2024的毛利率", "composite"),
+        # 的情况下 is a condition, not a request for a narrative
+        ("在保留两位小数的情况下,集团2024年的毛利率是多少", "structured"),
+        # "what was" asks for a figure only when a metric is named
+        ("What was the audit opinion on the 2024 report?", "narrative"),
+        ("What was Hong Kong revenue in FY2024?", "structured"),
+    ],
+)
+def test_routing_cues_from_real_questions(question: str, route: str) -> None:
+    assert parse_intent(question, REF).route == route
+
+
+def test_an_english_ask_first_offers_metrics_sharing_a_word_not_letters() -> None:
+    clar = clarify_scope(parse_intent("What was the profit in FY2024?", REF), REF)
+    assert clar.mode == CLARIFY_ASK_FIRST
+    # gross profit, operating profit, net profit share the word "profit"
+    assert clar.narrowing_options[:3] == ["GROSS_PROFIT", "OPERATING_PROFIT", "NET_PROFIT"]
