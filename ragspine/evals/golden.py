@@ -52,6 +52,8 @@ class Expect(_Strict):
     route: Route | None = None
     clarification: Mode | None = None
     statuses: list[Status] | None = None
+    # the metric codes queried, as a multiset: a derived metric, not its raw inputs
+    metrics: list[str] | None = None
     guard_triggered: bool | None = None
     sources: list[SourceRef] | None = None
     answer_contains: list[str] = Field(default_factory=list)

@@ -120,6 +120,21 @@ def score_statuses(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+@scorer("metrics")
+def score_metrics(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.metrics
+    if want is None:
+        return None
+    queried = [
+        str(r.get("metric_code") or (r.get("normalized") or {}).get("metric_code"))
+        for r in seen.tool_results
+        if r.get("status") in ("found", "not_found")
+    ]
+    ok = Counter(want) == Counter(queried)
+    why = "" if ok else "queried metrics differ (compared as a multiset)"
+    return Check(name="metrics", passed=ok, expected=sorted(want), actual=sorted(queried), why=why)
+
+
 @scorer("guard", rate="guard_accuracy")
 def score_guard(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.guard_triggered

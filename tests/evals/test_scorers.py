@@ -127,6 +127,17 @@ def test_unstated_expectations_are_not_checked() -> None:
         ),
         # a number nothing explains: the independent audit of the guard
         ({}, {"answer": ANSWER + " 去年是 8888"}, "unsupported_numbers", "8888"),
+        # a derived metric expected, its raw input queried instead
+        ({"metrics": ["GROSS_MARGIN"]}, {}, "metrics", "queried metrics differ"),
+        # a section expected, a passage elsewhere cited
+        (
+            {"sources": [SourceRef(doc="ACME_FY2024_Review.pptx", locator_prefix="slide=9")]},
+            {},
+            "citations",
+            "slide=9…",
+        ),
+        # thousands separators are ignored: an excluded 1320 is still found in 1,320
+        ({"answer_excludes": ["1320"]}, {"answer": ANSWER}, "answer_excludes", "['1320']"),
     ],
 )
 def test_each_scorer_fails_with_a_reason(
