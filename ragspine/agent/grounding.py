@@ -68,8 +68,10 @@ def ground(
 ) -> GroundingReport:
     """The model's text with every unsupported sentence replaced and every fake citation gone."""
     report = GroundingReport(text="")
-    found = [f for f in facts if f["status"] == "found"]
-    derived = _derived(found)
+    found = [
+        o for f in facts if f["status"] == "found" for o in [f, *(f.get("operands") or [])]
+    ]  # a derived metric's operands are facts of the answer too
+    derived = _derived(req.profile, found)
     slots = _slots(req, facts)
     passages = _Passages(hits)
     lines = []
@@ -235,7 +237,8 @@ def _slots(req: Request, facts: Sequence[ToolResult]) -> list[_Slot]:
     for fact in facts:
         if fact["status"] == "found":
             key = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
-            slot = _Slot(key, fact["channel"], fact["unit"], tuple(_fact_quantities(fact)), ())
+            own = tuple(_fact_quantities(req.profile, fact))
+            slot = _Slot(key, fact["channel"], fact["unit"], own, ())
         elif fact["status"] == "not_found":
             n = fact["normalized"]
             key = (n["metric_code"], n["entity"], n["period_type"], n["period"])
@@ -284,7 +287,7 @@ def _contradictions(
             period = _period_of(req, sentence, claim, periods[0] if periods else None, cited)
             if period is None or (period != ("", "") and period != slot.key[2:]):
                 continue  # a value for another period of the same metric
-            if _same_kind(claim, sentence, slot.unit) and not any(
+            if _same_kind(req.profile, claim, sentence, slot.unit) and not any(
                 claim.matches(q) for q in slot.own
             ):
                 bad += 1
@@ -347,31 +350,48 @@ def _negated(q: Quantity) -> Quantity:
 
 
 def _unit_of(req: Request, metric_code: str) -> str:
-    return next((m.unit for m in req.profile.metrics if m.code == metric_code), "")
+    spec = req.profile.any_metric(metric_code)
+    return spec.unit if spec is not None else ""
 
 
-def _same_kind(claim: Quantity, sentence: str, unit: str) -> bool:
-    """Is this number of the fact's kind: a rate for PCT, money for a currency, a count?"""
-    if unit == "PCT":
+def _unit_kind(prof: DomainProfile, unit: str) -> str:
+    """percent, count, ratio or amount: as the profile declares the unit (PCT and COUNT, the
+    demo's codes, read as their names say when undeclared)."""
+    declared = prof.unit(unit)
+    if declared.kind != "amount" or any(u.code == unit for u in prof.units):
+        return declared.kind
+    return "count" if unit == "COUNT" else "amount"
+
+
+def _same_kind(prof: DomainProfile, claim: Quantity, sentence: str, unit: str) -> bool:
+    """Is this number of the fact's kind: a rate for a percentage, money for an amount, a count?"""
+    kind = _unit_kind(prof, unit)
+    if kind == "percent":
         return claim.kind == "percent"
     if claim.kind != "number":
         return False
     after = sentence[claim.end : claim.end + 6]
-    if unit == "COUNT":
+    if kind == "count":
         return bool(_COUNT_AFTER.match(after))
+    if kind == "ratio":
+        return False  # a plain multiple: only the number itself, which the passage check holds
     scaled = claim.precision > _HALF  # 1400百万, 4.55亿: a scale word was written
     return bool(_MONEY_AFTER.match(after)) or scaled or sentence[: claim.start].endswith("$")
 
 
-def _scale(unit: str) -> Decimal:
+def _scale(prof: DomainProfile, unit: str) -> Decimal:
+    """What one of the unit is worth in base units: declared (万元 = 10000), else by the code's
+    ending (USD_M = 1000000)."""
+    if any(u.code == unit for u in prof.units):
+        return Decimal(str(prof.unit(unit).scale))
     return next((v for k, v in _SCALES.items() if unit.upper().endswith(k)), Decimal(1))
 
 
-def _fact_quantities(fact: FoundResult) -> list[Quantity]:
+def _fact_quantities(prof: DomainProfile, fact: FoundResult) -> list[Quantity]:
     """A found fact as written (1320 USD_M) and at scale (1,320,000,000)."""
     value = Decimal(str(fact["value"]))
-    kind: Kind = "percent" if fact["unit"] == "PCT" else "number"
-    scale = _scale(fact["unit"])
+    kind: Kind = "percent" if _unit_kind(prof, fact["unit"]) == "percent" else "number"
+    scale = _scale(prof, fact["unit"])
     return [_exact(value, kind), _exact(value * scale, kind, scale)]
 
 
@@ -379,9 +399,9 @@ def _exact(value: Decimal, kind: Kind, scale: Decimal = Decimal(1)) -> Quantity:
     return Quantity(value, kind, _EXACT * scale, 0, 0, "")
 
 
-def _derived(found: Sequence[FoundResult]) -> list[Quantity]:
+def _derived(prof: DomainProfile, found: Sequence[FoundResult]) -> list[Quantity]:
     """Found facts, and what two of one series give: the difference and the growth rate."""
-    out = [q for f in found for q in _fact_quantities(f)]
+    out = [q for f in found for q in _fact_quantities(prof, f)]
     for a, b in combinations(found, 2):
         if (a["metric_code"], a["entity"], a["channel"], a["unit"]) != (
             b["metric_code"],
@@ -392,8 +412,8 @@ def _derived(found: Sequence[FoundResult]) -> list[Quantity]:
             continue
         # Both orders: which of the two is "before" is the sentence's to say, by its words.
         va, vb = Decimal(str(a["value"])), Decimal(str(b["value"]))
-        scale = _scale(a["unit"])
-        kind: Kind = "points" if a["unit"] == "PCT" else "number"
+        scale = _scale(prof, a["unit"])
+        kind: Kind = "points" if _unit_kind(prof, a["unit"]) == "percent" else "number"
         for base, other in ((va, vb), (vb, va)):
             out += [_exact(other - base, kind), _exact((other - base) * scale, kind, scale)]
             if base:

@@ -44,6 +44,8 @@ class SlotNames:
     default_channel: str = "TOTAL"
     # derived metric code → (formula as the profile writes it, shown ×100 as a percentage)
     formulas: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    # unit code → (percent, scale in base units) as the profile declares it
+    units: Mapping[str, tuple[bool, Fraction]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -58,24 +60,34 @@ class Finding:
 _UNIT_SCALE = {"_K": 10**3, "_M": 10**6, "_B": 10**9, "_BN": 10**9}
 
 
-def _fact_claims(fact: Mapping[str, Any]) -> list[Claim]:
+def _fact_claims(
+    fact: Mapping[str, Any], units: Mapping[str, tuple[bool, Fraction]] | None = None
+) -> list[Claim]:
     value = Fraction(str(fact["value"]))
     unit = str(fact.get("unit", ""))
-    kind = "percent" if unit == "PCT" else "number"
-    scale = next((v for k, v in _UNIT_SCALE.items() if unit.upper().endswith(k)), 1)
+    declared = (units or {}).get(unit)
+    percent = declared[0] if declared else unit == "PCT"
+    kind = "percent" if percent else "number"
+    scale = (
+        declared[1]
+        if declared
+        else next((v for k, v in _UNIT_SCALE.items() if unit.upper().endswith(k)), 1)
+    )
     tiny = Fraction(1, 10**6)
     return [Claim("", value, kind, tiny, 0), Claim("", value * scale, kind, tiny * scale, 0)]
 
 
-def _computed(facts: list[Mapping[str, Any]]) -> list[Claim]:
+def _computed(
+    facts: list[Mapping[str, Any]], units: Mapping[str, tuple[bool, Fraction]] | None = None
+) -> list[Claim]:
     """Found facts, and for two of one series their difference and growth, both ways."""
-    out = [c for f in facts for c in _fact_claims(f)]
+    out = [c for f in facts for c in _fact_claims(f, units)]
     for a, b in combinations(facts, 2):
         series = ("metric_code", "entity", "channel", "unit")
         if any(a.get(k) != b.get(k) for k in series):
             continue
         for x, y in ((a, b), (b, a)):
-            for cx, cy in zip(_fact_claims(x), _fact_claims(y), strict=True):
+            for cx, cy in zip(_fact_claims(x, units), _fact_claims(y, units), strict=True):
                 assert cx.value is not None and cy.value is not None
                 # a change of a rate is in points, whether written 个百分点 or "PCT"
                 kinds = ("points", "percent") if cx.kind == "percent" else ("number",)
@@ -142,7 +154,8 @@ def audit_answer(
     by_source = {
         (f["source"]["doc"], f["source"]["locator"]): f for f in facts if "operands" not in f
     }
-    computed = _computed(facts)
+    units = names.units if names else None
+    computed = _computed(facts, units)
     given = [c for t in (question, assumption_note) for c in _claims_of(normalise(t))]
     for line in normalise(answer).split("\n"):
         cited = [_cited(c.group(1), by_source) for c in _CITE.finditer(line)]
@@ -150,7 +163,7 @@ def audit_answer(
         passages: list[str] = []
         for doc, locator, fact in cited:
             if fact is not None:
-                local += _fact_claims(fact)
+                local += _fact_claims(fact, units)
             elif chunk_text is not None and doc:
                 passage = _passage(chunk_text(doc, locator) or "")
                 passages.append(passage.text)
@@ -286,11 +299,13 @@ def _slot_conflicts(
                 if _OTHER_PERIOD.search(sentence[max(0, start - 6) : start]):
                     continue
                 near = sentence[max(0, start - 6) : start], sentence[end : end + 4]
-                if not _same_kind(claim, *near, str(keys.get("unit", ""))):
+                unit = str(keys.get("unit", ""))
+                percent = names.units[unit][0] if unit in names.units else unit == "PCT"
+                if not _same_kind(claim, *near, "PCT" if percent else unit):
                     continue
                 if slot.get("status") == "not_found":
                     out.append(Finding(claim.text, "not_found_slot"))
-                elif _supported(claim, _fact_claims(slot)) is not None:
+                elif _supported(claim, _fact_claims(slot, names.units)) is not None:
                     out.append(Finding(claim.text, "contradicts_fact"))
     return out
 

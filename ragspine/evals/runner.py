@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_c
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,7 @@ def slot_names(profile: DomainProfile) -> SlotNames:
         channels={c.code: [c.code, *c.aliases] for c in profile.channels},
         default_channel=profile.default_channel,
         formulas={d.code: (d.formula, d.percent) for d in profile.derived_metrics},
+        units={u.code: (u.kind == "percent", Fraction(str(u.scale))) for u in profile.units},
     )
 
 

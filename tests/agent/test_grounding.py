@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from ragspine.agent.agent import answer_question
 from ragspine.agent.grounding import REMOVED_MARKER
 from ragspine.agent.narrative import NarrativeHit
-from ragspine.storage.fact_store import FactStore
+from ragspine.storage.fact_store import Fact, FactStore
 from tests.fakes.providers import ScriptedProvider, text_reply, tool_reply
 from tests.fakes.retrievers import FakeRetriever
 
@@ -218,3 +219,51 @@ def test_a_quote_cut_inside_a_number_is_not_a_quote(store: FactStore, reply: str
     result = _narrate(store, reply)
     shown = "2398百万" in reply
     assert (REMOVED_MARKER in result.answer) is not shown
+
+
+def test_a_unit_declared_with_its_scale_is_held_at_that_scale(tmp_path: Path) -> None:
+    """Facts in 万元: a narrative figure in 亿元 is checked at scale against them, as declared
+    in the profile, not guessed from the unit's code."""
+    from ragspine.evals.audit import audit_answer
+    from ragspine.evals.runner import slot_names
+    from ragspine.profile import DomainProfile
+
+    profile = DomainProfile.model_validate(
+        {
+            "name": "co",
+            "home_company_name": "样例股份有限公司",
+            "home_entity_code": "CO",
+            "entities": [{"code": "CO", "name_zh": "样例", "aliases": ["样例"]}],
+            "units": [{"code": "CNY_10K", "display": "万元", "scale": 10000}],
+            "metrics": [
+                {"code": "REVENUE", "unit": "CNY_10K", "name_zh": "营业收入",
+                 "aliases": ["营业收入", "收入"]},
+            ],
+        }
+    )  # fmt: skip
+    store = FactStore(tmp_path / "facts.db")
+    store.init_schema()
+    store.insert_facts(
+        [Fact("REVENUE", "CO", "", "TOTAL", "FY", "2020", 158190.56, "CNY_10K", "r.pdf", "p=1")]
+    )
+    passage = _hit("section=4,para=1", "报告期内营业收入增长主要来自疫苗销量上升。", doc="r.md")
+    task = {"metric": "REVENUE", "entity": "CO", "period": "FY2020"}
+
+    def ask(reply: str):  # type: ignore[no-untyped-def]
+        provider = ScriptedProvider(
+            [tool_reply({"input": task}), text_reply(""), text_reply(reply)]
+        )
+        return answer_question(
+            "为什么样例2020年营业收入增长?", store, provider, reference_date=REF,
+            narrative_retriever=FakeRetriever([passage]), profile=profile,
+        )  # fmt: skip
+
+    right = ask("样例2020年营业收入约15.82亿元,增长主要来自疫苗销量上升。")
+    wrong = ask("样例2020年营业收入约18.5亿元,增长主要来自疫苗销量上升。")
+    assert right.answer.startswith("样例 FY2020 营业收入:158,190.56 万元")
+    assert REMOVED_MARKER not in right.answer and REMOVED_MARKER in wrong.answer
+    # the audit reads the same declaration on its own: the raw wrong reply is caught there too
+    names = slot_names(profile)
+    assert audit_answer(right.answer, tool_results=right.tool_results, names=names) == []
+    raw = wrong.model_text or ""
+    assert [f.number for f in audit_answer(raw, tool_results=wrong.tool_results, names=names)]
