@@ -22,9 +22,11 @@ _ZH_TERM = re.compile(
     r"的含义|是什么)\s*[??。]*$"
 )
 _EN_TERM = re.compile(r"^(?:what (?:is|are)|define)\s+(?:an?\s+|the\s+)?(?P<c>.+?)\s*[?.]*$")
+# What follows a term that a passage defines: a defining verb within a few characters of the
+# same clause, or a bare 是/为 (or =, a formula) right after it.
 _DEFINING = (
-    r"[^。;;]{0,8}?(?:是指|系指|指的是|定义为|是|为|包括|分为|按照|按|采用|确认为|核算|计价|"
-    r"means|refers)"
+    r"(?:[^。;;,,]{0,8}?(?:是指|系指|指的是|定义为|包括|分为|按照|按|采用|确认为|核算|计价|"
+    r"means|refers)|\s*的?\s*(?:是|为|=))"
 )
 # A figure as statements print it: 1,234.56 or 1234.56; a passage holding one is a table row.
 _AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2}(?!\d)")

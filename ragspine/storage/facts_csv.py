@@ -9,9 +9,10 @@ line and the column. ``check`` adds the caller's rules (a profile's codes and un
 from __future__ import annotations
 
 import csv
+import math
 import re
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 from ragspine.errors import FactFileError
@@ -19,8 +20,10 @@ from ragspine.storage.fact_store import Fact
 
 # A row's rule: (column, why) when the row breaks it, else None.
 RowCheck = Callable[[dict[str, str]], tuple[str, str] | None]
-_PERIOD = {"FY": re.compile(r"^\d{4}$"), "H": re.compile(r"^\d{4}H[12]$"),
-           "Q": re.compile(r"^\d{4}Q[1-4]$")}  # fmt: skip
+_PERIOD = {"FY": re.compile(r"^[0-9]{4}$"), "H": re.compile(r"^[0-9]{4}H[12]$"),
+           "Q": re.compile(r"^[0-9]{4}Q[1-4]$")}  # fmt: skip
+# A value as statements print it, without separators: -40450729.84, 1444, 0.36.
+_VALUE = re.compile(r"^[+-]?[0-9]+(?:\.[0-9]+)?$")
 
 REQUIRED = ("metric_code", "entity", "period_type", "period", "value", "unit",
             "source_doc_id", "source_locator")  # fmt: skip
@@ -37,7 +40,18 @@ def read_facts_csv(
             reader = csv.DictReader(fh)
             header = list(reader.fieldnames or [])
             _check_header(path, header)
-            return [_fact(path, reader.line_num, row, check, default_channel) for row in reader]
+            facts: list[Fact] = []
+            seen: dict[tuple[str, ...], int] = {}
+            for row in reader:
+                fact = _fact(path, reader.line_num, row, check, default_channel)
+                if fact.key in seen:
+                    raise FactFileError(
+                        f"{path}: line {reader.line_num}: fact {'/'.join(fact.key)} repeats "
+                        f"line {seen[fact.key]}"
+                    )
+                seen[fact.key] = reader.line_num
+                facts.append(fact)
+            return facts
     except FileNotFoundError:
         raise FactFileError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
@@ -63,18 +77,17 @@ def _fact(
     def bad(column: str, why: str) -> FactFileError:
         return FactFileError(f"{path}: line {line}, column {column}: {why}")
 
-    if None in row or any(row.get(k) is None for k in REQUIRED):
+    if None in row or any(v is None for v in row.values()):
         raise FactFileError(f"{path}: line {line}: wrong number of fields")
     cell = {k: (v or "").strip() for k, v in row.items() if k is not None}
     for column in REQUIRED:
         if not cell[column]:
             raise bad(column, "is empty")
-    try:
-        exact = Decimal(cell["value"])
-    except InvalidOperation:
-        raise bad("value", f"{cell['value']!r} is not a number") from None
-    if not exact.is_finite():
-        raise bad("value", f"{cell['value']!r} is not a finite number")
+    if not _VALUE.match(cell["value"]):
+        raise bad("value", f"{cell['value']!r} is not a number written as 1234.56")
+    exact = Decimal(cell["value"])
+    if not math.isfinite(float(exact)):
+        raise bad("value", f"{cell['value']!r} is too large")
     period_type, period = cell["period_type"], cell["period"]
     if period_type not in _PERIOD:
         raise bad("period_type", f"{period_type!r} is not FY, H or Q")
