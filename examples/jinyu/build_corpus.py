@@ -1,102 +1,435 @@
-"""Convert the 金宇生物 2020 annual report PDF into one markdown document for the corpus.
+"""Turn the 金宇生物 (600201) 2020 annual report PDF into one markdown document for the corpus.
 
-Text only (pdfplumber's page text): running headers and page numbers dropped, 第X节 / 一、 / (一)
-lines made headings so passages cite a section, hard-wrapped prose lines joined, table rows kept
-one per line. Proper PDF ingestion (tables, layout) is the ingestion worker's job; this is enough
-for the narrative channel to answer from the report's own words.
+Why: the narrative channel ingests markdown and plain text only (``ragspine ingest``), and the
+report exists only as a PDF. This script keeps the report's own words and gives them back the
+report's heading structure, so that every chunk's locator names the part of the report it came
+from (``section=4.2.1`` is 第四节 › 二、… › (一) …) and a citation can be checked by hand.
 
-Run from the repo: ``.venv/bin/python examples/jinyu/build_corpus.py`` (needs ``.[ingest]``).
+How, in four steps:
+
+1. Text, page by page, with pdfplumber (``page.extract_text()``); the running header
+   (``2020年年度报告``), the page numbers (``5 / 195``) and the table of contents are dropped.
+2. Headings. ``第X节`` opens a ``#`` part. Inside it ``一、`` lines are ``##``, ``(一)`` lines
+   ``###``, and lines numbered with figures (``1.`` / ``1、``: the financial report's accounting
+   policies and notes, the 第四节 sub-items) one level below the deepest heading open. A 一、 list
+   of its own inside a ``##`` (the audit report's 一、审计意见 … 六、…) is one level down too.
+   A line is a heading only if it continues its level's numbering (the next number, or up to two
+   further on when one did not qualify), is written like the level's first heading (a space after
+   the marker or not), is at most 40 characters (or is a full line plus the short tail the page
+   wrapped, joined back), does not end a sentence, and is not a label between table rows.
+   In 第十一节 财务报告 a heading also has no figure after its title (statement rows such as
+   ``一、营业总收入 1,581,905,632.48 …`` are rows there, not sections), and after table rows it
+   must be followed by the 适用/不适用 tick, a table unit, a list item or prose, not more table.
+   The contents pages give no headings: they are dropped in step 1.
+3. Body. Hard-wrapped prose lines are joined into one paragraph, which ends at a line ending in
+   。；：!? or at a short line. Table rows (two figures side by side between spaces) and the
+   short lines around them (column heads, wrapped labels, 适用/不适用 ticks) are kept one per
+   line, in blocks small enough to be one chunk each. A caption line (``一、审计意见``,
+   ``其他说明：``) opens the paragraph it introduces instead of standing alone as a chunk.
+4. Front matter as ``ragspine.retrieval.documents.DocumentMeta`` accepts it (title, sensitivity,
+   language, entity, period, published: the date the board approved the report, when the text
+   gives it); the provenance, which has no front-matter key, is the document's first paragraph.
+
+Characters are kept as printed (full-width and half-width figures are not normalised); only
+pdfminer's ``(cid:N)`` placeholders for glyphs without text are removed.
+
+Run from the repo root (needs ``pip install -e '.[ingest]'``)::
+
+    .venv/bin/python examples/jinyu/build_corpus.py [PDF] [--out DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import sys
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import date
+from itertools import pairwise
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPORT = HERE.parents[1].parent / "shared" / "realworld" / "600201_金宇生物_2020_年度报告.pdf"
-OUT = HERE / "corpus" / "JINYU_2020_Annual_Report.md"
-FRONT = """---
-title: 金宇生物技术股份有限公司2020年年度报告
-sensitivity: PUBLIC
-language: zh
-entity: JINYU
-period: 2020
----
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PDF = ROOT.parent / "shared" / "realworld" / "600201_金宇生物_2020_年度报告.pdf"
+DEFAULT_OUT = ROOT / "examples" / "jinyu" / "corpus"
+OUT_NAME = "JINYU_2020_Annual_Report.md"
+TITLE = "金宇生物技术股份有限公司2020年年度报告"
+PROVENANCE = (
+    "本文为金宇生物技术股份有限公司（生物股份，600201）2020年年度报告的文字部分。"
+    "来源：{pdf}（公开披露的年度报告，经 MetaGLM/FinGLM 公开数据集取得），"
+    "由 examples/jinyu/build_corpus.py 用 pdfplumber 逐页抽取文字转换而成；"
+    "表格只保留文字行，数字照原样抄录。"
+)
 
-本文为金宇生物技术股份有限公司(生物股份,600201)2020年年度报告的文字部分,由公开披露的 PDF 转换
-(经 MetaGLM/FinGLM 公开数据集取得)。
+# Lines that are page furniture, not content.
+_RUNNING_HEADER = re.compile(r"^(?:金宇生物技术股份有限公司\s*)?\d{4}\s*年\s*年度报告$")
+_PAGE_NUMBER = re.compile(r"^\d+\s*/\s*\d+$")
+_TOC_ENTRY = re.compile(r"(?:\.{6,}|…{3,}|·{6,})\s*\d*$")
+_CID = re.compile(r"\(cid:\d+\)")
+_APPROVED = re.compile(r"董事会批准报送日期[:：]\s*(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
 
-"""
-_PAGE_NOISE = re.compile(r"^(?:\d{4}\s*年年度报告|\d+\s*/\s*\d+)$")
-_PART = re.compile(r"^第[一二三四五六七八九十]+节\s*\S")
-_SECTION = re.compile(r"^[一二三四五六七八九十]+、\s*\S")
-_SUBSECTION = re.compile(r"^[(（][一二三四五六七八九十]+[)）]\s*\S")
-_NUMBERS = re.compile(r"-?[\d,]+(?:\.\d+)?%?")
-_SENTENCE_END = tuple("。；;：:！!？?")
+# Numbered headings. Group 1 is the number, group 2 the whitespace after the marker, 3 the title.
+_CN = "〇零一二三四五六七八九十"
+_PART = re.compile(rf"^第([{_CN}]+)节\s*(\S.*)$")
+_SECTION = re.compile(rf"^([{_CN}]+)、(\s*)(\S.*)$")
+_SUBSECTION = re.compile(rf"^[(（]([{_CN}]+)[)）](\s*)(\S.*)$")
+_ITEM = re.compile(r"^(\d{1,2})([.．、])(\s*)(\S.*)$")
+_FINANCE_PART = "财务报告"
+
+_NUMBER = re.compile(r"^[-−－]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?$")
+_FIGURE_CELL = re.compile(r"(?:^|\s)[-−－]?\d[\d,.]*%?(?:\s|$)")
+_LIST_MARK = re.compile(r"^(?:[(（]\d{1,2}[)）]|[①-⑳])")
+_SENTENCE_END = tuple("。；;：:!！?？")
+_FULL_STOP = tuple("。；;!！?？")  # a short line ending so is a paragraph; "：" leads on
+_HEADING_END = tuple("。；;，,")
+
+FULL_WIDTH = 74  # display columns: a prose line the page did not wrap is shorter than this
+MAX_HEADING_CHARS = 40
+MAX_TAIL_CHARS = 20  # the wrapped tail of a long heading
+MAX_BLOCK_CHARS = 700  # a block of table lines stays under the chunker's 800 characters
+SKIP = 3  # a heading may skip up to this many numbers (when one did not qualify)
 
 
-def _is_row(line: str) -> bool:
-    """A table row: two or more figures on the line, or a bare figure."""
-    return len(_NUMBERS.findall(line)) >= 2 and " " in line
+def display_width(text: str) -> int:
+    """Columns the text takes on the page: CJK and full-width characters count two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def convert(pdf_path: Path) -> str:
-    import pdfplumber
+def cn_number(text: str) -> int:
+    """一 → 1, 十 → 10, 十二 → 12, 二十一 → 21 (as far as section numbers go)."""
+    digits = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0}
+    if "十" not in text:
+        return digits.get(text, 0) if len(text) == 1 else 0
+    tens, _, ones = text.partition("十")
+    return (digits.get(tens, 0) if tens else 1) * 10 + (digits.get(ones, 0) if ones else 0)
 
+
+def is_row(line: str) -> bool:
+    """A table row: two figures side by side as their own space-separated cells.
+
+    Prose spaces figures too, but one at a time (``2020 年 1 月 1 日``, ``金宇大街 1 号``), and
+    bare one- or two-digit integers alone do not make a row.
+    """
+    cells = line.split()
+    side_by_side = any(_NUMBER.match(a) and _NUMBER.match(b) for a, b in pairwise(cells))
+    figures = [cell for cell in cells if _NUMBER.match(cell)]
+    return side_by_side and any(len(c) > 2 or not c.isdigit() for c in figures)
+
+
+def is_short(line: str) -> bool:
+    return display_width(line) < FULL_WIDTH
+
+
+def join_wrapped(left: str, right: str) -> str:
+    """Join a hard-wrapped line to the next: no space, except between two Latin letters."""
+    if left[-1:].isascii() and left[-1:].isalpha() and right[:1].isascii() and right[:1].isalpha():
+        return f"{left} {right}"
+    return left + right
+
+
+# -- step 1: lines ---------------------------------------------------------------------------
+
+
+def read_lines(pdf_path: Path) -> list[str]:
+    """The report's text lines in reading order, without page furniture or the contents list."""
+    try:
+        import pdfplumber
+    except ImportError:
+        sys.exit("pdfplumber is missing: pip install -e '.[ingest]'")
     lines: list[str] = []
+    in_body = False  # past the contents pages
     with pdfplumber.open(pdf_path) as pdf:
         for page in pdf.pages:
             for raw in (page.extract_text() or "").splitlines():
-                line = raw.strip()
-                if line and not _PAGE_NOISE.match(line) and "......" not in line:
-                    lines.append(line)
-    out: list[str] = []
-    paragraph = ""
-    started = False  # headings only after the table of contents
+                line = " ".join(_CID.sub("", raw).split())
+                if not line or _RUNNING_HEADER.match(line) or _PAGE_NUMBER.match(line):
+                    continue
+                if _TOC_ENTRY.search(line) or (line == "目录" and not in_body):
+                    continue
+                in_body = in_body or bool(_PART.match(line))
+                lines.append(line)
+    return lines
 
-    def flush() -> None:
-        nonlocal paragraph
-        if paragraph:
-            out.append(paragraph)
-            paragraph = ""
 
-    in_statements = False
-    for line in lines:
-        heading = None
-        if _PART.match(line) and len(line) <= 30:
-            started = True
-            in_statements = "财务报告" in line
-            heading = f"# {line}"
-        elif started and len(line) <= 40 and not _NUMBERS.search(line[2:]):
-            if _SECTION.match(line) and not (in_statements and _is_row(line)):
-                heading = f"## {line}"
-            elif _SUBSECTION.match(line):
-                heading = f"### {line}"
+def approval_date(lines: list[str]) -> date | None:
+    """The date the board approved the report (董事会批准报送日期), used as its publication date."""
+    for line in reversed(lines):
+        if m := _APPROVED.search(line):
+            return date(int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+# -- step 2: headings ------------------------------------------------------------------------
+
+
+@dataclass
+class Level:
+    """The numbering of one heading level under its current parent."""
+
+    last: int = 0
+    style: str | None = None  # the first heading's marker and spacing; the rest must match
+    kind: str | None = None  # which kind of heading numbers this level (see Heading.kind)
+
+    def accepts(self, number: int, style: str, kind: str) -> bool:
+        if self.kind not in (None, kind) or self.style not in (None, style):
+            return False
+        return self.last < number <= self.last + SKIP
+
+    def take(self, number: int, style: str, kind: str) -> None:
+        self.last, self.style, self.kind = number, style, kind
+
+
+@dataclass
+class Outline:
+    """Where the converter is in the report's numbering: which levels are open, and how."""
+
+    part: int = 0
+    finance: bool = False
+    levels: dict[int, Level] = field(default_factory=dict)  # by depth, 2 and below
+    depth: int = 0  # deepest open heading
+
+    def open(self, depth: int) -> None:
+        self.depth = depth
+        for d in list(self.levels):
+            if d > depth:
+                del self.levels[d]
+
+    def level(self, depth: int) -> Level:
+        """The numbering at a depth (a fresh one when that level is not open)."""
+        return self.levels.get(depth, Level())
+
+
+@dataclass(frozen=True)
+class Heading:
+    depth: int
+    kind: str  # "part", "section", "nested" (一、 inside 一、), "subsection" or "item"
+    number: int
+    style: str
+    text: str
+    consumed: int = 1  # input lines it used (2 when a wrapped tail was joined)
+
+
+def find_heading(lines: list[str], i: int, outline: Outline, in_table: bool) -> Heading | None:
+    """The heading that starts at ``lines[i]``, if it is one; changes nothing."""
+    line = lines[i]
+    if m := _PART.match(line):
+        number = cn_number(m[1])
+        if outline.part < number <= outline.part + SKIP and len(line) <= 30:
+            return Heading(1, "part", number, "", f"第{m[1]}节 {m[2]}")
+        return None
+    if outline.part == 0 or is_row(line):
+        return None
+    if in_table and any(is_row(nxt) for nxt in lines[i + 1 : i + 4]):
+        return None  # a label between two table rows
+    heading = _numbered(line, outline)
+    if heading is None:
+        return None
+    following = lines[i + 1] if i + 1 < len(lines) else ""
+    if outline.finance and in_table and heading.depth > 2 and not _opens_text(lines[i + 1 : i + 3]):
+        return None  # a statement's row label, wrapped or empty ("（四）所有者" / "权益内部结转")
+    text, consumed = line, 1
+    if len(line) > MAX_HEADING_CHARS:
+        if _is_heading_tail(following):
+            text, consumed = join_wrapped(line, following), 2
+        elif not _is_furniture(following):
+            return None  # a long line that runs on: prose, not a heading
+    title = text[len(line) - len(heading.text) :]
+    if text.endswith(_HEADING_END) or (outline.finance and _FIGURE_CELL.search(title)):
+        return None  # in the statements, a label followed by a figure is a row
+    return replace(heading, text=text, consumed=consumed)
+
+
+def _numbered(line: str, outline: Outline) -> Heading | None:
+    """The line as a numbered heading, when it continues the numbering of a level.
+
+    The returned ``text`` is the title after the marker, for the caller's checks.
+    """
+    if m := _SECTION.match(line):
+        heading = Heading(2, "section", cn_number(m[1]), bool(m[2]) * " ", m[3])
+        if not _continues(outline, heading) and heading.style != outline.level(2).style:
+            # 一、 numbering of its own inside a section, written differently from the section's
+            # (the audit report's 一、审计意见 … 六、… inside 第十一节's 一、 审计报告)
+            heading = replace(heading, depth=3, kind="nested")
+    elif m := _SUBSECTION.match(line):
+        depth = 4 if outline.level(3).kind == "nested" else 3
+        heading = Heading(depth, "subsection", cn_number(m[1]), bool(m[2]) * " ", m[3])
+    elif m := _ITEM.match(line):
+        heading = Heading(_item_depth(outline), "item", int(m[1]), m[2] + bool(m[3]) * " ", m[4])
+    else:
+        return None
+    return heading if _continues(outline, heading) else None
+
+
+def _continues(outline: Outline, heading: Heading) -> bool:
+    """Whether the heading fits under the open headings and continues its level's numbering."""
+    if outline.depth < max(heading.depth - 1, 2 if heading.kind == "item" else 1):
+        return False  # a level below one that is not open; figures number nothing under 第X节
+    return outline.level(heading.depth).accepts(heading.number, heading.style, heading.kind)
+
+
+def _item_depth(outline: Outline) -> int:
+    """Figure-numbered headings: their level if one is open, else one below the deepest open."""
+    for depth, level in outline.levels.items():
+        if level.kind == "item" and depth <= outline.depth:
+            return depth
+    return outline.depth + 1
+
+
+def _is_heading_tail(line: str) -> bool:
+    """The rest of a heading the page wrapped: a few characters, not a line of its own kind."""
+    return (
+        0 < len(line) <= MAX_TAIL_CHARS
+        and len(line.split()) == 1
+        and not is_row(line)
+        and not line.endswith(_HEADING_END)
+        and not _is_furniture(line)
+        and not any(p.match(line) for p in (_PART, _SECTION, _SUBSECTION, _ITEM))
+    )
+
+
+def _is_furniture(line: str) -> bool:
+    """The template lines that follow a heading: the 适用/不适用 tick, the unit of a table."""
+    return line.startswith(("□", "√", "单位：", "单位:"))
+
+
+def _opens_text(following: list[str]) -> bool:
+    """Whether the lines after a heading candidate read as a section's start, not more table.
+
+    A section starts with its 适用/不适用 tick or table unit (within two lines: a caption such as
+    ``项目列示`` may come first), a list item, or prose.
+    """
+    if any(_is_furniture(line) for line in following):
+        return True
+    first = following[0] if following else ""
+    return bool(
+        _LIST_MARK.match(first)
+        or first.endswith(_FULL_STOP)
+        or not (is_short(first) or is_row(first))
+    )
+
+
+def take_heading(outline: Outline, heading: Heading) -> None:
+    """Record a heading: its level moves on, the levels below it start again."""
+    if heading.kind == "part":
+        outline.part = heading.number
+        outline.finance = _FINANCE_PART in heading.text
+        outline.levels.clear()
+    else:
+        level = outline.levels.setdefault(heading.depth, Level())
+        level.take(heading.number, heading.style, heading.kind)
+    outline.open(heading.depth)
+
+
+# -- step 3: body ----------------------------------------------------------------------------
+
+
+def convert(lines: list[str]) -> Iterator[str]:
+    """Markdown blocks (headings, paragraphs, table-line blocks), in reading order."""
+    outline = Outline()
+    prose = ""  # the paragraph being joined
+    table: list[str] = []  # the block of table lines being collected
+    in_table = False  # a table row since the last heading or full paragraph
+    i = 0
+
+    def flush() -> Iterator[str]:
+        nonlocal prose, table
+        if prose:
+            yield prose
+        elif table:
+            yield "\n".join(table)
+        prose, table = "", []
+
+    while i < len(lines):
+        line = lines[i]
+        heading = find_heading(lines, i, outline, in_table)
         if heading:
-            flush()
-            out.append(heading)
-        elif _is_row(line):
-            flush()
-            out.append(line)
+            yield from flush()
+            take_heading(outline, heading)
+            yield "#" * heading.depth + " " + heading.text
+            in_table = False
+            i += heading.consumed
+            continue
+        i += 1
+        row = is_row(line)
+        if prose and not row and not _LIST_MARK.match(line):
+            prose = join_wrapped(prose, line)  # the paragraph goes on
+        elif row or (is_short(line) and not line.endswith(_FULL_STOP)):
+            if prose or sum(map(len, table)) + len(line) > MAX_BLOCK_CHARS:
+                yield from flush()
+            table.append(line)
+            in_table = in_table or row
+            continue
         else:
-            paragraph += line
-            if line.endswith(_SENTENCE_END) or len(line) < 25:
-                flush()
-    flush()
-    return FRONT + "\n\n".join(out) + "\n"
+            # A caption ("一、审计意见", "其他说明：") leads into the paragraph it names.
+            label = table.pop() if table and _is_caption(table, in_table) else ""
+            yield from flush()
+            prose = f"{label}\n{line}" if label else line
+        in_table = in_table and is_short(line)  # a caption in a table ("八、每股收益：") stays in
+        if line.endswith(_SENTENCE_END) or is_short(line):
+            yield from flush()
+    yield from flush()
+
+
+def _is_caption(block: list[str], in_table: bool) -> bool:
+    """Whether the block's last line names the paragraph that follows it.
+
+    It does when it stands alone, or ends a block without table rows and is numbered or ends in
+    a colon; never when it is a tick or a row.
+    """
+    line = block[-1]
+    if _is_furniture(line) or is_row(line):
+        return False
+    numbered = any(p.match(line) for p in (_SECTION, _SUBSECTION, _ITEM, _LIST_MARK))
+    return len(block) == 1 or (not in_table and (numbered or line.endswith(("：", ":"))))
+
+
+def escape(block: str) -> str:
+    """Body lines must not read as markdown headings or code fences to the chunker."""
+    out = []
+    for line in block.split("\n"):
+        if line.startswith(("#", "```", "~~~")):
+            line = "\\" + line
+        out.append(line)
+    return "\n".join(out)
+
+
+# -- step 4: the document --------------------------------------------------------------------
+
+
+def build(pdf_path: Path) -> str:
+    lines = read_lines(pdf_path)
+    published = approval_date(lines)
+    front = [
+        "---",
+        f"title: {TITLE}",
+        "sensitivity: PUBLIC",
+        "language: zh",
+        "entity: JINYU",
+        "period: 2020",
+        *([f"published: {published.isoformat()}"] if published else []),
+        "---",
+    ]
+    blocks = [PROVENANCE.format(pdf=pdf_path.name)]
+    for block in convert(lines):
+        blocks.append(block if block.startswith("#") else escape(block))
+    return "\n".join(front) + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pdf", type=Path, nargs="?", default=REPORT)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("pdf", type=Path, nargs="?", default=DEFAULT_PDF, help="the report PDF")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the corpus directory")
     args = parser.parse_args(argv)
-    text = convert(args.pdf)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, "utf-8")
-    print(f"{len(text):,} characters, {text.count(chr(10) + '#')} headings → {args.out}")
+    if not args.pdf.is_file():
+        parser.error(f"no such PDF: {args.pdf}")
+    text = build(args.pdf)
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = args.out / OUT_NAME
+    target.write_text(text, encoding="utf-8")
+    headings = [ln.split(" ", 1)[0] for ln in text.splitlines() if re.match(r"#{1,6} ", ln)]
+    counts = ", ".join(f"{h}: {headings.count(h)}" for h in sorted(set(headings)))
+    print(f"{target}: {len(text.encode()):,} bytes, headings {counts}")
     return 0
 
 

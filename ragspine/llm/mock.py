@@ -18,7 +18,7 @@ from ragspine.llm.base import ProviderResponse, ToolCall, estimate_tokens
 from ragspine.text import fold
 
 _WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
-_SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)\s")
+_SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)\s|\s\|\s")  # | : a row break
 
 
 class MockProvider:

@@ -69,9 +69,13 @@ class Snippet:
     text: str
 
 
+ROW_BREAK = " | "  # a passage's own line breaks (table rows), on the snippet's one line
+
+
 def snippets_message(question: str, snippets: Sequence[Snippet]) -> str:
     lines = "\n".join(
-        f"[{i}] (来源:{s.cite}) {one_line(s.text)}" for i, s in enumerate(snippets, 1)
+        f"[{i}] (来源:{s.cite}) {ROW_BREAK.join(map(one_line, s.text.splitlines()))}"
+        for i, s in enumerate(snippets, 1)
     )
     return f"{_QUESTION_PREFIX}{question}\n\n资料:\n{lines}"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.llm import prompts
+from ragspine.llm import MockProvider, prompts
 
 
 def test_slots_round_trip_with_spaces_folded_to_underscores() -> None:
@@ -38,3 +38,15 @@ def test_rerank_round_trip_trims_each_candidate() -> None:
 def test_a_text_that_is_not_a_rerank_request_reads_as_none() -> None:
     assert prompts.read_rerank("问题:q\n[c1] x") is None
     assert prompts.read_snippets("问题:q") is None
+
+
+def test_a_passages_row_breaks_survive_on_the_snippets_one_line() -> None:
+    rows = "公司的中文简称 生物股份\n公司的法定代表人 张翀宇"
+    text = prompts.snippets_message("法定代表人是谁?", [prompts.Snippet("AR.md section=2", rows)])
+    _, snippets = prompts.read_snippets(text) or (None, [])
+    assert snippets[0].text == "公司的中文简称 生物股份 | 公司的法定代表人 张翀宇"
+    # and the mock, like a model, can quote the one row that answers
+    reply = MockProvider().create_message(
+        system=prompts.NARRATIVE_SYSTEM, messages=[{"role": "user", "content": text}], tools=[]
+    )
+    assert reply.text == "公司的法定代表人 张翀宇(来源:AR.md section=2)"

@@ -73,14 +73,23 @@ def chunk_text(body: str, *, markdown: bool) -> list[ChunkDraft]:
     return out
 
 
+# A row of a table or a label-value list in Chinese: 公司的法定代表人 张翀宇, 货币资金 1,516,034.28.
+_ROW = re.compile(r"[\u4e00-\u9fff][^\S\n]+\S")
+
+
 def _join(lines: list[str]) -> str:
-    """Join wrapped lines; CJK lines join without a space, others with one."""
+    """Join wrapped lines; CJK lines join without a space, others with one. A Chinese table row
+    keeps its line break: joined, 张翀宇 would run into the next row's label."""
     text = ""
+    last = ""
     for raw in lines:
         line = raw.strip()  # never blank: blocks hold only lines with text
-        if text and not (_is_cjk(text[-1]) and _is_cjk(line[0])):
+        if text and (_ROW.search(last) or _ROW.search(line)):
+            text += "\n"
+        elif text and not (_is_cjk(text[-1]) and _is_cjk(line[0])):
             text += " "
         text += line
+        last = line
     return text
 
 

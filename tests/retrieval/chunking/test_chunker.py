@@ -75,3 +75,14 @@ def test_a_sentence_longer_than_a_chunk_is_cut_hard_and_nothing_is_lost() -> Non
     assert [c.locator for c in chunks] == [f"para=1,part={i}" for i in range(1, 5)]
     assert [len(c.text) for c in chunks] == [3, MAX_CHUNK_CHARS, MAX_CHUNK_CHARS, 10]
     assert "".join(c.text for c in chunks) == f"开头。{run_on}"
+
+
+def test_a_chinese_table_row_keeps_its_line_break_and_prose_still_joins() -> None:
+    body = (
+        "# 公司信息\n\n公司的中文简称 生物股份\n公司的法定代表人 张翀宇\n\n"
+        "报告期内公司营业收入\n增长较快。\n"
+    )
+    rows, prose = (c.text for c in chunk_text(body, markdown=True))
+    # joined, 生物股份 would run into the next row's label
+    assert rows == "公司的中文简称 生物股份\n公司的法定代表人 张翀宇"
+    assert prose == "报告期内公司营业收入增长较快。"  # a hard-wrapped sentence is one line
