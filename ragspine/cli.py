@@ -167,6 +167,13 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @CORPUS_OPTION
+@DB_OPTION
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="maps table rows to metrics (default: the ACME demo profile)",
+)
 @click.option(
     "--sensitivity",
     type=click.Choice(CLEARANCES),
@@ -174,22 +181,60 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
 @_known_errors
-def ingest(paths: tuple[Path, ...], corpus: Path, sensitivity: str | None) -> None:
-    """Add documents (.md, .txt; folders are searched) to the corpus and reindex it.
+def ingest(
+    paths: tuple[Path, ...], corpus: Path, db: Path, profile: Path | None, sensitivity: str | None
+) -> None:
+    """Add documents to the corpus and their tables' figures to the fact table.
 
-    A changed file replaces its chunks; an unchanged one is skipped by content hash.
+    .md and .txt become passages; .pdf, .xlsx and .pptx become passages (page=N,para=M,
+    slide=N,para=M) and facts (page=N,table=K,row=…,col=…), their rows mapped to metrics through
+    the profile. A changed file replaces its passages and facts (the old facts are kept in the
+    fact history); an unchanged one is skipped by content hash; a file that cannot be read
+    changes nothing.
     """
+    from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
+    from ragspine.profile import load_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
-    from ragspine.retrieval.ingest import ingest_paths
+    from ragspine.storage.fact_store import FactStore
 
-    def show(doc_id: str, outcome: str, n: int) -> None:
-        detail = f" ({n} chunks)" if outcome != "unchanged" else ""
-        click.echo(f"{outcome:>9}  {doc_id}{detail}")
+    prof = load_profile(profile)
+    bar: dict[str, int] = {}
 
-    with ChunkStore(corpus) as store:
-        store.init_schema()
-        report = ingest_paths(store, paths, sensitivity=sensitivity, on_file=show)
-        total = store.count()
+    def progress(name: str, done: int, total: int) -> None:
+        # one line per file on stderr, rewritten in place: pages read of pages
+        step = max(total // 20, 1)
+        live = sys.stderr.isatty()
+        if done == total or (live and done - bar.get(name, 0) >= step):
+            bar[name] = done
+            end = "\n" if done == total else "\r"
+            click.echo(f"  reading {name}: page {done}/{total}", err=True, nl=False)
+            click.echo(end, err=True, nl=False)
+
+    def show(r: FileReport) -> None:
+        detail = ""
+        if r.outcome != "unchanged":
+            parts = [f"{r.chunks} chunks"]
+            if r.facts or r.unmapped:
+                parts.append(f"{r.facts} facts")
+                parts.append(f"{len(r.unmapped)} cells not mapped")
+            if r.superseded:
+                parts.append(f"{r.superseded} facts superseded")
+            detail = f" ({', '.join(parts)})"
+        click.echo(f"{r.outcome:>9}  {r.doc_id}{detail}")
+
+    with ChunkStore(corpus) as chunks, FactStore(db) as facts:
+        chunks.init_schema()
+        facts.init_schema()
+        report = ingest_paths_all(
+            list(paths),
+            chunks=chunks,
+            facts=facts,
+            profile=prof,
+            sensitivity=sensitivity,
+            progress=progress,
+            on_file=show,
+        )
+        total = chunks.count()
     click.echo(
         f"{report.count('added')} added, {report.count('replaced')} replaced, "
         f"{report.count('unchanged')} unchanged; {total} chunks in {corpus}"

@@ -1,6 +1,7 @@
 """The layers the layout promises, read from every import in the package (lazy ones included).
 
     cli → evals → engine → agent → retrieval / storage / profile / llm → foundation
+    cli → ingestion → retrieval / storage / profile / readers → foundation
 
 Each part may import itself, the foundation modules and the parts listed for it; nothing but the
 top-level command imports the eval harness; nothing below ``llm`` knows a provider exists.
@@ -18,15 +19,17 @@ PACKAGE = Path(__file__).parents[1] / "ragspine"
 FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", ""}
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}
 ALLOWED: dict[str, set[str]] = {
+    "readers": set(),
     "profile": set(),
     "llm": set(),
     "storage": set(),
     "retrieval": {"profile", "llm", "storage"},
     "demo": {"profile", "storage", "retrieval"},
+    "ingestion": {"readers", "profile", "storage", "retrieval"},
     "agent": BELOW_AGENT,
     "engine": {"agent", *BELOW_AGENT},
     "evals": {"engine", "agent", *BELOW_AGENT},
-    "cli": {"engine", "agent", "evals", "demo", *BELOW_AGENT},
+    "cli": {"engine", "agent", "evals", "demo", "ingestion", "readers", *BELOW_AGENT},
 }
 
 

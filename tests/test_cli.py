@@ -153,7 +153,8 @@ def test_ingest_adds_replaces_and_skips_as_a_user_sees_it(tmp_path: Path) -> Non
     ("files", "message"),
     [
         ({"bad.md": "---\nsensitivity: SECRET\n---\nx"}, "bad.md: front matter: sensitivity"),
-        ({"deck.pptx": "x"}, "unsupported file type .pptx"),
+        ({"deck.pptx": "x"}, "deck.pptx: not a readable PPTX deck"),  # a deck that is not one
+        ({"notes.doc": "x"}, "notes.doc: cannot ingest .doc"),  # a type no reader reads
     ],
 )
 def test_ingest_bad_file_is_one_line(tmp_path: Path, files: dict[str, str], message: str) -> None:

@@ -1,0 +1,1 @@
+"""Files in, facts and chunks out: the readers' tables mapped through the profile."""

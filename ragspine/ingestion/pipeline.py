@@ -1,0 +1,203 @@
+"""One file at a time: read it, map its tables to facts, cut its text into chunks, then write.
+
+Everything is read and mapped before anything is written, so a file that fails leaves both
+stores as they were. A file whose content hash is unchanged is skipped; a changed one replaces
+its own facts (the old ones kept in the fact history) and its own chunks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ragspine.errors import IngestError
+from ragspine.ingestion.tables import TableMapper, Unmapped
+from ragspine.profile import DomainProfile
+from ragspine.readers import FileContent, PdfReader, reader_for
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.retrieval.chunking.chunker import ChunkDraft
+from ragspine.retrieval.documents import Document, DocumentMeta
+from ragspine.storage.fact_store import FactStore
+
+ADDED, REPLACED, UNCHANGED = "added", "replaced", "unchanged"
+_REPORT_YEAR = re.compile(
+    r"((?:19|20)\d{2})\s*年\s*(?:年度|半年度)?报告|((?:19|20)\d{2})\s*annual report", re.I
+)
+
+Progress = Callable[[str, int, int], None]  # (file, done, total) pages or slides
+
+
+@dataclass
+class FileReport:
+    doc_id: str
+    outcome: str
+    chunks: int = 0
+    facts: int = 0
+    superseded: int = 0
+    unmapped: list[Unmapped] = field(default_factory=list)
+
+
+@dataclass
+class Extracted:
+    document: Document
+    drafts: list[ChunkDraft]
+    content: FileContent
+
+
+def file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def extract(
+    path: Path, *, sensitivity: str | None = None, progress: Progress | None = None
+) -> Extracted:
+    """Read a PDF, XLSX or PPTX file: its chunks (text blocks) and its tables, nothing written."""
+    reader = reader_for(path)
+    if reader is None:
+        raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
+    if isinstance(reader, PdfReader) and progress is not None:
+        reader = PdfReader(lambda done, total: progress(path.name, done, total))
+    try:
+        content = reader.read(path)
+    except FileNotFoundError:
+        raise IngestError(f"{path}: no such file") from None
+    meta = DocumentMeta(title=path.stem, sensitivity=sensitivity or "INTERNAL")  # type: ignore[arg-type]
+    document = Document(path.name, path, meta, "", file_hash(path), markdown=False)
+    drafts = [ChunkDraft(b.locator, b.heading, b.text) for b in content.blocks]
+    return Extracted(document, drafts, content)
+
+
+def report_year(content: FileContent) -> int | None:
+    """The year an annual report is for, from its first pages (2020年年度报告)."""
+    for block in content.blocks[:40]:
+        m = _REPORT_YEAR.search(block.text)
+        if m:
+            return int(m.group(1) or m.group(2))
+    return None
+
+
+def ingest_file(
+    path: Path,
+    *,
+    chunks: ChunkStore,
+    facts: FactStore | None,
+    profile: DomainProfile,
+    sensitivity: str | None = None,
+    progress: Progress | None = None,
+) -> FileReport:
+    """Ingest one file into both stores; an unchanged file (same content hash) is skipped."""
+    digest = file_hash(path) if path.is_file() else ""
+    previous = chunks.content_hash(path.name)
+    if digest and previous == digest:
+        return FileReport(path.name, UNCHANGED)
+    extracted = extract(path, sensitivity=sensitivity, progress=progress)
+    doc = extracted.document
+    report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED)
+    if facts is not None:
+        mapper = TableMapper(
+            profile,
+            doc.doc_id,
+            doc.content_hash,
+            profile.home_entity_code,
+            report_year=report_year(extracted.content),
+            mapping_version=mapping_version(profile),
+        )
+        mapped = mapper.map(extracted.content.tables)
+        report.unmapped = mapped.unmapped
+        report.facts, report.superseded = facts.replace_source(doc.doc_id, mapped.facts)
+    report.chunks = chunks.replace_document(doc, extracted.drafts)
+    return report
+
+
+def mapping_version(profile: DomainProfile) -> str:
+    """Which profile mapped a fact: its name and a digest of its metrics' names and units."""
+    words = sorted(f"{m.code}:{m.unit}:{'|'.join(m.aliases)}" for m in profile.metrics)
+    digest = hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()[:12]
+    return f"{profile.name}@{digest}"
+
+
+@dataclass
+class RunReport:
+    files: list[FileReport] = field(default_factory=list)
+    index_rebuilt: bool = False
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for f in self.files if f.outcome == outcome)
+
+
+def ingest_paths_all(
+    paths: list[Path],
+    *,
+    chunks: ChunkStore,
+    facts: FactStore | None,
+    profile: DomainProfile,
+    sensitivity: str | None = None,
+    progress: Progress | None = None,
+    on_file: Callable[[FileReport], None] | None = None,
+) -> RunReport:
+    """Text files (.md, .txt) into chunks and PDF/XLSX/PPTX into chunks and facts, one file at a
+    time, then the search index rebuilt once."""
+    from ragspine.readers import BINARY_SUFFIXES
+    from ragspine.retrieval.documents import SUPPORTED_SUFFIXES
+    from ragspine.retrieval.index import CorpusIndex, index_dir_for
+    from ragspine.retrieval.ingest import ingest_paths
+
+    run = RunReport()
+    files = expand(paths, (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES))
+    text = [p for p in files if p.suffix.lower() in SUPPORTED_SUFFIXES]
+    for path in (p for p in files if p.suffix.lower() in BINARY_SUFFIXES):
+        report = ingest_file(
+            path,
+            chunks=chunks,
+            facts=facts,
+            profile=profile,
+            sensitivity=sensitivity,
+            progress=progress,
+        )
+        run.files.append(report)
+        if on_file:
+            on_file(report)
+
+    def text_done(doc_id: str, outcome: str, n: int) -> None:
+        report = FileReport(doc_id, outcome, chunks=n)
+        run.files.append(report)
+        if on_file:
+            on_file(report)
+
+    if text:
+        run.index_rebuilt = ingest_paths(
+            chunks, text, sensitivity=sensitivity, on_file=text_done
+        ).index_rebuilt
+    else:
+        try:
+            index = CorpusIndex.load(index_dir_for(chunks.path))
+        except Exception:
+            index = None
+        if index is None or not index.is_current(chunks.generation):
+            CorpusIndex.build(
+                chunks.iter_chunks(), index_dir_for(chunks.path), generation=chunks.generation
+            )
+            run.index_rebuilt = True
+    return run
+
+
+def expand(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files as given, and the supported files inside any folder, in a stable order."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in suffixes))
+        elif p.exists():
+            if p.suffix.lower() not in suffixes:
+                raise IngestError(f"{p}: cannot ingest {p.suffix or 'a file without a suffix'}")
+            out.append(p)
+        else:
+            raise IngestError(f"{p}: no such file or folder")
+    return out

@@ -1,0 +1,74 @@
+"""What a reader gives back: text blocks and tables, each with a stable locator.
+
+A locator says where in the file a thing is, the way a person would look it up: ``page=37,para=2``
+in a PDF, ``sheet=ACME_HK`` in a workbook, ``slide=2,table=1`` in a deck. Facts built from a table
+cell extend the table's locator with ``row=…,col=…``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from ragspine.errors import IngestError
+
+
+class ReadError(IngestError):
+    """A file that cannot be read: corrupt, encrypted, empty. Names the file and where."""
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    locator: str  # page=3,para=2 | slide=2,para=1
+    text: str
+    heading: str = ""  # the page's or slide's title, when it has one
+
+
+@dataclass(frozen=True)
+class Table:
+    locator: str  # page=66,table=1 | sheet=ACME_HK | slide=2,table=1
+    rows: list[list[str]]  # cells as text, as the file shows them
+    caption: str = ""  # text around the table that says its unit (单位:元) or period
+
+
+@dataclass
+class FileContent:
+    path: Path
+    blocks: list[TextBlock] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    units: int = 0  # pages, sheets or slides read
+
+
+class Reader(Protocol):
+    """One file type: the suffixes it reads and how."""
+
+    suffixes: tuple[str, ...]
+
+    def read(self, path: Path) -> FileContent: ...
+
+
+def paragraphs(text: str) -> list[str]:
+    """Lines of extracted text joined into paragraphs: a line ending a sentence, or a short one,
+    closes a paragraph; hard-wrapped prose is joined (CJK without a space)."""
+    out: list[str] = []
+    current = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            if current:
+                out.append(current)
+                current = ""
+            continue
+        joiner = "" if current and _cjk(current[-1]) and _cjk(line[0]) else " "
+        current = f"{current}{joiner}{line}" if current else line
+        if line.endswith(("。", "；", ";", "：", ":", "！", "!", "？", "?")) or len(line) < 20:
+            out.append(current)
+            current = ""
+    if current:
+        out.append(current)
+    return out
+
+
+def _cjk(char: str) -> bool:
+    return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"

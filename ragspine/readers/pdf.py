@@ -1,0 +1,97 @@
+"""PDF: text per page (as paragraphs) and ruled tables, with pdfplumber.
+
+pdfplumber (on pdfminer.six) reads the text layer and finds tables from their ruling lines,
+which is how listed companies' statements are printed; it is pure Python, so it installs
+everywhere. Tables are looked for only on pages whose text holds figures: most of a report is
+prose, and table finding is the slow part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from ragspine.readers.base import FileContent, ReadError, Table, TextBlock, paragraphs
+
+_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2}")
+_UNIT = re.compile(
+    r"单位\s*[:：]\s*(?:人民币)?(?:元|千元|万元|百万元|亿元|美元|千美元|百万美元)|"
+    r"(?:in|unit:?)\s+(?:usd|rmb|cny)?\s*(?:thousands?|millions?|billions?)",
+    re.I,
+)
+# A statement's title, which its continuation pages do not repeat.
+_STATEMENT = re.compile(
+    r"^\s*((?:合并|母公司)(?:资产负债表|利润表|现金流量表|所有者权益变动表))\s*$", re.M
+)
+MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the search
+
+
+class PdfReader:
+    suffixes: tuple[str, ...] = (".pdf",)
+
+    def __init__(self, progress: Callable[[int, int], None] | None = None) -> None:
+        self.progress = progress
+        self._title = self._unit = ""
+
+    def read(self, path: Path) -> FileContent:
+        import pdfplumber
+        from pdfminer.pdfdocument import PDFPasswordIncorrect
+        from pdfminer.pdfparser import PDFSyntaxError
+
+        content = FileContent(path)
+        self._title = self._unit = ""
+        try:
+            with pdfplumber.open(path) as pdf:
+                total = len(pdf.pages)
+                for n, page in enumerate(pdf.pages, start=1):
+                    try:
+                        self._page(content, n, page)
+                    except Exception as exc:
+                        raise ReadError(f"{path}: page {n}: cannot read: {exc}") from exc
+                    if self.progress:
+                        self.progress(n, total)
+                content.units = total
+        except ReadError:
+            raise
+        except PDFPasswordIncorrect:
+            raise ReadError(f"{path}: the PDF is password-protected") from None
+        except PDFSyntaxError as exc:
+            raise ReadError(f"{path}: not a readable PDF: {exc}") from None
+        except Exception as exc:
+            if "password" in str(exc).lower() or (
+                type(exc).__name__ == "PdfminerException" and ("PDFPasswordIncorrect" in repr(exc))
+            ):
+                raise ReadError(f"{path}: the PDF is password-protected") from None
+            raise ReadError(f"{path}: not a readable PDF: {exc or type(exc).__name__}") from None
+        if not content.units:
+            raise ReadError(f"{path}: the PDF has no pages")
+        return content
+
+    def _page(self, content: FileContent, n: int, page: object) -> None:
+        text = page.extract_text() or ""  # type: ignore[attr-defined]
+        for i, para in enumerate(paragraphs(text), start=1):
+            content.blocks.append(TextBlock(f"page={n},para={i}", para))
+        carried = self._title
+        titles = [
+            (m["top"], m["text"].strip())
+            for m in page.search(_STATEMENT.pattern.strip("^$\\s*"))  # type: ignore[attr-defined]
+        ]
+        units = _UNIT.findall(text)
+        if titles:
+            self._title = titles[-1][1]
+        elif units:
+            self._title = ""  # a new table with a unit and no statement title
+        self._unit = units[-1] if units else self._unit
+        if len(_FIGURE.findall(text)) < MIN_FIGURES:
+            return
+        for k, found in enumerate(page.find_tables(), start=1):  # type: ignore[attr-defined]
+            rows = found.extract()
+            cells = [[(c or "").replace("\n", "") for c in row] for row in rows if row]
+            if not cells:
+                continue
+            # the statement a table belongs to: the last title above it, else the one carried
+            above = [t for top, t in titles if top < found.bbox[1]]
+            title = above[-1] if above else carried
+            caption = " ".join(c for c in (title, self._unit) if c)
+            content.tables.append(Table(f"page={n},table={k}", cells, caption))

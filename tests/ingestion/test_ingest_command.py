@@ -1,0 +1,120 @@
+"""`ragspine ingest` on workbooks and decks: facts and passages with lineage, a changed file
+superseding its facts (history kept), an unchanged one skipped, a bad one changing nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openpyxl import Workbook
+
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.storage.fact_store import FactStore
+from tests.cli import Ran, invoke
+from tests.readers.test_readers import _deck
+
+
+def _book(path: Path, fy2024: float) -> Path:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "ACME_HK"  # the sheet names the entity
+    sheet.append(["指标", "FY2023", "FY2024", "2024Q3"])
+    sheet.append(["REVENUE", 410, fy2024, 118.2])
+    sheet.append(["GROSS_MARGIN", 39.2, "n/a", None])
+    book.save(path)
+    return path
+
+
+def _ingest(tmp_path: Path, *paths: Path) -> Ran:
+    return invoke(
+        "ingest", *map(str, paths), "--db", str(tmp_path / "facts.db"),
+        "--corpus", str(tmp_path / "chunks.db"),
+    )  # fmt: skip
+
+
+def _facts(tmp_path: Path) -> dict[tuple[str, str], tuple[float, str, str]]:
+    with FactStore(tmp_path / "facts.db") as store:
+        return {
+            (f.metric_code, f.period): (f.value, f.source_locator, f.source_file_hash or "")
+            for f in store.iter_facts()
+        }
+
+
+def test_a_workbook_becomes_facts_answered_with_their_cell(tmp_path: Path) -> None:
+    out = _ingest(tmp_path, _book(tmp_path / "ACME_HK_2024.xlsx", 455))
+    assert out.returncode == 0, out.stderr
+    assert "added  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 cells not mapped)" in out.stdout
+    facts = _facts(tmp_path)
+    assert facts[("REVENUE", "2024")][:2] == (455.0, "sheet=ACME_HK,row=REVENUE,col=FY2024")
+    assert facts[("REVENUE", "2024Q3")][0] == 118.2
+    ask = invoke(
+        "ask", "香港FY2024的收入是多少?", "--db", str(tmp_path / "facts.db"),
+        "--corpus", str(tmp_path / "chunks.db"),
+    )  # fmt: skip
+    assert ask.stdout.startswith(
+        "香港 FY2024 收入:455 百万美元"
+        "(来源:ACME_HK_2024.xlsx · sheet=ACME_HK,row=REVENUE,col=FY2024)"
+    )
+
+
+def test_a_changed_workbook_supersedes_its_facts_and_keeps_the_old_ones(tmp_path: Path) -> None:
+    book = _book(tmp_path / "ACME_HK_2024.xlsx", 455)
+    _ingest(tmp_path, book)
+    first_hash = _facts(tmp_path)[("REVENUE", "2024")][2]
+    assert _ingest(tmp_path, book).stdout.startswith("unchanged  ACME_HK_2024.xlsx")
+    _book(book, 456)  # restated
+    out = _ingest(tmp_path, book)
+    assert (
+        "replaced  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 cells not mapped, 4 facts superseded)"
+        in out.stdout
+    )
+    now = _facts(tmp_path)
+    assert now[("REVENUE", "2024")][0] == 456.0 and now[("REVENUE", "2024")][2] != first_hash
+    with FactStore(tmp_path / "facts.db") as store:
+        history = store.history("ACME_HK_2024.xlsx")
+    old = [f for f, _ in history if (f.metric_code, f.period) == ("REVENUE", "2024")]
+    assert [(f.value, f.source_file_hash) for f in old] == [(455.0, first_hash)]
+
+
+def test_a_cell_that_is_not_a_number_is_counted_and_a_deck_gives_passages(tmp_path: Path) -> None:
+    book = _book(tmp_path / "hk.xlsx", 455)
+    book_with_text = Workbook()
+    sheet = book_with_text.active
+    assert sheet is not None
+    sheet.title = "ACME_HK"
+    sheet.append(["指标", "FY2024"])
+    sheet.append(["REVENUE", "about 455"])
+    book_with_text.save(book)
+    deck = _deck(tmp_path / "ACME_FY2024_Review.pptx")
+    out = _ingest(tmp_path, book, deck)
+    assert "hk.xlsx (0 chunks, 0 facts, 1 cells not mapped)" in out.stdout
+    assert "ACME_FY2024_Review.pptx (2 chunks, 2 facts, 0 cells not mapped)" in out.stdout
+    with ChunkStore(tmp_path / "chunks.db") as chunks:
+        assert {c.source_locator for c in chunks.iter_chunks()} == {
+            "slide=1,para=1",
+            "slide=1,para=2",
+        }
+
+
+def test_a_bad_file_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    good = _book(tmp_path / "good.xlsx", 455)
+    assert _ingest(tmp_path, good).returncode == 0
+    before = _facts(tmp_path)
+    broken = tmp_path / "broken.pptx"
+    broken.write_bytes(b"not a deck")
+    empty = tmp_path / "empty.xlsx"
+    Workbook().save(empty)
+    for bad, why in (
+        (broken, "not a readable PPTX deck"),
+        (empty, "the workbook has no filled cells"),
+    ):
+        out = _ingest(tmp_path, bad)
+        assert out.returncode == 1 and out.stdout == ""
+        assert out.stderr.strip() == f"error: {bad}: {why}" or out.stderr.startswith(
+            f"error: {bad}: {why}"
+        )
+        assert len(out.stderr.strip().splitlines()) == 1
+        assert _facts(tmp_path) == before
+    unknown = tmp_path / "notes.doc"
+    unknown.write_text("x")
+    assert _ingest(tmp_path, unknown).stderr.strip() == f"error: {unknown}: cannot ingest .doc"
