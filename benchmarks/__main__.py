@@ -23,6 +23,7 @@ SUITES: dict[str, str] = {
     "agent": "benchmarks.agent_bench",
     "evals": "benchmarks.evals_bench",
     "guard": "benchmarks.guard_bench",
+    "ingest": "benchmarks.ingest_bench",
     "retrieval": "benchmarks.retrieval_bench",
 }
 

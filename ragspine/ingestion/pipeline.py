@@ -21,6 +21,7 @@ from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document, DocumentMeta
 from ragspine.storage.fact_store import FactStore
+from ragspine.text import fold
 
 ADDED, REPLACED, UNCHANGED = "added", "replaced", "unchanged"
 _REPORT_YEAR = re.compile(
@@ -74,6 +75,32 @@ def extract(
     return Extracted(document, drafts, content)
 
 
+_COMPANY_CODE = re.compile(r"(?:公司代码|股票代码|证券代码)\s*[:：]\s*(\d{6})")
+_COMPANY_NAME = re.compile(r"(?:公司简称|股票简称|证券简称)\s*[:：]\s*(\S+)")
+
+
+def _check_company(path: Path, content: FileContent, profile: DomainProfile) -> None:
+    """A report that names its company (公司代码：603339 公司简称：四方科技) must name the
+    profile's: its figures are never filed under the home company's name."""
+    from ragspine.profile.glossary import glossary_for
+
+    glossary = glossary_for(profile)
+
+    def known(name: str) -> bool:  # a short name may run into the next words: 四方科技四方科技集团…
+        found = glossary.entities.find_all(fold(name))
+        return glossary.normalize_entity(name) is not None or bool(found and found[0].start == 0)
+
+    for block in content.blocks[:20]:
+        for pattern in (_COMPANY_CODE, _COMPANY_NAME):
+            m = pattern.search(block.text)
+            if m and not known(m.group(1)):
+                raise IngestError(
+                    f"{path}: {block.locator}: the document is about 「{m.group(1)}」, which the "
+                    f"profile does not know; its figures are not {profile.home_company_name}'s "
+                    "(use that company's profile)"
+                )
+
+
 def report_year(content: FileContent) -> int | None:
     """The year an annual report is for, from its first pages (2020年年度报告)."""
     for block in content.blocks[:40]:
@@ -101,6 +128,7 @@ def ingest_file(
     doc = extracted.document
     report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED)
     if facts is not None:
+        _check_company(path, extracted.content, profile)
         mapper = TableMapper(
             profile,
             doc.doc_id,

@@ -24,6 +24,8 @@ _UNIT = re.compile(
 _STATEMENT = re.compile(
     r"^\s*((?:合并|母公司)(?:资产负债表|利润表|现金流量表|所有者权益变动表))\s*$", re.M
 )
+# A running header or a page number: 2020年年度报告, 2019 年年度报告, 5 / 195.
+_RUNNING = re.compile(r"^(?:(?:19|20)\d{2}\s*年\s*(?:年度|半年度)报告|\d+\s*/\s*\d+)$")
 MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the search
 
 
@@ -49,6 +51,7 @@ class PdfReader:
                         self._page(content, n, page)
                     except Exception as exc:
                         raise ReadError(f"{path}: page {n}: cannot read: {exc}") from exc
+                    page.close()  # pdfplumber keeps every parsed page otherwise
                     if self.progress:
                         self.progress(n, total)
                 content.units = total
@@ -70,7 +73,8 @@ class PdfReader:
 
     def _page(self, content: FileContent, n: int, page: object) -> None:
         text = page.extract_text() or ""  # type: ignore[attr-defined]
-        for i, para in enumerate(paragraphs(text), start=1):
+        body = "\n".join(line for line in text.splitlines() if not _RUNNING.match(line.strip()))
+        for i, para in enumerate(paragraphs(body), start=1):
             content.blocks.append(TextBlock(f"page={n},para={i}", para))
         carried = self._title
         titles = [
