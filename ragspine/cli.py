@@ -242,6 +242,56 @@ def ingest(
     )
 
 
+@main.command()
+@click.option(
+    "--inbox",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="the folder to watch; files move to done/ or failed/ inside it",
+)
+@CORPUS_OPTION
+@DB_OPTION
+@click.option("--profile", type=click.Path(path_type=Path), default=None)
+@click.option("--once", is_flag=True, help="ingest what is there, then exit")
+@click.option(
+    "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+    help="seconds between looks at the inbox",
+)  # fmt: skip
+@_known_errors
+def worker(
+    inbox: Path, corpus: Path, db: Path, profile: Path | None, once: bool, interval: float
+) -> None:
+    """Ingest every file dropped in INBOX, one transaction each (Ctrl-C stops)."""
+    from ragspine.ingestion.pipeline import FileReport
+    from ragspine.ingestion.worker import Worker
+    from ragspine.profile import load_profile
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.storage.fact_store import FactStore
+
+    if not inbox.is_dir():
+        raise click.UsageError(f"{inbox}: no such folder")
+
+    def done(r: FileReport) -> None:
+        click.echo(f"{r.outcome:>9}  {r.doc_id} ({r.chunks} chunks, {r.facts} facts)")
+
+    def failed(path: Path, why: str) -> None:
+        click.echo(f"   failed  {path.name}: {why}", err=True)
+
+    with ChunkStore(corpus) as chunks, FactStore(db) as facts:
+        chunks.init_schema()
+        facts.init_schema()
+        w = Worker(inbox, chunks, facts, load_profile(profile), on_done=done, on_failed=failed)
+        if once:
+            batch = w.run_once()
+            click.echo(f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}")
+            return
+        click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
+        try:
+            w.run_forever(interval)
+        except KeyboardInterrupt:
+            click.echo("stopped", err=True)
+
+
 DEMO_QUESTIONS = (
     "中国内地FY2024的REVENUE是多少",
     "中国内地FY2025的REVENUE是多少",

@@ -160,6 +160,53 @@ class RunReport:
         return sum(1 for f in self.files if f.outcome == outcome)
 
 
+def ingest_one(
+    path: Path,
+    *,
+    chunks: ChunkStore,
+    facts: FactStore | None,
+    profile: DomainProfile,
+    sensitivity: str | None = None,
+    progress: Progress | None = None,
+) -> FileReport:
+    """One file of any supported kind, without rebuilding the search index."""
+    from ragspine.readers import BINARY_SUFFIXES
+    from ragspine.retrieval.chunking.chunker import chunk_text
+    from ragspine.retrieval.documents import load_document
+
+    if path.suffix.lower() in BINARY_SUFFIXES:
+        return ingest_file(
+            path,
+            chunks=chunks,
+            facts=facts,
+            profile=profile,
+            sensitivity=sensitivity,
+            progress=progress,
+        )
+    doc = load_document(path, sensitivity=sensitivity)
+    previous = chunks.content_hash(doc.doc_id)
+    if previous == doc.content_hash:
+        return FileReport(doc.doc_id, UNCHANGED)
+    n = chunks.replace_document(doc, chunk_text(doc.body, markdown=doc.markdown))
+    return FileReport(doc.doc_id, ADDED if previous is None else REPLACED, chunks=n)
+
+
+def rebuild_index(chunks: ChunkStore) -> bool:
+    """Rebuild the search index if the corpus changed since it was built."""
+    from ragspine.retrieval.index import CorpusIndex, index_dir_for
+
+    try:
+        index = CorpusIndex.load(index_dir_for(chunks.path))
+    except Exception:  # a missing or unreadable index is rebuilt
+        index = None
+    if index is not None and index.is_current(chunks.generation):
+        return False
+    CorpusIndex.build(
+        chunks.iter_chunks(), index_dir_for(chunks.path), generation=chunks.generation
+    )
+    return True
+
+
 def ingest_paths_all(
     paths: list[Path],
     *,
@@ -171,17 +218,21 @@ def ingest_paths_all(
     on_file: Callable[[FileReport], None] | None = None,
 ) -> RunReport:
     """Text files (.md, .txt) into chunks and PDF/XLSX/PPTX into chunks and facts, one file at a
-    time, then the search index rebuilt once."""
+    time (every file read and checked first when it is text), then the search index once."""
     from ragspine.readers import BINARY_SUFFIXES
-    from ragspine.retrieval.documents import SUPPORTED_SUFFIXES
-    from ragspine.retrieval.index import CorpusIndex, index_dir_for
-    from ragspine.retrieval.ingest import ingest_paths
+    from ragspine.retrieval.documents import SUPPORTED_SUFFIXES, load_document
 
-    run = RunReport()
     files = expand(paths, (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES))
-    text = [p for p in files if p.suffix.lower() in SUPPORTED_SUFFIXES]
-    for path in (p for p in files if p.suffix.lower() in BINARY_SUFFIXES):
-        report = ingest_file(
+    seen: dict[str, Path] = {}
+    for path in files:
+        if path.suffix.lower() in SUPPORTED_SUFFIXES:
+            load_document(path, sensitivity=sensitivity)  # a bad text file fails before writing
+        if path.name in seen:
+            raise IngestError(f"{path}: same document id as {seen[path.name]} ({path.name})")
+        seen[path.name] = path
+    run = RunReport()
+    for path in files:
+        report = ingest_one(
             path,
             chunks=chunks,
             facts=facts,
@@ -192,27 +243,7 @@ def ingest_paths_all(
         run.files.append(report)
         if on_file:
             on_file(report)
-
-    def text_done(doc_id: str, outcome: str, n: int) -> None:
-        report = FileReport(doc_id, outcome, chunks=n)
-        run.files.append(report)
-        if on_file:
-            on_file(report)
-
-    if text:
-        run.index_rebuilt = ingest_paths(
-            chunks, text, sensitivity=sensitivity, on_file=text_done
-        ).index_rebuilt
-    else:
-        try:
-            index = CorpusIndex.load(index_dir_for(chunks.path))
-        except Exception:
-            index = None
-        if index is None or not index.is_current(chunks.generation):
-            CorpusIndex.build(
-                chunks.iter_chunks(), index_dir_for(chunks.path), generation=chunks.generation
-            )
-            run.index_rebuilt = True
+    run.index_rebuilt = rebuild_index(chunks)
     return run
 
 
