@@ -130,12 +130,17 @@ def ask(
 @CORPUS_OPTION
 @_known_errors
 def fixtures(db: Path, corpus: Path) -> None:
-    """Build the ACME demo fact store and document corpus (each replaced atomically)."""
+    """Build the ACME demo fact store and document corpus (each replaced atomically).
+
+    The demo's decks and workbook are written as real .pptx/.xlsx files beside the database
+    (demo_files/) and the fact store is built by ingesting them.
+    """
     from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store
 
-    n = build_demo_store(db)
-    click.echo(f"wrote {n} demo facts to {db}")
+    files = db.parent / "demo_files"
+    n = build_demo_store(db, files=files)
+    click.echo(f"wrote {n} demo facts to {db}, ingested from the decks and workbook in {files}")
     report = build_demo_corpus(corpus)
     chunks = sum(n for _, _, n in report.files)
     click.echo(f"wrote {len(report.files)} demo documents ({chunks} chunks) to {corpus}")

@@ -24,7 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "llm": set(),
     "storage": set(),
     "retrieval": {"profile", "llm", "storage"},
-    "demo": {"profile", "storage", "retrieval"},
+    "demo": {"profile", "storage", "retrieval", "ingestion"},
     "ingestion": {"readers", "profile", "storage", "retrieval"},
     "agent": BELOW_AGENT,
     "engine": {"agent", *BELOW_AGENT},

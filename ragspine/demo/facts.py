@@ -195,18 +195,36 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
     return facts
 
 
-def build_demo_store(path: str | Path) -> int:
-    """Write the demo fact store to ``path`` atomically; returns the number of facts."""
+def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
+    """Write the demo decks and workbook (into ``files``, or a scratch folder), ingest them into
+    a fact store at ``path`` (replaced atomically); returns the number of facts.
+
+    The facts come from the files, not from this module, so every locator is a real cell.
+    """
+    from ragspine.demo.files import write_demo_files
+    from ragspine.ingestion.pipeline import ingest_file
+
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".fact_metric.", suffix=".db", dir=target.parent)
     os.close(fd)
+    scratch = None if files is not None else tempfile.TemporaryDirectory(prefix="ragspine-demo-")
     try:
+        folder = Path(files) if files is not None else Path(scratch.name)  # type: ignore[union-attr]
+        profile = default_profile()
+        n = 0
         with FactStore(tmp) as store:
             store.init_schema()
-            n = store.insert_facts(demo_facts())
+            for source in write_demo_files(folder, profile):
+                report = ingest_file(source, chunks=None, facts=store, profile=profile)
+                if report.unmapped:
+                    raise RuntimeError(f"demo file {source} has cells it cannot map")
+                n += report.facts
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     return n

@@ -113,15 +113,19 @@ def report_year(content: FileContent) -> int | None:
 def ingest_file(
     path: Path,
     *,
-    chunks: ChunkStore,
+    chunks: ChunkStore | None,
     facts: FactStore | None,
     profile: DomainProfile,
     sensitivity: str | None = None,
     progress: Progress | None = None,
 ) -> FileReport:
-    """Ingest one file into both stores; an unchanged file (same content hash) is skipped."""
+    """Ingest one file into both stores (or the one given); an unchanged file (same content
+    hash) is skipped."""
     digest = file_hash(path) if path.is_file() else ""
-    previous = chunks.content_hash(path.name)
+    if chunks is not None:
+        previous = chunks.content_hash(path.name)
+    else:
+        previous = facts.source_hash(path.name) if facts is not None else None
     if digest and previous == digest:
         return FileReport(path.name, UNCHANGED)
     extracted = extract(path, sensitivity=sensitivity, progress=progress)
@@ -140,7 +144,8 @@ def ingest_file(
         mapped = mapper.map(extracted.content.tables)
         report.unmapped = mapped.unmapped
         report.facts, report.superseded = facts.replace_source(doc.doc_id, mapped.facts)
-    report.chunks = chunks.replace_document(doc, extracted.drafts)
+    if chunks is not None:
+        report.chunks = chunks.replace_document(doc, extracted.drafts)
     return report
 
 

@@ -144,22 +144,30 @@ class TableMapper:
         header_row, periods, names = self._periods(table)
         if not any(periods):
             return
-        glossary = glossary_for(self.profile)
         scale = scale_of(table.caption)
         entity = self._entity_of(table)
         for r, row in enumerate(table.rows):
             if r == header_row or not row:
                 continue
             label = label_of(row[0]) if row else ""
-            code = glossary.normalize_metric(label) if label else None
-            if code is None or self.profile.derived(code):
+            code, channel = self._metric_and_channel(label)
+            if code is None or channel is None or self.profile.derived(code):
                 continue
             for c, period in enumerate(periods):
                 if period is None or c >= len(row):
                     continue
                 column = _as_written(names[c]) if c < len(names) else str(c)
                 locator = f"{table.locator},row={label},col={column}"
-                self._cell(out, code, entity, period, row[c], scale, locator)
+                self._cell(out, code, entity, period, row[c], scale, locator, channel)
+
+    def _metric_and_channel(self, label: str) -> tuple[str | None, str | None]:
+        """营业收入 → (REVENUE, default channel); REVENUE:ONLINE → (REVENUE, ONLINE)."""
+        glossary = glossary_for(self.profile)
+        code = glossary.normalize_metric(label) if label else None
+        if code is not None or ":" not in label:
+            return code, self.profile.default_channel
+        metric, _, channel = label.partition(":")
+        return glossary.normalize_metric(metric), glossary.normalize_channel(channel)
 
     def _entity_of(self, table: Table) -> str:
         """The sheet that is named for an entity (ACME_HK), or the one entity a slide's title
@@ -236,6 +244,7 @@ class TableMapper:
         cell: str,
         scale: int | None,
         locator: str,
+        channel: str | None = None,
     ) -> None:
         text = cell.strip()
         if text in _EMPTY:
@@ -250,7 +259,7 @@ class TableMapper:
             value = value * Decimal(scale) / unit_scale
         spec = next(e for e in self.profile.entities if e.code == entity)
         fact = Fact(
-            code, entity, spec.geography or "", self.profile.default_channel, FY
+            code, entity, spec.geography or "", channel or self.profile.default_channel, FY
             if period.period_type == FY else period.period_type, period.period, float(value),
             metric.unit, self.doc_id, locator, self.file_hash, EXTRACTOR_VERSION,
             self.mapping_version, f"{value:f}",
