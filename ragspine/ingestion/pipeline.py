@@ -20,7 +20,7 @@ from ragspine.readers import FileContent, PdfReader, reader_for
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document, DocumentMeta
-from ragspine.storage.fact_store import FactStore
+from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.text import fold
 
 ADDED, REPLACED, UNCHANGED = "added", "replaced", "unchanged"
@@ -142,11 +142,35 @@ def ingest_file(
             mapping_version=mapping_version(profile),
         )
         mapped = mapper.map(extracted.content.tables)
-        report.unmapped = mapped.unmapped
-        report.facts, report.superseded = facts.replace_source(doc.doc_id, mapped.facts)
+        own, elsewhere = _stated_elsewhere(facts, doc.doc_id, mapped.facts)
+        report.unmapped = mapped.unmapped + elsewhere
+        report.facts, report.superseded = facts.replace_source(doc.doc_id, own)
     if chunks is not None:
         report.chunks = chunks.replace_document(doc, extracted.drafts)
     return report
+
+
+def _stated_elsewhere(
+    store: FactStore, doc_id: str, mapped: list[Fact]
+) -> tuple[list[Fact], list[Unmapped]]:
+    """A fact another file already states stays that file's: the same value is left as it is;
+    another value is reported, never stored over it."""
+    own: list[Fact] = []
+    conflicts: list[Unmapped] = []
+    for fact in mapped:
+        other = store.lookup(
+            metric_code=fact.metric_code,
+            entity=fact.entity,
+            period_type=fact.period_type,
+            period=fact.period,
+            channel=fact.channel,
+        )
+        if other is None or other.source_doc_id == doc_id:
+            own.append(fact)
+        elif other.exact != fact.exact:
+            why = f"differs from {other.source_doc_id} · {other.source_locator} ({other.exact})"
+            conflicts.append(Unmapped(fact.source_locator, fact.value_text or "", why))
+    return own, conflicts
 
 
 def mapping_version(profile: DomainProfile) -> str:

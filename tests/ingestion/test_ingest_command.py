@@ -118,3 +118,16 @@ def test_a_bad_file_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     unknown = tmp_path / "notes.doc"
     unknown.write_text("x")
     assert _ingest(tmp_path, unknown).stderr.strip() == f"error: {unknown}: cannot ingest .doc"
+
+
+def test_a_fact_another_file_states_stays_that_files(tmp_path: Path) -> None:
+    first = _book(tmp_path / "kpi_a.xlsx", 455)
+    assert _ingest(tmp_path, first).returncode == 0
+    second = _book(tmp_path / "kpi_b.xlsx", 999)  # agrees on FY2023 and 2024Q3, not on FY2024
+    out = _ingest(tmp_path, second)
+    assert out.returncode == 0, out.stderr
+    assert "added  kpi_b.xlsx (0 chunks, 0 facts, 1 cells not mapped)" in out.stdout
+    facts = _facts(tmp_path)
+    assert facts[("REVENUE", "2024")][:2] == (455.0, "sheet=ACME_HK,row=REVENUE,col=FY2024")
+    with FactStore(tmp_path / "facts.db") as store:
+        assert store.count() == 4  # the agreeing cells are not stored twice
