@@ -18,7 +18,7 @@ from ragspine.ingestion.tables import TableMapper, Unmapped
 from ragspine.profile import DomainProfile
 from ragspine.readers import FileContent, PdfReader, reader_for
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
-from ragspine.retrieval.chunking.chunker import ChunkDraft
+from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft
 from ragspine.retrieval.documents import Document, DocumentMeta
 from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.text import fold
@@ -70,7 +70,7 @@ def extract(
     except FileNotFoundError:
         raise IngestError(f"{path}: no such file") from None
     meta = DocumentMeta(title=path.stem, sensitivity=sensitivity or "INTERNAL")  # type: ignore[arg-type]
-    document = Document(path.name, path, meta, "", file_hash(path), markdown=False)
+    document = Document(path.name, path, meta, "", chunks_hash(file_hash(path)), markdown=False)
     drafts = [ChunkDraft(b.locator, b.heading, b.text) for b in content.blocks]
     return Extracted(document, drafts, content)
 
@@ -101,6 +101,11 @@ def _check_company(path: Path, content: FileContent, profile: DomainProfile) -> 
                 )
 
 
+def chunks_hash(digest: str) -> str:
+    """What the chunk store records: the file, and the chunker that cut it."""
+    return f"sha256:{digest}/chunker-{CHUNKER_VERSION}"
+
+
 def report_year(content: FileContent) -> int | None:
     """The year an annual report is for, from its first pages (2020年年度报告)."""
     for block in content.blocks[:40]:
@@ -124,9 +129,11 @@ def ingest_file(
     digest = file_hash(path) if path.is_file() else ""
     if chunks is not None:
         previous = chunks.content_hash(path.name)
+        unchanged = bool(digest) and previous == chunks_hash(digest)
     else:
         previous = facts.source_hash(path.name) if facts is not None else None
-    if digest and previous == digest:
+        unchanged = bool(digest) and previous == digest
+    if unchanged:
         return FileReport(path.name, UNCHANGED)
     extracted = extract(path, sensitivity=sensitivity, progress=progress)
     doc = extracted.document
@@ -136,7 +143,7 @@ def ingest_file(
         mapper = TableMapper(
             profile,
             doc.doc_id,
-            doc.content_hash,
+            digest,
             profile.home_entity_code,
             report_year=report_year(extracted.content),
             mapping_version=mapping_version(profile),

@@ -12,6 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import IngestError, first_problem
+from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION
 from ragspine.sensitivity import DEFAULT_CLEARANCE
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
@@ -75,7 +76,7 @@ def load_document(path: str | Path, *, sensitivity: str | None = None) -> Docume
         path=p,
         meta=meta,
         body=body,
-        content_hash="sha256:" + hashlib.sha256(raw).hexdigest(),
+        content_hash=f"sha256:{hashlib.sha256(raw).hexdigest()}/chunker-{CHUNKER_VERSION}",
         markdown=p.suffix.lower() in (".md", ".markdown"),
     )
 

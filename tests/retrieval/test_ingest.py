@@ -79,3 +79,15 @@ def test_a_stale_index_is_rebuilt_once_on_open(mini_corpus: Path) -> None:
     retriever = HybridRetriever.open(mini_corpus)
     assert retriever.index.is_current(store.generation)
     assert retriever.retrieve("floor price", top_k=5) == []
+
+
+def test_a_document_cut_by_an_older_chunker_is_cut_again(mini_corpus: Path, tmp_path: Path) -> None:
+    """Unchanged text, but chunked by a chunker that has since changed: its chunks are stale."""
+    with ChunkStore(mini_corpus) as store:
+        with store._conn:  # the state an older release left behind
+            store._conn.execute(
+                "UPDATE document SET content_hash = replace(content_hash, '/chunker-', '/old-')"
+            )
+        report = ingest_paths(store, write_docs(tmp_path / "docs"))
+    assert {outcome for _, outcome, _ in report.files} == {"replaced"}
+    assert report.index_rebuilt

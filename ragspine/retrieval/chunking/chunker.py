@@ -73,6 +73,10 @@ def chunk_text(body: str, *, markdown: bool) -> list[ChunkDraft]:
     return out
 
 
+# Bumped when the same text would be cut or joined differently: a stored document whose content
+# hash carries an older version is chunked again on the next ingest, unchanged or not.
+CHUNKER_VERSION = 2
+
 # A row of a table or a label-value list in Chinese: 公司的法定代表人 张翀宇, 货币资金 1,516,034.28.
 _ROW = re.compile(r"[\u4e00-\u9fff][^\S\n]+\S")
 
