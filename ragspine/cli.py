@@ -203,17 +203,7 @@ def ingest(
     from ragspine.storage.fact_store import FactStore
 
     prof = load_profile(profile)
-    bar: dict[str, int] = {}
-
-    def progress(name: str, done: int, total: int) -> None:
-        # one line per file on stderr, rewritten in place: pages read of pages
-        step = max(total // 20, 1)
-        live = sys.stderr.isatty()
-        if done == total or (live and done - bar.get(name, 0) >= step):
-            bar[name] = done
-            end = "\n" if done == total else "\r"
-            click.echo(f"  reading {name}: page {done}/{total}", err=True, nl=False)
-            click.echo(end, err=True, nl=False)
+    progress = _page_progress()
 
     def show(r: FileReport) -> None:
         detail = ""
@@ -285,7 +275,15 @@ def worker(
     with ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
-        w = Worker(inbox, chunks, facts, load_profile(profile), on_done=done, on_failed=failed)
+        w = Worker(
+            inbox,
+            chunks,
+            facts,
+            load_profile(profile),
+            progress=_page_progress(),
+            on_done=done,
+            on_failed=failed,
+        )
         if once:
             batch = w.run_once()
             click.echo(f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}")
@@ -295,6 +293,21 @@ def worker(
             w.run_forever(interval)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
+
+
+def _page_progress() -> Callable[[str, int, int], None]:
+    """Pages read of pages, on stderr: rewritten in place on a terminal, the last line otherwise."""
+    last: dict[str, int] = {}
+
+    def show(name: str, done: int, total: int) -> None:
+        step = max(total // 20, 1)
+        live = sys.stderr.isatty()
+        if done == total or (live and done - last.get(name, 0) >= step):
+            last[name] = done
+            end = "\n" if done == total else "\r"
+            click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)
+
+    return show
 
 
 DEMO_QUESTIONS = (

@@ -29,6 +29,14 @@ class Source(TypedDict):
     locator: str
 
 
+class Lineage(TypedDict):
+    """Which version of which file, read by which extractor and mapped by which profile."""
+
+    source_file_hash: str
+    extractor_version: str
+    mapping_version: str
+
+
 class FoundResult(TypedDict):
     status: Literal["found"]
     value: float
@@ -40,6 +48,7 @@ class FoundResult(TypedDict):
     period: str
     channel: str
     source: Source  # a derived metric's: its first operand's; every operand carries its own
+    lineage: NotRequired[Lineage]  # a fact ingested from a file
     # A derived metric only: the formula as written in the profile, and every operand found.
     formula: NotRequired[str]
     operands: NotRequired[list[FoundResult]]
@@ -134,7 +143,7 @@ def execute_query_metric(
 
 
 def _found(fact: Fact) -> FoundResult:
-    return {
+    found: FoundResult = {
         "status": "found",
         "value": fact.value,
         "value_text": str(fact.exact),
@@ -146,6 +155,13 @@ def _found(fact: Fact) -> FoundResult:
         "channel": fact.channel,
         "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
     }
+    if fact.source_file_hash:
+        found["lineage"] = {
+            "source_file_hash": fact.source_file_hash,
+            "extractor_version": fact.extractor_version or "",
+            "mapping_version": fact.mapping_version or "",
+        }
+    return found
 
 
 def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> ToolResult:
@@ -185,7 +201,11 @@ def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> Tool
                 "value": float(value),
                 "value_text": f"{value:f}",
                 "unit": spec.unit,
-                **key,
+                "metric_code": key["metric_code"],
+                "entity": key["entity"],
+                "period_type": key["period_type"],
+                "period": key["period"],
+                "channel": key["channel"],
                 "source": operands[0]["source"],
                 "formula": spec.formula,
                 "operands": operands,

@@ -17,7 +17,13 @@ REF = date(2025, 6, 30)
 
 
 def test_found_carries_value_codes_and_lineage(store: FactStore) -> None:
-    assert execute_query_metric(store, "REVENUE", "ACME_CN", "FY2024") == {
+    result = execute_query_metric(store, "REVENUE", "ACME_CN", "FY2024")
+    # the demo facts are ingested from real files: which version of which file, read how
+    lineage = result.pop("lineage")  # type: ignore[misc]
+    assert len(lineage["source_file_hash"]) == 64
+    assert lineage["extractor_version"] == "ragspine-tables/1"
+    assert lineage["mapping_version"].startswith("acme-demo@")
+    assert result == {
         "status": "found",
         "value": 1320,
         "value_text": "1320",
