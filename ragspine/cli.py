@@ -288,6 +288,7 @@ def worker(
             batch = w.run_once()
             click.echo(f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}")
             return
+        w.settle = 1.0  # a file still being copied in waits for the next look
         click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
         try:
             w.run_forever(interval)

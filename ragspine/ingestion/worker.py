@@ -41,14 +41,20 @@ class Worker:
     progress: Progress | None = None
     on_done: Callable[[FileReport], None] | None = None
     on_failed: Callable[[Path, str], None] | None = None
+    # a file changed less than this many seconds ago may still be being copied in: next round
+    settle: float = 0.0
 
     def pending(self) -> list[Path]:
         """Supported files waiting in the inbox (not in done/ or failed/), oldest first."""
         suffixes = (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES)
+        fresh = time.time() - self.settle
         files = [
             p
             for p in self.inbox.iterdir()
-            if p.is_file() and p.suffix.lower() in suffixes and not p.name.startswith(".")
+            if p.is_file()
+            and p.suffix.lower() in suffixes
+            and not p.name.startswith(".")
+            and (self.settle <= 0 or p.stat().st_mtime <= fresh)
         ]
         return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
 

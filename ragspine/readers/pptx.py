@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from zipfile import BadZipFile
 
 from ragspine.readers.base import FileContent, ReadError, Table, TextBlock
@@ -22,19 +23,25 @@ class PptxReader:
         content = FileContent(path)
         for n, slide in enumerate(deck.slides, start=1):
             content.units += 1
-            title = slide.shapes.title.text_frame.text.strip() if slide.shapes.title else ""
-            para = table = 0
-            for shape in slide.shapes:
-                if shape.has_table:
-                    table += 1
-                    rows = [[c.text.strip() for c in row.cells] for row in shape.table.rows]
-                    content.tables.append(Table(f"slide={n},table={table}", rows, title))
-                elif shape.has_text_frame:
-                    for p in shape.text_frame.paragraphs:
-                        text = "".join(r.text for r in p.runs).strip()
-                        if text:
-                            para += 1
-                            content.blocks.append(TextBlock(f"slide={n},para={para}", text, title))
+            try:
+                self._slide(content, n, slide)
+            except Exception as exc:  # python-pptx raises what the broken XML gives it
+                raise ReadError(f"{path}: slide={n}: cannot read: {exc}") from exc
         if not content.units:
             raise ReadError(f"{path}: the deck has no slides")
         return content
+
+    def _slide(self, content: FileContent, n: int, slide: Any) -> None:
+        title = slide.shapes.title.text_frame.text.strip() if slide.shapes.title else ""
+        para = table = 0
+        for shape in slide.shapes:
+            if shape.has_table:
+                table += 1
+                rows = [[c.text.strip() for c in row.cells] for row in shape.table.rows]
+                content.tables.append(Table(f"slide={n},table={table}", rows, title))
+            elif shape.has_text_frame:
+                for p in shape.text_frame.paragraphs:
+                    text = "".join(r.text for r in p.runs).strip()
+                    if text:
+                        para += 1
+                        content.blocks.append(TextBlock(f"slide={n},para={para}", text, title))

@@ -25,15 +25,18 @@ class XlsxReader:
 
         try:
             book = load_workbook(path, read_only=True, data_only=True)
-        except (BadZipFile, InvalidFileException, KeyError, OSError) as exc:
+        except (BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as exc:
             raise ReadError(f"{path}: not a readable XLSX workbook: {exc}") from None
         content = FileContent(path)
         try:
             for sheet in book.worksheets:
-                rows = [
-                    [_text(cell.value, cell.number_format) for cell in row]
-                    for row in sheet.iter_rows()
-                ]
+                try:
+                    rows = [
+                        [_text(cell.value, cell.number_format) for cell in row]
+                        for row in sheet.iter_rows()
+                    ]
+                except Exception as exc:  # openpyxl raises what the broken XML gives it
+                    raise ReadError(f"{path}: sheet={sheet.title}: cannot read: {exc}") from exc
                 rows = [r for r in rows if any(r)]
                 if rows:
                     content.tables.append(Table(f"sheet={sheet.title}", rows))

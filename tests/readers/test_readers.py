@@ -104,3 +104,22 @@ def test_an_empty_workbook_says_so(tmp_path: Path) -> None:
     Workbook().save(path)
     with pytest.raises(ReadError, match="no filled cells"):
         XlsxReader().read(path)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "book.xlsx",  # a workbook cut off half way through its zip
+        "deck.pptx",  # a deck cut off half way through its zip
+    ],
+)
+def test_a_truncated_file_is_one_clear_error(tmp_path: Path, name: str) -> None:
+    whole = _workbook(tmp_path / "w.xlsx") if name.endswith("xlsx") else _deck(tmp_path / "d.pptx")
+    data = whole.read_bytes()
+    path = tmp_path / name
+    path.write_bytes(data[: len(data) // 2])
+    reader = reader_for(path)
+    assert reader is not None
+    with pytest.raises(ReadError) as err:
+        reader.read(path)
+    assert str(err.value).startswith(str(path))
