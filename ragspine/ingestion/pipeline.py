@@ -69,6 +69,9 @@ def extract(
         content = reader.read(path)
     except FileNotFoundError:
         raise IngestError(f"{path}: no such file") from None
+    if not content.blocks and not content.tables:
+        what = "no text layer (a scanned PDF?)" if path.suffix.lower() == ".pdf" else "no text"
+        raise IngestError(f"{path}: nothing to ingest: {what} and no tables")
     meta = DocumentMeta(title=path.stem, sensitivity=sensitivity or "INTERNAL")  # type: ignore[arg-type]
     document = Document(path.name, path, meta, "", chunks_hash(file_hash(path)), markdown=False)
     drafts = [ChunkDraft(b.locator, b.heading, b.text) for b in content.blocks]

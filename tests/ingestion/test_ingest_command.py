@@ -131,3 +131,26 @@ def test_a_fact_another_file_states_stays_that_files(tmp_path: Path) -> None:
     assert facts[("REVENUE", "2024")][:2] == (455.0, "sheet=ACME_HK,row=REVENUE,col=FY2024")
     with FactStore(tmp_path / "facts.db") as store:
         assert store.count() == 4  # the agreeing cells are not stored twice
+
+
+def test_a_file_with_nothing_to_read_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    from pptx import Presentation
+    from pypdf import PdfWriter
+
+    blank_deck = tmp_path / "blank.pptx"
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[6])  # a blank slide: no title, no text, no table
+    deck.save(str(blank_deck))
+    scanned = tmp_path / "scanned.pdf"
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)  # a page with no text layer, as a scan has
+    writer.write(scanned)
+    for path, why in (
+        (blank_deck, "nothing to ingest: no text and no tables"),
+        (scanned, "nothing to ingest: no text layer (a scanned PDF?) and no tables"),
+    ):
+        out = _ingest(tmp_path, path)
+        errors = [line for line in out.stderr.splitlines() if not line.startswith("  reading")]
+        assert out.returncode == 1 and errors == [f"error: {path}: {why}"]  # progress aside
+        with ChunkStore(tmp_path / "chunks.db") as chunks:
+            assert chunks.count() == 0 and chunks.content_hash(path.name) is None
