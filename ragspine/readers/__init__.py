@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine.readers.base import FileContent, Reader, ReadError, Table, TextBlock, paragraphs
+from ragspine.readers.docx import DocxReader
 from ragspine.readers.pdf import PdfReader
 from ragspine.readers.pptx import PptxReader
 from ragspine.readers.xlsx import XlsxReader
@@ -26,7 +27,7 @@ __all__ = [
     "reader_for",
 ]
 
-_READERS: list[Reader] = [PdfReader(), XlsxReader(), PptxReader()]
+_READERS: list[Reader] = [PdfReader(), XlsxReader(), PptxReader(), DocxReader()]
 BINARY_SUFFIXES = tuple(s for r in _READERS for s in r.suffixes)
 
 

@@ -10,7 +10,7 @@ from pptx import Presentation
 from pptx.util import Inches
 from pypdf import PdfWriter
 
-from ragspine.readers import PdfReader, PptxReader, ReadError, XlsxReader, reader_for
+from ragspine.readers import DocxReader, PdfReader, PptxReader, ReadError, XlsxReader, reader_for
 
 
 def _workbook(path: Path) -> Path:
@@ -123,3 +123,30 @@ def test_a_truncated_file_is_one_clear_error(tmp_path: Path, name: str) -> None:
     with pytest.raises(ReadError) as err:
         reader.read(path)
     assert str(err.value).startswith(str(path))
+
+
+def test_a_word_document_gives_paragraphs_under_their_heading_and_tables(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("门店策略", level=1)
+    document.add_paragraph("2025年计划新开约20家门店。")
+    table = document.add_table(rows=2, cols=2)
+    for c, text in enumerate(["指标", "FY2024"]):
+        table.cell(0, c).text = text
+    for c, text in enumerate(["STORE_COUNT", "540"]):
+        table.cell(1, c).text = text
+    path = tmp_path / "strategy.docx"
+    document.save(str(path))
+    content = DocxReader().read(path)
+    assert [(b.locator, b.text, b.heading) for b in content.blocks] == [
+        ("para=1", "门店策略", "门店策略"),
+        ("para=2", "2025年计划新开约20家门店。", "门店策略"),
+    ]
+    assert [(t.locator, t.rows) for t in content.tables] == [
+        ("table=1", [["指标", "FY2024"], ["STORE_COUNT", "540"]])
+    ]
+    broken = tmp_path / "broken.docx"
+    broken.write_bytes(b"not a document")
+    with pytest.raises(ReadError, match="not a readable DOCX document"):
+        DocxReader().read(broken)
