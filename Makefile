@@ -66,7 +66,8 @@ JY_RUN ?= reports/jinyu
 fixtures-jinyu: $(STAMP)
 	rm -f $(JY_DB)
 	$(BIN)/ragspine facts load $(JY)/facts.csv --db $(JY_DB) --profile $(JY)/profile.yaml
-	$(BIN)/ragspine ingest $(JY)/corpus --corpus $(JY_CORPUS)
+	$(BIN)/ragspine ingest $(JY)/report --corpus $(JY_CORPUS) --db $(JY_DB) \
+		--profile $(JY)/profile.yaml --sensitivity PUBLIC
 
 evals-jinyu: fixtures-jinyu
 	rm -rf $(JY_RUN)

@@ -21,8 +21,12 @@ from ragspine.storage.fact_store import FactStore
 
 ROOT = Path(__file__).parents[1]
 REALWORLD = ROOT.parent / "shared" / "realworld"
-PROFILE = ROOT / "examples" / "jinyu" / "profile.yaml"
-REPORTS = ("600201_金宇生物_2020_年度报告.pdf", "603339_四方科技_2019_年度报告.pdf")
+EXAMPLES = ROOT / "examples"
+# each report with its own company's profile: another company's report is refused
+REPORTS = {
+    "600201_金宇生物_2020_年度报告.pdf": EXAMPLES / "jinyu" / "profile.yaml",
+    "603339_四方科技_2019_年度报告.pdf": EXAMPLES / "sifang" / "profile.yaml",
+}
 TARGET_S = 60.0
 
 
@@ -42,7 +46,7 @@ def run(quick: bool) -> list[Row]:
                 chunks.init_schema()
                 facts.init_schema()
                 done = ingest_paths_all(
-                    [path], chunks=chunks, facts=facts, profile=load_profile(PROFILE)
+                    [path], chunks=chunks, facts=facts, profile=load_profile(REPORTS[path.name])
                 )
             total_s = time.perf_counter() - start
         tracemalloc.start()

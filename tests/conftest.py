@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
+from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 
 REF = date(2025, 6, 30)
@@ -31,6 +33,38 @@ def demo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("corpus") / "chunks.db"
     build_demo_corpus(path)
     return path
+
+
+JINYU = Path(__file__).parents[1] / "examples" / "jinyu"
+
+
+@dataclass(frozen=True)
+class JinyuExample:
+    """The real-company example built as `make fixtures-jinyu` builds it, with what it printed."""
+
+    db: Path
+    corpus: Path
+    root: Path
+    loaded: Ran
+    ingested: Ran
+
+
+@pytest.fixture(scope="session")
+def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
+    """facts.csv loaded, then the 2020 annual report PDF ingested (its text and its facts)."""
+    root = tmp_path_factory.mktemp("jinyu")
+    db, corpus = root / "facts.db", root / "chunks.db"
+    profile = str(JINYU / "profile.yaml")
+    loaded = invoke(
+        "facts", "load", str(JINYU / "facts.csv"), "--db", str(db), "--profile", profile
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    ingested = invoke(
+        "ingest", str(JINYU / "report"), "--db", str(db), "--corpus", str(corpus),
+        "--profile", profile, "--sensitivity", "PUBLIC",
+    )  # fmt: skip
+    assert ingested.returncode == 0, ingested.stderr
+    return JinyuExample(db, corpus, root, loaded, ingested)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import fnmatch
 import hashlib
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -44,8 +45,28 @@ class _Strict(BaseModel):
 class SourceRef(_Strict):
     doc: str = Field(min_length=1)
     locator: str | None = None
-    # Any passage of a section: 'section=5.16' also matches section=5.16.2,para=3.
-    locator_prefix: str | None = None
+    # Any passage of a section: 'section=5.16' also matches section=5.16.2,para=3 (never
+    # section=5.161); a list matches any of its prefixes: [page=10, page=11].
+    locator_prefix: str | list[str] | None = None
+
+    def matches(self, source: Mapping[str, object]) -> bool:
+        """Whether a cited source is this one."""
+        locator = str(source.get("locator", ""))
+        if source.get("doc") != self.doc or self.locator not in (None, locator):
+            return False
+        prefixes = (
+            [self.locator_prefix] if isinstance(self.locator_prefix, str) else self.locator_prefix
+        )
+        return prefixes is None or any(
+            locator.startswith(p) and locator[len(p) : len(p) + 1] in ("", ",", ".")
+            for p in prefixes
+        )
+
+    def describe(self) -> str:
+        where = self.locator or self.locator_prefix
+        if isinstance(where, list):
+            where = " | ".join(where)
+        return self.doc + (f" · {where}" if where else "") + ("…" if self.locator_prefix else "")
 
 
 class Expect(_Strict):

@@ -153,17 +153,8 @@ def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
         return None
     problems: list[str] = []
     for ref in expected:
-        if not any(
-            s.get("doc") == ref.doc
-            and (ref.locator is None or s.get("locator") == ref.locator)
-            and str(s.get("locator", "")).startswith(ref.locator_prefix or "")
-            for s in seen.sources
-        ):
-            problems.append(
-                f"missing expected source {ref.doc}"
-                + (f" · {ref.locator}" if ref.locator else "")
-                + (f" · {ref.locator_prefix}…" if ref.locator_prefix else "")
-            )
+        if not any(ref.matches(s) for s in seen.sources):
+            problems.append(f"missing expected source {ref.describe()}")
     stated = [o for f in seen.found for o in (f.get("operands") or [f])]
     for fact in stated:  # a derived metric rests on each of its operands' sources
         src = fact["source"]

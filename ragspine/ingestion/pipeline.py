@@ -1,25 +1,30 @@
 """One file at a time: read it, map its tables to facts, cut its text into chunks, then write.
 
-Everything is read and mapped before anything is written, so a file that fails leaves both
-stores as they were. A file whose content hash is unchanged is skipped; a changed one replaces
-its own facts (the old ones kept in the fact history) and its own chunks.
+Everything is read and mapped before anything is written, and the write is one transaction over
+both SQLite files (the chunk store attached to the fact store's connection), so a file that fails,
+or a process killed mid-write, leaves both stores as they were. A file whose content hash is
+unchanged in both stores is skipped; a changed one replaces its own facts (the old ones kept in the
+fact history) and its own chunks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragspine.errors import IngestError
+from ragspine.errors import IngestError, StoreError
 from ragspine.ingestion.tables import TableMapper, Unmapped
+from ragspine.ingestion.text import reader_for
 from ragspine.profile import DomainProfile
-from ragspine.readers import FileContent, PdfReader, reader_for
+from ragspine.readers import FileContent, PdfReader
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
-from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft
+from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft, split_long
 from ragspine.retrieval.documents import Document, DocumentMeta
+from ragspine.sensitivity import check_level
 from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.text import fold
 
@@ -29,6 +34,8 @@ _REPORT_YEAR = re.compile(
 )
 
 Progress = Callable[[str, int, int], None]  # (file, done, total) pages or slides
+# Files read for their tables: one without any is refused, not ingested as text alone.
+TABLE_SOURCES = {".xlsx": "sheets", ".pptx": "slides"}
 
 
 @dataclass
@@ -59,7 +66,7 @@ def file_hash(path: Path) -> str:
 def extract(
     path: Path, *, sensitivity: str | None = None, progress: Progress | None = None
 ) -> Extracted:
-    """Read a PDF, XLSX or PPTX file: its chunks (text blocks) and its tables, nothing written."""
+    """Read any supported file: its chunks (text blocks) and its tables, nothing written."""
     reader = reader_for(path)
     if reader is None:
         raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
@@ -72,10 +79,30 @@ def extract(
     if not content.blocks and not content.tables:
         what = "no text layer (a scanned PDF?)" if path.suffix.lower() == ".pdf" else "no text"
         raise IngestError(f"{path}: nothing to ingest: {what} and no tables")
-    meta = DocumentMeta(title=path.stem, sensitivity=sensitivity or "INTERNAL")  # type: ignore[arg-type]
-    document = Document(path.name, path, meta, "", chunks_hash(file_hash(path)), markdown=False)
-    drafts = [ChunkDraft(b.locator, b.heading, b.text) for b in content.blocks]
-    return Extracted(document, drafts, content)
+    if path.suffix.lower() in TABLE_SOURCES and not content.tables:
+        raise IngestError(
+            f"{path}: no tables in {content.units} {TABLE_SOURCES[path.suffix.lower()]}: a "
+            "deck or workbook is ingested for its tables' figures (put prose in .docx, .md or .pdf)"
+        )
+    meta = DocumentMeta.model_validate(
+        {"title": path.stem, "sensitivity": "INTERNAL"} | content.meta
+    )
+    if sensitivity is not None:
+        meta = meta.model_copy(update={"sensitivity": sensitivity})
+    markdown = path.suffix.lower() in (".md", ".markdown")
+    document = Document(path.name, path, meta, "", chunks_hash(file_hash(path)), markdown=markdown)
+    return Extracted(document, drafts_of(content), content)
+
+
+def drafts_of(content: FileContent) -> list[ChunkDraft]:
+    """A chunk per text block; a block longer than a chunk is split at sentences (part=N)."""
+    drafts: list[ChunkDraft] = []
+    for block in content.blocks:
+        pieces = split_long(block.text)
+        for i, piece in enumerate(pieces, start=1):
+            locator = block.locator if len(pieces) == 1 else f"{block.locator},part={i}"
+            drafts.append(ChunkDraft(locator, block.heading, piece))
+    return drafts
 
 
 _COMPANY_CODE = re.compile(r"(?:公司代码|股票代码|证券代码)\s*[:：]\s*(\d{6})")
@@ -127,20 +154,20 @@ def ingest_file(
     sensitivity: str | None = None,
     progress: Progress | None = None,
 ) -> FileReport:
-    """Ingest one file into both stores (or the one given); an unchanged file (same content
-    hash) is skipped."""
+    """Ingest one file into both stores (or the one given), in one transaction over both; a
+    file both stores already hold at this content hash is skipped."""
     digest = file_hash(path) if path.is_file() else ""
-    if chunks is not None:
-        previous = chunks.content_hash(path.name)
-        unchanged = bool(digest) and previous == chunks_hash(digest)
-    else:
-        previous = facts.source_hash(path.name) if facts is not None else None
-        unchanged = bool(digest) and previous == digest
-    if unchanged:
+    held = [s.content_hash(path.name) == chunks_hash(digest) for s in (chunks,) if s is not None]
+    held += [s.source_hash(path.name) == digest for s in (facts,) if s is not None]
+    if digest and all(held):
         return FileReport(path.name, UNCHANGED)
+    previous = (chunks.content_hash(path.name) if chunks is not None else None) or (
+        facts.source_hash(path.name) if facts is not None else None
+    )
     extracted = extract(path, sensitivity=sensitivity, progress=progress)
     doc = extracted.document
     report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED)
+    own: list[Fact] = []
     if facts is not None:
         _check_company(path, extracted.content, profile)
         mapper = TableMapper(
@@ -154,8 +181,18 @@ def ingest_file(
         mapped = mapper.map(extracted.content.tables)
         own, elsewhere = _stated_elsewhere(facts, doc.doc_id, mapped.facts)
         report.unmapped = mapped.unmapped + elsewhere
-        report.facts, report.superseded = facts.replace_source(doc.doc_id, own)
-    if chunks is not None:
+    if facts is not None and chunks is not None:
+        try:
+            with facts.joined(chunks) as conn, conn:  # both files change together or neither
+                report.facts, report.superseded = facts.replace_source_in(
+                    conn, doc.doc_id, own, file_hash=digest
+                )
+                report.chunks = chunks.replace_document_in(conn, doc, extracted.drafts)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: not written ({facts.path}, {chunks.path}): {exc}") from exc
+    elif facts is not None:
+        report.facts, report.superseded = facts.replace_source(doc.doc_id, own, file_hash=digest)
+    elif chunks is not None:
         report.chunks = chunks.replace_document(doc, extracted.drafts)
     return report
 
@@ -199,37 +236,6 @@ class RunReport:
         return sum(1 for f in self.files if f.outcome == outcome)
 
 
-def ingest_one(
-    path: Path,
-    *,
-    chunks: ChunkStore,
-    facts: FactStore | None,
-    profile: DomainProfile,
-    sensitivity: str | None = None,
-    progress: Progress | None = None,
-) -> FileReport:
-    """One file of any supported kind, without rebuilding the search index."""
-    from ragspine.readers import BINARY_SUFFIXES
-    from ragspine.retrieval.chunking.chunker import chunk_text
-    from ragspine.retrieval.documents import load_document
-
-    if path.suffix.lower() in BINARY_SUFFIXES:
-        return ingest_file(
-            path,
-            chunks=chunks,
-            facts=facts,
-            profile=profile,
-            sensitivity=sensitivity,
-            progress=progress,
-        )
-    doc = load_document(path, sensitivity=sensitivity)
-    previous = chunks.content_hash(doc.doc_id)
-    if previous == doc.content_hash:
-        return FileReport(doc.doc_id, UNCHANGED)
-    n = chunks.replace_document(doc, chunk_text(doc.body, markdown=doc.markdown))
-    return FileReport(doc.doc_id, ADDED if previous is None else REPLACED, chunks=n)
-
-
 def rebuild_index(chunks: ChunkStore) -> bool:
     """Rebuild the search index if the corpus changed since it was built."""
     from ragspine.retrieval.index import CorpusIndex, index_dir_for
@@ -256,11 +262,16 @@ def ingest_paths_all(
     progress: Progress | None = None,
     on_file: Callable[[FileReport], None] | None = None,
 ) -> RunReport:
-    """Text files (.md, .txt) into chunks and PDF/XLSX/PPTX into chunks and facts, one file at a
-    time (every file read and checked first when it is text), then the search index once."""
+    """Files of every supported kind into chunks and facts, one file and one transaction at a
+    time (text files are all checked before the first is written), then the search index once."""
     from ragspine.readers import BINARY_SUFFIXES
     from ragspine.retrieval.documents import SUPPORTED_SUFFIXES, load_document
 
+    if sensitivity is not None:
+        try:
+            check_level(sensitivity)
+        except ValueError as exc:
+            raise IngestError(str(exc)) from None
     files = expand(paths, (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES))
     seen: dict[str, Path] = {}
     for path in files:
@@ -271,7 +282,7 @@ def ingest_paths_all(
         seen[path.name] = path
     run = RunReport()
     for path in files:
-        report = ingest_one(
+        report = ingest_file(
             path,
             chunks=chunks,
             facts=facts,

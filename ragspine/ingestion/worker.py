@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragspine.errors import RagSpineError
-from ragspine.ingestion.pipeline import FileReport, Progress, ingest_one, rebuild_index
+from ragspine.ingestion.pipeline import FileReport, Progress, ingest_file, rebuild_index
 from ragspine.profile import DomainProfile
 from ragspine.readers import BINARY_SUFFIXES
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -62,7 +62,7 @@ class Worker:
         batch = Batch()
         for path in self.pending():
             try:
-                report = ingest_one(
+                report = ingest_file(
                     path,
                     chunks=self.chunks,
                     facts=self.facts,

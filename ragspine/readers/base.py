@@ -38,6 +38,7 @@ class FileContent:
     blocks: list[TextBlock] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     units: int = 0  # pages, sheets or slides read
+    meta: dict[str, object] = field(default_factory=dict)  # what the file says of itself: title …
 
 
 class Reader(Protocol):

@@ -1,9 +1,11 @@
-"""PDF: text per page (as paragraphs) and ruled tables, with pdfplumber.
+"""PDF: paragraphs under the report's own headings, and ruled tables, with pdfplumber.
 
 pdfplumber (on pdfminer.six) reads the text layer and finds tables from their ruling lines,
 which is how listed companies' statements are printed; it is pure Python, so it installs
 everywhere. Tables are looked for only on pages whose text holds figures: most of a report is
-prose, and table finding is the slow part.
+prose, and table finding is the slow part. The lines of all pages, without running headers,
+page numbers and the contents list, are read back into headings and paragraphs by
+``readers.layout``; a paragraph's locator is the page it starts on (``page=37,para=2``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from ragspine.readers.base import FileContent, ReadError, Table, TextBlock, paragraphs
+from ragspine.readers import layout
+from ragspine.readers.base import FileContent, ReadError, Table, TextBlock
 
 _FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2}")
 _UNIT = re.compile(
@@ -24,8 +27,12 @@ _UNIT = re.compile(
 _STATEMENT = re.compile(
     r"^\s*((?:合并|母公司)(?:资产负债表|利润表|现金流量表|所有者权益变动表))\s*$", re.M
 )
-# A running header or a page number: 2020年年度报告, 2019 年年度报告, 5 / 195.
-_RUNNING = re.compile(r"^(?:(?:19|20)\d{2}\s*年\s*(?:年度|半年度)报告|\d+\s*/\s*\d+)$")
+# A running header or a page number: 2020年年度报告, XX股份有限公司2019 年年度报告, 5 / 195.
+_RUNNING = re.compile(
+    r"^(?:(?:\S*股份有限公司\s*)?(?:19|20)\d{2}\s*年\s*(?:年度|半年度)报告|\d+\s*/\s*\d+)$"
+)
+_TOC_ENTRY = re.compile(r"(?:\.{6,}|…{3,}|·{6,})\s*\d*$")  # 第一节 释义 ........ 4
+_CID = re.compile(r"\(cid:\d+\)")  # pdfminer's placeholder for a glyph without text
 MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the search
 
 
@@ -35,6 +42,8 @@ class PdfReader:
     def __init__(self, progress: Callable[[int, int], None] | None = None) -> None:
         self.progress = progress
         self._title = self._unit = ""
+        self._lines: list[layout.Line] = []
+        self._in_body = False
 
     def read(self, path: Path) -> FileContent:
         import pdfplumber
@@ -43,6 +52,7 @@ class PdfReader:
 
         content = FileContent(path)
         self._title = self._unit = ""
+        self._lines, self._in_body = [], False
         try:
             with pdfplumber.open(path) as pdf:
                 total = len(pdf.pages)
@@ -69,13 +79,25 @@ class PdfReader:
             raise ReadError(f"{path}: not a readable PDF: {exc or type(exc).__name__}") from None
         if not content.units:
             raise ReadError(f"{path}: the PDF has no pages")
+        paras: dict[int, int] = {}
+        for block in layout.blocks(self._lines):
+            paras[block.page] = k = paras.get(block.page, 0) + 1
+            content.blocks.append(
+                TextBlock(f"page={block.page},para={k}", block.text, block.heading)
+            )
+        self._lines = []
         return content
 
     def _page(self, content: FileContent, n: int, page: object) -> None:
         text = page.extract_text() or ""  # type: ignore[attr-defined]
-        body = "\n".join(line for line in text.splitlines() if not _RUNNING.match(line.strip()))
-        for i, para in enumerate(paragraphs(body), start=1):
-            content.blocks.append(TextBlock(f"page={n},para={i}", para))
+        for raw in text.splitlines():
+            line = " ".join(_CID.sub("", raw).split())
+            if not line or _RUNNING.match(line) or _TOC_ENTRY.search(line):
+                continue
+            if line == "目录" and not self._in_body:
+                continue
+            self._in_body = self._in_body or layout.is_part(line)
+            self._lines.append(layout.Line(n, line))
         carried = self._title
         titles = [
             (m["top"], m["text"].strip())

@@ -147,10 +147,16 @@ class CorpusIndex:
         for tokens in queries:
             # Only figures (a translation whose words this corpus lacks, leaving its years) is no
             # topic: it would rank every page that prints the year.
-            if not any(t in vocab and not t.isdigit() for t in tokens):
+            # Likewise a chunk that matches only the figures of a query (a translation's "2019"
+            # in every table of the year) does not rank.
+            words = [t for t in tokens if t in vocab and not t.isdigit()]
+            if not words:
                 rankings.append([])
                 continue
-            scores = level.bm25.get_scores(tokens)
+            scores = level.bm25.get_scores(words)
+            figures = [t for t in tokens if t in vocab and t.isdigit()]
+            if figures:
+                scores = np.where(scores > 0, scores + level.bm25.get_scores(figures), 0.0)
             rankings.append(_top(scores, depth, level.chunk_ids))
         return rankings
 

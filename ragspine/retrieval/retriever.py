@@ -16,6 +16,7 @@ from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
 
 RRF_K = 60
+WEAK_VARIANT = 0.1  # of the best variant's top BM25 score
 
 
 class VectorChannel(Protocol):
@@ -66,7 +67,11 @@ class HybridRetriever:
         variants = rewrite_queries(query, self.profile) if self.rewrite else [query]
         depth = max(self.depth, top_k)
         bm25 = self.index.rank([tokenize(v, query=True) for v in variants], clearance, depth)
-        rankings = [[cid for cid, _ in r] for r in bm25]
+        # A variant whose best match scores a tenth of the best variant's matched only stray
+        # words (an English rewrite on a Chinese report); fused rank for rank, it would weigh as
+        # much as the real match.
+        best = max((r[0][1] for r in bm25 if r), default=0.0)
+        rankings = [[cid for cid, _ in r] for r in bm25 if r and r[0][1] >= best * WEAK_VARIANT]
         if self.vector is not None:
             dense = self.vector.search(query, k=depth, allowed=allowed)
             # Trust but verify: what a vector store returns is filtered before it can rank.

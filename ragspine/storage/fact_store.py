@@ -123,34 +123,56 @@ class FactStore(SqliteStore):
                 raise StoreError(f"{self.path}: insert failed: {exc}") from exc
         return len(batch)
 
-    def replace_source(self, doc_id: str, facts: Iterable[Fact]) -> tuple[int, int]:
+    def replace_source(
+        self, doc_id: str, facts: Iterable[Fact], *, file_hash: str = ""
+    ) -> tuple[int, int]:
         """A source file's facts, replaced whole in one transaction: the ones it gave before move
         to ``fact_history``. Returns (inserted, superseded). A fact another file already states
         is refused (DuplicateFactError) and nothing changes."""
+        with self._lock:
+            try:
+                with self._conn:
+                    return self.replace_source_in(self._conn, doc_id, facts, file_hash=file_hash)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: replace failed: {exc}") from exc
+
+    def replace_source_in(
+        self,
+        conn: sqlite3.Connection,
+        doc_id: str,
+        facts: Iterable[Fact],
+        *,
+        file_hash: str = "",
+    ) -> tuple[int, int]:
+        """``replace_source``'s statements inside the caller's transaction on ``conn`` (one that
+        spans another store too); the caller holds this store's lock."""
         batch = list(facts)
         if any(f.source_doc_id != doc_id for f in batch):
             raise ValueError(f"replace_source({doc_id!r}) got a fact of another source")
         columns = ", ".join(_COLUMNS)
-        with self._lock:
-            try:
-                with self._conn:
-                    moved = self._conn.execute(
-                        f"INSERT INTO fact_history ({columns}) SELECT {columns} FROM fact_metric "
-                        "WHERE source_doc_id = ?",
-                        (doc_id,),
-                    ).rowcount
-                    self._conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (doc_id,))
-                    self._conn.executemany(_INSERT, map(_row, batch))
-            except sqlite3.IntegrityError as exc:
-                clash = next((f for f in batch if self._lookup_unlocked(*f.key)), None)
-                where = "/".join(clash.key) if clash else "?"
-                other = self._lookup_unlocked(*clash.key) if clash else None
-                by = f" (stated by {other.source_doc_id} · {other.source_locator})" if other else ""
-                raise DuplicateFactError(
-                    f"{self.path}: fact {where} already exists{by}; nothing was replaced"
-                ) from exc
-            except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: replace failed: {exc}") from exc
+        moved = conn.execute(
+            f"INSERT INTO fact_history ({columns}) SELECT {columns} FROM fact_metric "
+            "WHERE source_doc_id = ?",
+            (doc_id,),
+        ).rowcount
+        conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (doc_id,))
+        try:
+            conn.executemany(_INSERT, map(_row, batch))
+        except sqlite3.IntegrityError as exc:
+            clash = next((f for f in batch if self._lookup_unlocked(*f.key)), None)
+            where = "/".join(clash.key) if clash else "?"
+            other = self._lookup_unlocked(*clash.key) if clash else None
+            by = f" (stated by {other.source_doc_id} · {other.source_locator})" if other else ""
+            raise DuplicateFactError(
+                f"{self.path}: fact {where} already exists{by}; nothing was replaced"
+            ) from exc
+        if file_hash:
+            conn.execute(
+                "INSERT INTO source_file (doc_id, file_hash, facts) VALUES (?, ?, ?) "
+                "ON CONFLICT (doc_id) DO UPDATE SET file_hash = excluded.file_hash, "
+                "facts = excluded.facts, ingested_at = datetime('now')",
+                (doc_id, file_hash, len(batch)),
+            )
         return len(batch), moved
 
     def history(self, doc_id: str) -> list[tuple[Fact, str]]:
@@ -164,11 +186,10 @@ class FactStore(SqliteStore):
         return [(_fact(tuple(r[:-1])), str(r[-1])) for r in rows]
 
     def source_hash(self, doc_id: str) -> str | None:
-        """The file hash the current facts of a source were built from, if any."""
+        """The hash of the file version last ingested under this id (facts or none), if any."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT source_file_hash FROM fact_metric WHERE source_doc_id = ? LIMIT 1",
-                (doc_id,),
+                "SELECT file_hash FROM source_file WHERE doc_id = ?", (doc_id,)
             ).fetchone()
         return str(row[0]) if row and row[0] else None
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -39,6 +41,21 @@ class SqliteStore:
                 return apply_migrations(self._conn, load_migrations(self.MIGRATIONS))
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.path}: not a usable SQLite database: {exc}") from exc
+
+    @contextmanager
+    def joined(self, other: SqliteStore) -> Iterator[sqlite3.Connection]:
+        """This store's connection with ``other``'s file attached, both locked: statements on it
+        in one ``with conn:`` commit to both files at once or to neither (SQLite's super-journal;
+        the stores use its default rollback journal, not WAL)."""
+        with self._lock, other._lock:
+            try:
+                self._conn.execute("ATTACH DATABASE ? AS joined", (str(other.path),))
+            except sqlite3.Error as exc:
+                raise StoreError(f"{other.path}: cannot open {other.KIND}: {exc}") from exc
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("DETACH DATABASE joined")
 
     def close(self) -> None:
         self._conn.close()

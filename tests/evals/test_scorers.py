@@ -138,6 +138,20 @@ def test_unstated_expectations_are_not_checked() -> None:
         ),
         # thousands separators are ignored: an excluded 1320 is still found in 1,320
         ({"answer_excludes": ["1320"]}, {"answer": ANSWER}, "answer_excludes", "['1320']"),
+        # a prefix ends at a boundary: page=3 is not page=37
+        (
+            {"sources": [SourceRef(doc="AR.pdf", locator_prefix="page=3")]},
+            {"sources": [FACT["source"], {"doc": "AR.pdf", "locator": "page=37,para=2"}]},
+            "citations",
+            "AR.pdf · page=3…",
+        ),
+        # a list of prefixes: none of the pages cited
+        (
+            {"sources": [SourceRef(doc="AR.pdf", locator_prefix=["page=10", "page=11"])]},
+            {"sources": [FACT["source"], {"doc": "AR.pdf", "locator": "page=12,para=1"}]},
+            "citations",
+            "page=10 | page=11…",
+        ),
     ],
 )
 def test_each_scorer_fails_with_a_reason(
@@ -200,3 +214,17 @@ def test_each_scorer_fails_with_a_reason(
 )
 def test_what_explains_a_number(answer: str, extra: dict[str, Any], bad: list[str]) -> None:
     assert unsupported_numbers(_seen(answer=answer, **extra)) == bad
+
+
+@pytest.mark.parametrize(
+    ("prefix", "locator"),
+    [
+        ("section=5.16", "section=5.16.2,para=3"),  # a subsection of the section
+        ("page=37", "page=37,para=2"),  # a passage of the page
+        (["page=10", "page=11"], "page=11,para=4"),  # any page of a section over two
+    ],
+)
+def test_a_section_prefix_matches_its_passages(prefix: str | list[str], locator: str) -> None:
+    assert SourceRef(doc="AR.pdf", locator_prefix=prefix).matches(
+        {"doc": "AR.pdf", "locator": locator}
+    )

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from ragspine.agent.intent import parse_intent
 from ragspine.profile import load_profile
 from tests.cli import Ran, invoke
+from tests.conftest import JinyuExample
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "jinyu"
 PROFILE = EXAMPLE / "profile.yaml"
@@ -24,40 +24,32 @@ FORMULAS = Path(__file__).parents[3] / "shared" / "realworld" / "formulas.tsv"
 REFERENCE_DATE = "2022-06-30"
 
 
-@dataclass(frozen=True)
-class Built:
-    db: Path
-    corpus: Path
-    cwd: Path
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The fact store and the corpus, each built once with the command a user runs."""
-    root = tmp_path_factory.mktemp("jinyu")
-    db, corpus = root / "facts.db", root / "chunks.db"
+def built(jinyu_example: JinyuExample) -> JinyuExample:
+    """Built once per session with the commands a user runs (tests/conftest.py)."""
     facts_csv = EXAMPLE / "facts.csv"
-    loaded = invoke("facts", "load", str(facts_csv), "--db", str(db), "--profile", str(PROFILE))
-    assert loaded.returncode == 0, loaded.stderr
     with facts_csv.open(encoding="utf-8") as fh:
         rows = sum(1 for _ in csv.DictReader(fh))
-    assert loaded.stdout == f"loaded {rows} facts from {facts_csv}; {rows} facts in {db}\n"
-    ingested = invoke("ingest", str(EXAMPLE / "corpus"), "--corpus", str(corpus))
-    assert ingested.returncode == 0, ingested.stderr
-    assert "1 added" in ingested.stdout and "index rebuilt" in ingested.stdout
-    return Built(db, corpus, root)
+    db = jinyu_example.db
+    assert (
+        jinyu_example.loaded.stdout
+        == f"loaded {rows} facts from {facts_csv}; {rows} facts in {db}\n"
+    )
+    out = jinyu_example.ingested.stdout
+    assert "1 added" in out and "index rebuilt" in out, out
+    return jinyu_example
 
 
-def ask(built: Built, question: str, *extra: str) -> Ran:
+def ask(built: JinyuExample, question: str, *extra: str) -> Ran:
     out = invoke(
         "ask", "--profile", str(PROFILE), "--db", str(built.db), "--corpus", str(built.corpus),
-        "--reference-date", REFERENCE_DATE, *extra, question, cwd=built.cwd,
+        "--reference-date", REFERENCE_DATE, *extra, question, cwd=built.root,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     return out
 
 
-def ask_json(built: Built, question: str) -> dict[str, Any]:
+def ask_json(built: JinyuExample, question: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(ask(built, question, "--json").stdout)
     return data
 
@@ -85,7 +77,7 @@ def test_every_official_formula_is_a_derived_metric_a_question_reaches() -> None
     ],
 )
 def test_a_growth_rate_matches_the_one_printed_in_the_report(
-    built: Built, name: str, printed: str
+    built: JinyuExample, name: str, printed: str
 ) -> None:
     data = ask_json(built, f"金宇生物2020年{name}是多少？保留两位小数")
     answer = data["answer"]
@@ -100,7 +92,7 @@ def test_a_growth_rate_matches_the_one_printed_in_the_report(
         assert source in data["sources"]
 
 
-def test_a_derived_metric_with_a_missing_operand_says_what_is_missing(built: Built) -> None:
+def test_a_derived_metric_with_a_missing_operand_says_what_is_missing(built: JinyuExample) -> None:
     # The balance-sheet lines for 无形资产 come only from the 2020 report: nothing for FY2021.
     data = ask_json(built, "金宇生物2021年无形资产增长率是多少？")
     answer = data["answer"]
@@ -121,7 +113,7 @@ def test_a_derived_metric_with_a_missing_operand_says_what_is_missing(built: Bui
     ],
 )
 def test_another_company_or_a_ranking_is_declined_without_a_number(
-    built: Built, question: str, named: str
+    built: JinyuExample, question: str, named: str
 ) -> None:
     data = ask_json(built, question)
     answer = data["answer"]
@@ -132,7 +124,7 @@ def test_another_company_or_a_ranking_is_declined_without_a_number(
     assert not re.search(r"\d", answer)  # no 金宇 figure, not even the year
 
 
-def test_the_home_companys_stock_code_is_the_home_company(built: Built) -> None:
+def test_the_home_companys_stock_code_is_the_home_company(built: JinyuExample) -> None:
     out = ask(built, "600201在2019年的利润总额是多少元?")
     assert out.stdout.startswith("金宇生物 FY2019 利润总额:253,504,108.28 元(来源:")
     assert "statements_600201_603339.xlsx · sheet=profit_statement,year=2019,col=利润总额" in (
@@ -141,7 +133,7 @@ def test_the_home_companys_stock_code_is_the_home_company(built: Built) -> None:
 
 
 def test_an_amount_keeps_its_precision_and_the_plain_answer_shows_names_not_codes(
-    built: Built,
+    built: JinyuExample,
 ) -> None:
     question = "金宇生物2021年流动资产合计是多少？"
     plain = ask(built, question).stdout

@@ -154,3 +154,72 @@ def test_a_file_with_nothing_to_read_is_one_line_and_changes_nothing(tmp_path: P
         assert out.returncode == 1 and errors == [f"error: {path}: {why}"]  # progress aside
         with ChunkStore(tmp_path / "chunks.db") as chunks:
             assert chunks.count() == 0 and chunks.content_hash(path.name) is None
+
+
+def test_a_deck_without_tables_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    assert _ingest(tmp_path, _book(tmp_path / "good.xlsx", 455)).returncode == 0
+    before = _facts(tmp_path)
+    deck = _deck(tmp_path / "notes.pptx", table=False)  # a title and a text box only
+    out = _ingest(tmp_path, deck)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.splitlines() == [
+        f"error: {deck}: no tables in 1 slides: a deck or workbook is ingested for its tables' "
+        "figures (put prose in .docx, .md or .pdf)"
+    ]
+    assert _facts(tmp_path) == before
+    with ChunkStore(tmp_path / "chunks.db") as chunks:
+        assert chunks.content_hash("notes.pptx") is None
+
+
+def test_facts_and_passages_are_written_together_or_not_at_all(tmp_path: Path) -> None:
+    import sqlite3
+
+    deck = _deck(tmp_path / "ACME_FY2024_Review.pptx")
+    with ChunkStore(tmp_path / "chunks.db") as chunks:
+        chunks.init_schema()
+    # the chunk store fails at the last step, after the facts were written in the transaction
+    conn = sqlite3.connect(tmp_path / "chunks.db")
+    conn.execute(
+        "CREATE TRIGGER full BEFORE UPDATE ON corpus_state "
+        "BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+    )
+    conn.commit()
+    out = _ingest(tmp_path, deck)
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
+    assert out.stderr == f"error: {deck}: cannot store its chunks: disk full\n"
+    assert _facts(tmp_path) == {}
+    with FactStore(tmp_path / "facts.db") as facts:
+        assert facts.source_hash(deck.name) is None
+    conn.execute("DROP TRIGGER full")
+    conn.commit()
+    conn.close()
+    out = _ingest(tmp_path, deck)
+    assert "added  ACME_FY2024_Review.pptx (2 chunks, 2 facts" in out.stdout, out.stderr
+
+
+def test_a_fact_store_built_again_gets_the_files_facts_again(tmp_path: Path) -> None:
+    deck = _deck(tmp_path / "ACME_FY2024_Review.pptx")
+    assert "added" in _ingest(tmp_path, deck).stdout
+    assert "unchanged  ACME_FY2024_Review.pptx" in _ingest(tmp_path, deck).stdout
+    (tmp_path / "facts.db").unlink()  # the corpus still holds the deck; the fact store does not
+    out = _ingest(tmp_path, deck)
+    assert "replaced  ACME_FY2024_Review.pptx (2 chunks, 2 facts" in out.stdout, out.stderr
+    assert set(_facts(tmp_path)) == {("REVENUE", "2023"), ("REVENUE", "2024")}
+    assert "unchanged  ACME_FY2024_Review.pptx" in _ingest(tmp_path, deck).stdout
+
+
+def test_markdown_goes_through_the_same_reader_with_both_stores(tmp_path: Path) -> None:
+    notes = tmp_path / "policy.md"
+    notes.write_text(
+        "---\ntitle: 政策\nsensitivity: PUBLIC\n---\n# 退货\n\n七天内可退货。\n", "utf-8"
+    )
+    out = _ingest(tmp_path, notes)
+    assert "added  policy.md (1 chunks)" in out.stdout, out.stderr
+    with ChunkStore(tmp_path / "chunks.db") as chunks:
+        (chunk,) = chunks.iter_chunks()
+        assert (chunk.source_locator, chunk.title, chunk.sensitivity) == (
+            "section=1,para=1",
+            "政策 › 退货",
+            "PUBLIC",
+        )
+    assert "unchanged  policy.md" in _ingest(tmp_path, notes).stdout

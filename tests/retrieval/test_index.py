@@ -72,3 +72,16 @@ def test_rebuilding_replaces_the_old_index(tmp_path: Path) -> None:
     alpha, beta = loaded.rank([["alpha"], ["beta"]], "PUBLIC", 5)
     assert alpha == [] and [c for c, _ in beta] == ["c2"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
+
+
+def test_a_chunk_matching_only_the_querys_figures_is_not_ranked(tmp_path: Path) -> None:
+    """ "2019 email" on a report: the year is on every table of the year; only the chunk with the
+    word ranks, and the year still orders the ones that have the word."""
+    chunks = [
+        _chunk(1, "email 2019"),
+        _chunk(2, "email 2018"),
+        *(_chunk(i, "2019 2019 限售") for i in range(3, 9)),
+    ]
+    index = CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
+    (ranking,) = index.rank([["email", "2019"]], "PUBLIC", depth=5)
+    assert [cid for cid, _ in ranking] == ["c1", "c2"]

@@ -118,3 +118,30 @@ def test_a_query_of_figures_alone_ranks_nothing(retriever: HybridRetriever) -> N
     """A translation whose words the corpus lacks leaves only its years: no topic to rank by."""
     assert retriever.retrieve("2024 2023", top_k=5, clearance="RESTRICTED") == []
     assert retriever.retrieve("2024 线上", top_k=5, clearance="RESTRICTED") != []
+
+
+def test_a_rewrite_that_matches_only_stray_words_does_not_outrank_the_real_match(
+    tmp_path: Path,
+) -> None:
+    """On a Chinese report, the English rewrite of 审计意见 ("audit … 2020") matches only the
+    year and a stray English word; fused rank for rank it used to push those pages ahead."""
+    from ragspine.profile import load_profile
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.retrieval.ingest import ingest_paths
+    from tests.retrieval.conftest import write_docs
+
+    tables = {
+        f"shares{i}.md": f"# 限售股份\n\n2020年5月20日 首发限售 2020年4月26日 social {i}\n"
+        for i in range(6)
+    }
+    opinion = {
+        "report.md": "# 审计报告\n\n我们认为，财务报表公允反映了公司2020年的财务状况，"
+        "审计意见为标准无保留意见。\n"
+    }
+    corpus = tmp_path / "chunks.db"
+    with ChunkStore(corpus) as store:
+        store.init_schema()
+        ingest_paths(store, write_docs(tmp_path / "docs", tables | opinion))
+    retriever = HybridRetriever.open(corpus, profile=load_profile(None))
+    hits = retriever.retrieve("2020年审计意见的情况", top_k=3, clearance="RESTRICTED")
+    assert [h.doc_id for h in hits] == ["report.md"]  # the others match stray words only

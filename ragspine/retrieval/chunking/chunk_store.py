@@ -62,6 +62,14 @@ class ChunkStore(SqliteStore):
 
     def replace_document(self, doc: Document, drafts: Iterable[ChunkDraft]) -> int:
         """Store a document and its chunks, replacing any older version in one transaction."""
+        with self._lock, self._conn:
+            return self.replace_document_in(self._conn, doc, drafts)
+
+    def replace_document_in(
+        self, conn: sqlite3.Connection, doc: Document, drafts: Iterable[ChunkDraft]
+    ) -> int:
+        """``replace_document``'s statements inside the caller's transaction on ``conn`` (one
+        that spans another store too); the caller holds this store's lock."""
         meta = doc.meta
         rows = [
             (
@@ -77,32 +85,28 @@ class ChunkStore(SqliteStore):
             )
             for i, d in enumerate(drafts)
         ]
-        with self._lock:
-            try:
-                with self._conn:
-                    self._conn.execute("DELETE FROM document WHERE doc_id = ?", (doc.doc_id,))
-                    self._conn.execute(
-                        "INSERT INTO document (doc_id, title, sensitivity, language, entity,"
-                        " period, content_hash, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            doc.doc_id,
-                            meta.title,
-                            meta.sensitivity,
-                            meta.language,
-                            meta.entity,
-                            meta.period,
-                            doc.content_hash,
-                            str(doc.path),
-                        ),
-                    )
-                    self._conn.executemany(
-                        f"INSERT INTO chunk ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-                    )
-                    self._conn.execute(
-                        "UPDATE corpus_state SET generation = generation + 1 WHERE id = 1"
-                    )
-            except sqlite3.IntegrityError as exc:
-                raise StoreError(f"{doc.path}: cannot store its chunks: {exc}") from exc
+        try:
+            conn.execute("DELETE FROM document WHERE doc_id = ?", (doc.doc_id,))
+            conn.execute(
+                "INSERT INTO document (doc_id, title, sensitivity, language, entity,"
+                " period, content_hash, source_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    doc.doc_id,
+                    meta.title,
+                    meta.sensitivity,
+                    meta.language,
+                    meta.entity,
+                    meta.period,
+                    doc.content_hash,
+                    str(doc.path),
+                ),
+            )
+            conn.executemany(
+                f"INSERT INTO chunk ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
+            conn.execute("UPDATE corpus_state SET generation = generation + 1 WHERE id = 1")
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"{doc.path}: cannot store its chunks: {exc}") from exc
         return len(rows)
 
     def delete_document(self, doc_id: str) -> bool:

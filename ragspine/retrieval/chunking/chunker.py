@@ -46,7 +46,7 @@ def chunk_text(body: str, *, markdown: bool) -> list[ChunkDraft]:
         section = ".".join(map(str, counters)) if counters else ""
         base = f"section={section},para={para}" if markdown and section else f"para={para}"
         heading = " › ".join(headings)
-        pieces = _split_long(text)
+        pieces = split_long(text)
         for i, piece in enumerate(pieces, start=1):
             locator = base if len(pieces) == 1 else f"{base},part={i}"
             out.append(ChunkDraft(locator, heading, piece))
@@ -101,7 +101,7 @@ def _is_cjk(char: str) -> bool:
     return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
 
 
-def _split_long(text: str) -> list[str]:
+def split_long(text: str) -> list[str]:
     if len(text) <= MAX_CHUNK_CHARS:
         return [text]
     pieces: list[str] = []

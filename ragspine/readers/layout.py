@@ -1,75 +1,33 @@
-"""Turn the 金宇生物 (600201) 2020 annual report PDF into one markdown document for the corpus.
+"""A report's text lines back into headings and paragraphs.
 
-Why: the narrative channel ingests markdown and plain text only (``ragspine ingest``), and the
-report exists only as a PDF. This script keeps the report's own words and gives them back the
-report's heading structure, so that every chunk's locator names the part of the report it came
-from (``section=4.2.1`` is 第四节 › 二、… › (一) …) and a citation can be checked by hand.
+A PDF gives lines, not structure. Annual reports filed in China number their structure the same
+way, so it can be read back: ``第X节`` opens a part; inside it ``一、`` lines are sections,
+``(一)`` lines subsections, and lines numbered with figures (``1.`` / ``1、``) one level below
+the deepest heading open. A 一、 list of its own inside a section (the audit report's
+一、审计意见 … 六、…) is one level down too.
 
-How, in four steps:
+A line is a heading only if it continues its level's numbering (the next number, or up to
+``SKIP`` further on when one did not qualify), is written like the level's first heading (a space
+after the marker or not), is at most 40 characters (or a full line plus the short tail the page
+wrapped, joined back), does not end a sentence, and is not a label between table rows. In the
+financial report part a heading also has no figure after its title (``一、营业总收入
+1,581,905,632.48`` is a statement row there), and after table rows it must be followed by the
+适用/不适用 tick, a table unit, a list item or prose, not more table.
 
-1. Text, page by page, with pdfplumber (``page.extract_text()``); the running header
-   (``2020年年度报告``), the page numbers (``5 / 195``) and the table of contents are dropped.
-2. Headings. ``第X节`` opens a ``#`` part. Inside it ``一、`` lines are ``##``, ``(一)`` lines
-   ``###``, and lines numbered with figures (``1.`` / ``1、``: the financial report's accounting
-   policies and notes, the 第四节 sub-items) one level below the deepest heading open. A 一、 list
-   of its own inside a ``##`` (the audit report's 一、审计意见 … 六、…) is one level down too.
-   A line is a heading only if it continues its level's numbering (the next number, or up to two
-   further on when one did not qualify), is written like the level's first heading (a space after
-   the marker or not), is at most 40 characters (or is a full line plus the short tail the page
-   wrapped, joined back), does not end a sentence, and is not a label between table rows.
-   In 第十一节 财务报告 a heading also has no figure after its title (statement rows such as
-   ``一、营业总收入 1,581,905,632.48 …`` are rows there, not sections), and after table rows it
-   must be followed by the 适用/不适用 tick, a table unit, a list item or prose, not more table.
-   The contents pages give no headings: they are dropped in step 1.
-3. Body. Hard-wrapped prose lines are joined into one paragraph, which ends at a line ending in
-   。；：!? or at a short line. Table rows (two figures side by side between spaces) and the
-   short lines around them (column heads, wrapped labels, 适用/不适用 ticks) are kept one per
-   line, in blocks small enough to be one chunk each. A caption line (``一、审计意见``,
-   ``其他说明：``) opens the paragraph it introduces instead of standing alone as a chunk.
-4. Front matter as ``ragspine.retrieval.documents.DocumentMeta`` accepts it (title, sensitivity,
-   language, entity, period, published: the date the board approved the report, when the text
-   gives it); the provenance, which has no front-matter key, is the document's first paragraph.
-
-Characters are kept as printed (full-width and half-width figures are not normalised); only
-pdfminer's ``(cid:N)`` placeholders for glyphs without text are removed.
-
-Run from the repo root (needs ``pip install -e '.[ingest]'``)::
-
-    .venv/bin/python examples/jinyu/build_corpus.py [PDF] [--out DIR]
+Body: hard-wrapped prose is joined into one paragraph, which ends at a line ending in 。；：!? or
+at a short line. Table rows (two figures side by side) and the short lines around them stay one
+per line, in blocks small enough to be one chunk. A caption line (``其他说明：``) opens the
+paragraph it introduces. A document with no numbered parts is all body, under no heading.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from datetime import date
 from itertools import pairwise
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_PDF = ROOT.parent / "shared" / "realworld" / "600201_金宇生物_2020_年度报告.pdf"
-DEFAULT_OUT = ROOT / "examples" / "jinyu" / "corpus"
-OUT_NAME = "JINYU_2020_Annual_Report.md"
-TITLE = "金宇生物技术股份有限公司2020年年度报告"
-PROVENANCE = (
-    "本文为金宇生物技术股份有限公司（生物股份，600201）2020年年度报告的文字部分。"
-    "来源：{pdf}（公开披露的年度报告，经 MetaGLM/FinGLM 公开数据集取得），"
-    "由 examples/jinyu/build_corpus.py 用 pdfplumber 逐页抽取文字转换而成；"
-    "表格只保留文字行，数字照原样抄录。"
-)
-
-# Lines that are page furniture, not content.
-_RUNNING_HEADER = re.compile(r"^(?:金宇生物技术股份有限公司\s*)?\d{4}\s*年\s*年度报告$")
-_PAGE_NUMBER = re.compile(r"^\d+\s*/\s*\d+$")
-_TOC_ENTRY = re.compile(r"(?:\.{6,}|…{3,}|·{6,})\s*\d*$")
-_CID = re.compile(r"\(cid:\d+\)")
-_APPROVED = re.compile(r"董事会批准报送日期[:：]\s*(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
-
-# Numbered headings. Group 1 is the number, group 2 the whitespace after the marker, 3 the title.
 _CN = "〇零一二三四五六七八九十"
 _PART = re.compile(rf"^第([{_CN}]+)节\s*(\S.*)$")
 _SECTION = re.compile(rf"^([{_CN}]+)、(\s*)(\S.*)$")
@@ -91,6 +49,21 @@ MAX_BLOCK_CHARS = 700  # a block of table lines stays under the chunker's 800 ch
 SKIP = 3  # a heading may skip up to this many numbers (when one did not qualify)
 
 
+@dataclass(frozen=True)
+class Line:
+    page: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph or a block of table lines: the page it starts on, the headings above it."""
+
+    page: int
+    heading: str  # 第四节 经营情况讨论与分析 › 二、报告期内主要经营情况
+    text: str
+
+
 def display_width(text: str) -> int:
     """Columns the text takes on the page: CJK and full-width characters count two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
@@ -108,13 +81,17 @@ def cn_number(text: str) -> int:
 def is_row(line: str) -> bool:
     """A table row: two figures side by side as their own space-separated cells.
 
-    Prose spaces figures too, but one at a time (``2020 年 1 月 1 日``, ``金宇大街 1 号``), and
-    bare one- or two-digit integers alone do not make a row.
+    Prose spaces figures too, but one at a time (``2020 年 1 月 1 日``), and bare one- or
+    two-digit integers alone do not make a row.
     """
     cells = line.split()
     side_by_side = any(_NUMBER.match(a) and _NUMBER.match(b) for a, b in pairwise(cells))
     figures = [cell for cell in cells if _NUMBER.match(cell)]
     return side_by_side and any(len(c) > 2 or not c.isdigit() for c in figures)
+
+
+def is_part(line: str) -> bool:
+    return bool(_PART.match(line))
 
 
 def is_short(line: str) -> bool:
@@ -126,41 +103,6 @@ def join_wrapped(left: str, right: str) -> str:
     if left[-1:].isascii() and left[-1:].isalpha() and right[:1].isascii() and right[:1].isalpha():
         return f"{left} {right}"
     return left + right
-
-
-# -- step 1: lines ---------------------------------------------------------------------------
-
-
-def read_lines(pdf_path: Path) -> list[str]:
-    """The report's text lines in reading order, without page furniture or the contents list."""
-    try:
-        import pdfplumber
-    except ImportError:
-        sys.exit("pdfplumber is missing: pip install -e '.[ingest]'")
-    lines: list[str] = []
-    in_body = False  # past the contents pages
-    with pdfplumber.open(pdf_path) as pdf:
-        for page in pdf.pages:
-            for raw in (page.extract_text() or "").splitlines():
-                line = " ".join(_CID.sub("", raw).split())
-                if not line or _RUNNING_HEADER.match(line) or _PAGE_NUMBER.match(line):
-                    continue
-                if _TOC_ENTRY.search(line) or (line == "目录" and not in_body):
-                    continue
-                in_body = in_body or bool(_PART.match(line))
-                lines.append(line)
-    return lines
-
-
-def approval_date(lines: list[str]) -> date | None:
-    """The date the board approved the report (董事会批准报送日期), used as its publication date."""
-    for line in reversed(lines):
-        if m := _APPROVED.search(line):
-            return date(int(m[1]), int(m[2]), int(m[3]))
-    return None
-
-
-# -- step 2: headings ------------------------------------------------------------------------
 
 
 @dataclass
@@ -182,22 +124,27 @@ class Level:
 
 @dataclass
 class Outline:
-    """Where the converter is in the report's numbering: which levels are open, and how."""
+    """Where the reading is in the report's numbering: which levels are open, and how."""
 
     part: int = 0
     finance: bool = False
     levels: dict[int, Level] = field(default_factory=dict)  # by depth, 2 and below
+    titles: dict[int, str] = field(default_factory=dict)  # the open headings' text, by depth
     depth: int = 0  # deepest open heading
 
-    def open(self, depth: int) -> None:
+    def open(self, depth: int, title: str) -> None:
         self.depth = depth
-        for d in list(self.levels):
-            if d > depth:
-                del self.levels[d]
+        for d in [d for d in self.levels if d > depth]:
+            del self.levels[d]
+        self.titles = {d: t for d, t in self.titles.items() if d < depth} | {depth: title}
 
     def level(self, depth: int) -> Level:
         """The numbering at a depth (a fresh one when that level is not open)."""
         return self.levels.get(depth, Level())
+
+    @property
+    def path(self) -> str:
+        return " › ".join(self.titles[d] for d in sorted(self.titles))
 
 
 @dataclass(frozen=True)
@@ -241,15 +188,11 @@ def find_heading(lines: list[str], i: int, outline: Outline, in_table: bool) -> 
 
 
 def _numbered(line: str, outline: Outline) -> Heading | None:
-    """The line as a numbered heading, when it continues the numbering of a level.
-
-    The returned ``text`` is the title after the marker, for the caller's checks.
-    """
+    """The line as a numbered heading, when it continues the numbering of a level."""
     if m := _SECTION.match(line):
         heading = Heading(2, "section", cn_number(m[1]), bool(m[2]) * " ", m[3])
         if not _continues(outline, heading) and heading.style != outline.level(2).style:
-            # 一、 numbering of its own inside a section, written differently from the section's
-            # (the audit report's 一、审计意见 … 六、… inside 第十一节's 一、 审计报告)
+            # a 一、 list of its own inside a section, written differently from the sections
             heading = replace(heading, depth=3, kind="nested")
     elif m := _SUBSECTION.match(line):
         depth = 4 if outline.level(3).kind == "nested" else 3
@@ -294,11 +237,7 @@ def _is_furniture(line: str) -> bool:
 
 
 def _opens_text(following: list[str]) -> bool:
-    """Whether the lines after a heading candidate read as a section's start, not more table.
-
-    A section starts with its 适用/不适用 tick or table unit (within two lines: a caption such as
-    ``项目列示`` may come first), a list item, or prose.
-    """
+    """Whether the lines after a heading candidate read as a section's start, not more table."""
     if any(_is_furniture(line) for line in following):
         return True
     first = following[0] if following else ""
@@ -318,53 +257,52 @@ def take_heading(outline: Outline, heading: Heading) -> None:
     else:
         level = outline.levels.setdefault(heading.depth, Level())
         level.take(heading.number, heading.style, heading.kind)
-    outline.open(heading.depth)
+    outline.open(heading.depth, heading.text)
 
 
-# -- step 3: body ----------------------------------------------------------------------------
-
-
-def convert(lines: list[str]) -> Iterator[str]:
-    """Markdown blocks (headings, paragraphs, table-line blocks), in reading order."""
+def blocks(lines: list[Line]) -> Iterator[Block]:
+    """Paragraphs and table-line blocks, in reading order, each under its heading path."""
+    texts = [ln.text for ln in lines]
     outline = Outline()
-    prose = ""  # the paragraph being joined
-    table: list[str] = []  # the block of table lines being collected
+    prose, prose_page = "", 0  # the paragraph being joined, and the page it starts on
+    table: list[Line] = []  # the block of table lines being collected
     in_table = False  # a table row since the last heading or full paragraph
     i = 0
 
-    def flush() -> Iterator[str]:
+    def flush() -> Iterator[Block]:
         nonlocal prose, table
         if prose:
-            yield prose
+            yield Block(prose_page, outline.path, prose)
         elif table:
-            yield "\n".join(table)
+            yield Block(table[0].page, outline.path, "\n".join(t.text for t in table))
         prose, table = "", []
 
     while i < len(lines):
-        line = lines[i]
-        heading = find_heading(lines, i, outline, in_table)
+        line = texts[i]
+        heading = find_heading(texts, i, outline, in_table)
         if heading:
             yield from flush()
             take_heading(outline, heading)
-            yield "#" * heading.depth + " " + heading.text
             in_table = False
             i += heading.consumed
             continue
+        page = lines[i].page
         i += 1
         row = is_row(line)
         if prose and not row and not _LIST_MARK.match(line):
             prose = join_wrapped(prose, line)  # the paragraph goes on
         elif row or (is_short(line) and not line.endswith(_FULL_STOP)):
-            if prose or sum(map(len, table)) + len(line) > MAX_BLOCK_CHARS:
+            if prose or sum(len(t.text) for t in table) + len(line) > MAX_BLOCK_CHARS:
                 yield from flush()
-            table.append(line)
+            table.append(lines[i - 1])
             in_table = in_table or row
             continue
         else:
             # A caption ("一、审计意见", "其他说明：") leads into the paragraph it names.
-            label = table.pop() if table and _is_caption(table, in_table) else ""
+            caption = [t.text for t in table]
+            label = table.pop() if table and _is_caption(caption, in_table) else None
             yield from flush()
-            prose = f"{label}\n{line}" if label else line
+            prose, prose_page = (f"{label.text}\n{line}", label.page) if label else (line, page)
         in_table = in_table and is_short(line)  # a caption in a table ("八、每股收益：") stays in
         if line.endswith(_SENTENCE_END) or is_short(line):
             yield from flush()
@@ -372,66 +310,10 @@ def convert(lines: list[str]) -> Iterator[str]:
 
 
 def _is_caption(block: list[str], in_table: bool) -> bool:
-    """Whether the block's last line names the paragraph that follows it.
-
-    It does when it stands alone, or ends a block without table rows and is numbered or ends in
-    a colon; never when it is a tick or a row.
-    """
+    """Whether the block's last line names the paragraph that follows it: it stands alone, or
+    ends a block without table rows and is numbered or ends in a colon; never a tick or a row."""
     line = block[-1]
     if _is_furniture(line) or is_row(line):
         return False
     numbered = any(p.match(line) for p in (_SECTION, _SUBSECTION, _ITEM, _LIST_MARK))
     return len(block) == 1 or (not in_table and (numbered or line.endswith(("：", ":"))))
-
-
-def escape(block: str) -> str:
-    """Body lines must not read as markdown headings or code fences to the chunker."""
-    out = []
-    for line in block.split("\n"):
-        if line.startswith(("#", "```", "~~~")):
-            line = "\\" + line
-        out.append(line)
-    return "\n".join(out)
-
-
-# -- step 4: the document --------------------------------------------------------------------
-
-
-def build(pdf_path: Path) -> str:
-    lines = read_lines(pdf_path)
-    published = approval_date(lines)
-    front = [
-        "---",
-        f"title: {TITLE}",
-        "sensitivity: PUBLIC",
-        "language: zh",
-        "entity: JINYU",
-        "period: 2020",
-        *([f"published: {published.isoformat()}"] if published else []),
-        "---",
-    ]
-    blocks = [PROVENANCE.format(pdf=pdf_path.name)]
-    for block in convert(lines):
-        blocks.append(block if block.startswith("#") else escape(block))
-    return "\n".join(front) + "\n\n" + "\n\n".join(blocks) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("pdf", type=Path, nargs="?", default=DEFAULT_PDF, help="the report PDF")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the corpus directory")
-    args = parser.parse_args(argv)
-    if not args.pdf.is_file():
-        parser.error(f"no such PDF: {args.pdf}")
-    text = build(args.pdf)
-    args.out.mkdir(parents=True, exist_ok=True)
-    target = args.out / OUT_NAME
-    target.write_text(text, encoding="utf-8")
-    headings = [ln.split(" ", 1)[0] for ln in text.splitlines() if re.match(r"#{1,6} ", ln)]
-    counts = ", ".join(f"{h}: {headings.count(h)}" for h in sorted(set(headings)))
-    print(f"{target}: {len(text.encode()):,} bytes, headings {counts}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
