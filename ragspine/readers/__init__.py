@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragspine.readers.base import FileContent, Reader, ReadError, Table, TextBlock, paragraphs
+from ragspine.readers.base import FileContent, Reader, ReadError, Table, TextBlock
 from ragspine.readers.docx import DocxReader
 from ragspine.readers.pdf import PdfReader
 from ragspine.readers.pptx import PptxReader
@@ -23,7 +23,6 @@ __all__ = [
     "Table",
     "TextBlock",
     "XlsxReader",
-    "paragraphs",
     "reader_for",
 ]
 

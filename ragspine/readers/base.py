@@ -47,29 +47,3 @@ class Reader(Protocol):
     suffixes: tuple[str, ...]
 
     def read(self, path: Path) -> FileContent: ...
-
-
-def paragraphs(text: str) -> list[str]:
-    """Lines of extracted text joined into paragraphs: a line ending a sentence, or a short one,
-    closes a paragraph; hard-wrapped prose is joined (CJK without a space)."""
-    out: list[str] = []
-    current = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            if current:
-                out.append(current)
-                current = ""
-            continue
-        joiner = "" if current and _cjk(current[-1]) and _cjk(line[0]) else " "
-        current = f"{current}{joiner}{line}" if current else line
-        if line.endswith(("。", "；", ";", "：", ":", "！", "!", "？", "?")) or len(line) < 20:
-            out.append(current)
-            current = ""
-    if current:
-        out.append(current)
-    return out
-
-
-def _cjk(char: str) -> bool:
-    return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
