@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openpyxl import Workbook
+from pypdf import PdfWriter
 
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.storage.fact_store import FactStore
@@ -104,9 +105,18 @@ def test_a_bad_file_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     broken.write_bytes(b"not a deck")
     empty = tmp_path / "empty.xlsx"
     Workbook().save(empty)
+    corrupt = tmp_path / "corrupt.pdf"
+    corrupt.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    locked = tmp_path / "locked.pdf"
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)
+    writer.encrypt("secret")
+    writer.write(locked)
     for bad, why in (
-        (broken, "not a readable PPTX deck"),
-        (empty, "the workbook has no filled cells"),
+        (broken, "not a readable PPTX deck"),  # a deck that is not a zip
+        (empty, "the workbook has no filled cells"),  # a workbook with no cell filled
+        (corrupt, "not a readable PDF"),  # a PDF header over garbage
+        (locked, "the PDF is password-protected"),  # encrypted with a user password
     ):
         out = _ingest(tmp_path, bad)
         assert out.returncode == 1 and out.stdout == ""
