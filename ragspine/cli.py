@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from ragspine.errors import RagSpineError
+from ragspine.evals.cli import live_from, live_options
 
 DEFAULT_DB = "data/fact_metric.db"
 DEFAULT_CORPUS = "data/chunks.db"
@@ -94,6 +95,7 @@ def main() -> None:
     help="domain profile YAML [default: the ACME demo]",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
+@live_options
 @_known_errors
 def ask(
     question: str,
@@ -105,13 +107,15 @@ def ask(
     rerank: bool,
     profile: Path | None,
     as_json: bool,
+    **live_flags: Any,
 ) -> None:
     """Answer QUESTION, with the source of every number and passage."""
     from ragspine.agent.question import validate_question
     from ragspine.engine import Engine
 
     question = validate_question(question)  # before anything is opened
-    with Engine.open(db, corpus, profile=profile, provider=provider) as engine:
+    live = live_from(live_flags)
+    with Engine.open(db, corpus, profile=profile, provider=provider, live=live) as engine:
         result = engine.ask(
             question, reference_date=_to_date(reference_date), clearance=clearance, rerank=rerank
         )

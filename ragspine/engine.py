@@ -15,7 +15,7 @@ from typing import Self
 
 from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.intent import IntentParser
-from ragspine.llm import LLMProvider, model_name, resolve
+from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
 from ragspine.profile import DomainProfile, default_profile, load_profile
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE
@@ -49,6 +49,7 @@ class Engine:
         *,
         profile: DomainProfile | str | Path | None = None,
         provider: LLMProvider | str = "mock",
+        live: LiveOptions | None = None,
     ) -> Engine:
         """Open the stores on disk and resolve the provider spec.
 
@@ -57,7 +58,7 @@ class Engine:
         so (``degraded="narrative_unavailable"``) instead of failing.
         """
         prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
-        llm = resolve(provider) if isinstance(provider, str) else provider
+        llm = resolve(provider, live) if isinstance(provider, str) else provider
         store = FactStore(db, create=False)
         try:
             store.init_schema()
@@ -75,6 +76,10 @@ class Engine:
     @property
     def model(self) -> str | None:
         return model_name(self.provider)
+
+    @property
+    def endpoint(self) -> str | None:
+        return endpoint_of(self.provider)
 
     def ask(
         self,

@@ -14,6 +14,7 @@
     │   ├── MigrationError       schema history is inconsistent
     │   └── DuplicateFactError   a fact with the same dimensions already exists
     ├── ProviderError            network / API / timeout / malformed reply from an LLM
+    │                            (.kind: rate_limit, overloaded, server, … .status: HTTP)
     └── ProviderMisuseError      a provider was called in a way it cannot serve (a bug)
 
 ``ProviderError`` is the only one the agent turns into an honest degrade; every other
@@ -76,8 +77,28 @@ class DuplicateFactError(StoreError):
     """A fact with the same dimensions is already stored; nothing was overwritten."""
 
 
+# Why a provider call failed, as an eval run counts them: an outage is not a quality result.
+PROVIDER_ERROR_KINDS = (
+    "rate_limit",  # 429: slow down
+    "overloaded",  # 529: the API is overloaded
+    "server",  # another 5xx
+    "timeout",  # no answer in time
+    "connection",  # no connection
+    "malformed",  # an answer that is not a message
+    "other",  # anything else (400, 401, 403, 404 …)
+)
+
+
 class ProviderError(RagSpineError):
-    """An LLM call failed for a reason outside the program: network, API, timeout, bad body."""
+    """An LLM call failed for a reason outside the program: network, API, timeout, bad body.
+
+    ``kind`` is one of ``PROVIDER_ERROR_KINDS``; ``status`` the HTTP status when there was one.
+    """
+
+    def __init__(self, message: str, *, kind: str = "other", status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind if kind in PROVIDER_ERROR_KINDS else "other"
+        self.status = status
 
 
 class ProviderMisuseError(RagSpineError):

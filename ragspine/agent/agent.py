@@ -54,7 +54,7 @@ from ragspine.agent.render import (
     unrecognized_answer,
     unrecognized_line,
 )
-from ragspine.agent.request import DEGRADED_PROVIDER, Request
+from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
 from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider
 from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
@@ -204,7 +204,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             try:
                 answer, sources, results = _run_structured(req, tasks[0])
             except ProviderError as exc:
-                trace.code("provider_error", type(exc).__name__)
+                note_provider_error(trace, exc)
                 answer, sources, results = PROVIDER_UNAVAILABLE, [], []
                 done.degraded = DEGRADED_PROVIDER
     statuses: list[str] = [r["status"] for r in results]

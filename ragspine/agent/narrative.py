@@ -12,7 +12,12 @@ from typing import NamedTuple
 from ragspine.agent.definitions import NO_DEFINITION, defining_hits
 from ragspine.agent.grounding import ground
 from ragspine.agent.query_tools import Source, ToolResult
-from ragspine.agent.request import DEGRADED_NARRATIVE, DEGRADED_PROVIDER, Request
+from ragspine.agent.request import (
+    DEGRADED_NARRATIVE,
+    DEGRADED_PROVIDER,
+    Request,
+    note_provider_error,
+)
 from ragspine.errors import ProviderError
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
 from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
@@ -82,7 +87,7 @@ def run_narrative(
                 system=NARRATIVE_SYSTEM, messages=messages, tools=[]
             )
     except ProviderError as exc:
-        trace.code("provider_error", type(exc).__name__)
+        note_provider_error(trace, exc)
         trace.code("narrative", "provider_error")
         return NarrativeAnswer(NARRATIVE_PROVIDER_DOWN, [], DEGRADED_PROVIDER)
     trace.count("llm_calls")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile
@@ -15,6 +16,14 @@ from ragspine.storage.fact_store import FactStore
 # AgentResult.degraded: why an answer is less than it would be with every part working.
 DEGRADED_PROVIDER = "provider_unavailable"  # the model failed; a fixed, number-free text stands
 DEGRADED_NARRATIVE = "narrative_unavailable"  # no document corpus is wired
+
+
+def note_provider_error(trace: Trace, exc: ProviderError) -> None:
+    """Why the model failed, as codes an eval run counts by: ``provider_error=rate_limit``,
+    ``provider_status=http_429``. Never the message: it may quote the request."""
+    trace.code("provider_error", exc.kind)
+    if exc.status is not None:
+        trace.code("provider_status", f"http_{exc.status}")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ class Metric:
     counts: str | None = None  # numbers: the CaseResult field counted (a list, or an int)
     leaves: tuple[str, ...] = ()  # the numbers a composite metric holds: latency_ms.p50 …
     headline: bool = True  # a line of its own in the console's summary
+    # a rate's cases: "all" (a provider error counts as a failure) or "answered" (cases the
+    # provider answered: an outage is never a guard, route or status miss)
+    over: Literal["all", "answered"] = "answered"
 
     @property
     def names(self) -> list[str]:
@@ -38,8 +41,11 @@ def _numbers(name: str, better: Better, counts: str) -> Metric:
     return Metric(name, "numbers", better, counts=counts, leaves=("cases", "numbers"))
 
 
-PASS_RATE = Metric("pass_rate", "rate", "higher")
+PASS_RATE = Metric("pass_rate", "rate", "higher", over="all")
 _AFTER_RATES = (
+    # the same verdicts over the cases the provider answered: quality apart from outages
+    Metric("answered_pass_rate", "rate", "higher"),
+    Metric("error_rate", "share", "lower"),  # cases the provider failed, of all cases
     Metric("guard_triggered_rate", "share", None),  # how often the guard fired, of all cases
     Metric("errors", "count", "lower", headline=False),  # the console's first line says it
     _numbers("unsupported_numbers", "lower", "unsupported_numbers"),
@@ -61,9 +67,9 @@ def all_metrics() -> list[Metric]:
     return [PASS_RATE, *rates, *_AFTER_RATES]
 
 
-def scored_rates() -> dict[str, str | None]:
-    """Rate name → the check it reads (None: the whole case), for the summary to count."""
-    return {m.name: m.check for m in all_metrics() if m.kind == "rate"}
+def scored_rates() -> dict[str, tuple[str | None, str]]:
+    """Rate name → (the check it reads, None for the whole case; the cases it is over)."""
+    return {m.name: (m.check, m.over) for m in all_metrics() if m.kind == "rate"}
 
 
 def counted_fields() -> dict[str, str]:

@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import ConfigError, first_problem
 
-SCHEMA_VERSION = 2  # 2: raw_unsupported and guard_removed per case
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3  # 2: raw_unsupported and guard_removed per case; 3: error kind and status
+READABLE_VERSIONS = (1, 2, 3)
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
@@ -66,6 +66,8 @@ class CaseResult(_Record):
     latency_ms: float = 0.0
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
+    error_kind: str | None = None  # errors.PROVIDER_ERROR_KINDS; "other" for any other failure
+    error_status: int | None = None  # the HTTP status, when there was one
 
     @property
     def key(self) -> tuple[str, int]:
@@ -85,6 +87,7 @@ class RunRecord(_Record):
     golden_hash: str
     provider: str
     model: str | None = None
+    endpoint: str | None = None  # where the model was reached (a base URL, a cassette); no key
     reference_dates: list[str] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict)
     cases_planned: int = 0
@@ -97,6 +100,7 @@ class Summary(_Record):
     metrics: dict[str, Any]
     per_tag: dict[str, dict[str, Any]] = Field(default_factory=dict)
     guard_confusion: dict[str, int] = Field(default_factory=dict)
+    errors_by_kind: dict[str, int] = Field(default_factory=dict)
 
 
 # -- reading and writing ----------------------------------------------------------------------

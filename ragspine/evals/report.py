@@ -83,7 +83,7 @@ def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float | None]:
 def headline_text(summary: Summary) -> str:
     """The console's summary: a line per headline metric, rates with count/total and interval."""
     m = summary.metrics
-    lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}"]
+    lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}{_kinds(summary)}"]
     for metric in all_metrics():
         value = m.get(metric.name)
         if not metric.headline or not value:
@@ -102,6 +102,12 @@ def headline_text(summary: Summary) -> str:
     if "unsupported_numbers" not in m:  # an empty run still says it found nothing unsupported
         lines.append(f"{'unsupported_numbers':<24}0 in 0 cases")
     return "\n".join(lines)
+
+
+def _kinds(summary: Summary) -> str:
+    """`` (rate_limit 3, server 1)``: an outage told apart from a quality result."""
+    kinds = summary.errors_by_kind
+    return f" ({', '.join(f'{k} {n}' for k, n in kinds.items())})" if kinds else ""
 
 
 def _rate_cells(rate: dict[str, Any]) -> list[str]:
@@ -125,6 +131,18 @@ def _headline(summary: Summary) -> str:
         else:
             rows += [[leaf, num(v), "", ""] for leaf, v in flatten_metrics({name: value}).items()]
     return _table(rows, ["metric", "value", "count/total", "95% CI"])
+
+
+def _errors(summary: Summary) -> str:
+    kinds = summary.errors_by_kind
+    if not kinds:
+        return "_none: the provider answered every case_"
+    rows = [[kind, str(n)] for kind, n in kinds.items()]
+    note = (
+        "A case the provider failed counts against `pass_rate` but never as a miss of a check: "
+        "the check rates and `answered_pass_rate` are over the answered cases only."
+    )
+    return _table(rows, ["kind", "cases"]) + "\n\n" + note
 
 
 def _per_tag(summary: Summary) -> str:
@@ -188,6 +206,7 @@ def _raw_findings(results: list[CaseResult]) -> list[str]:
 def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]) -> str:
     failed = sorted((r for r in results if not r.passed), key=lambda r: r.key)
     model = f" · model {md(record.model)}" if record.model else ""
+    model += f" · endpoint {md(record.endpoint)}" if record.endpoint else ""
     lines = [
         f"# Eval run {md(record.run_id)}",
         "",
@@ -200,6 +219,10 @@ def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]
         "## Headline metrics",
         "",
         _headline(summary),
+        "",
+        "## Errors by kind",
+        "",
+        _errors(summary),
         "",
         "## Pass rate per tag",
         "",

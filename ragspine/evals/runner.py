@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing import Any
 from ragspine.agent.agent import AgentResult
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
+from ragspine.errors import ProviderError
 from ragspine.evals.audit import SlotNames
 from ragspine.evals.golden import GoldenCase, GoldenScan, scan_golden
 from ragspine.evals.records import (
@@ -37,6 +38,7 @@ from ragspine.evals.records import (
     write_json,
 )
 from ragspine.evals.scorers import Observed, raw_unsupported, score
+from ragspine.llm import LiveOptions, episode
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
@@ -55,9 +57,11 @@ class RunOptions:
     repeat: int = 1
     concurrency: int = 1
     profile: Path | None = None
+    live: LiveOptions = field(default_factory=LiveOptions)
 
     def recorded(self) -> dict[str, Any]:
         """What must match for --resume to continue a run rather than start another."""
+        live = self.live
         return {
             "filter": self.filter,
             "limit": self.limit,
@@ -65,6 +69,11 @@ class RunOptions:
             "db": str(self.db),
             "corpus": str(self.corpus),
             "profile": str(self.profile) if self.profile else None,
+            "base_url": live.base_url,
+            "timeout": live.timeout,
+            "max_retries": live.max_retries,
+            "cassette": str(live.cassette) if live.cassette else None,
+            "cassette_mode": live.cassette_mode if live.cassette else None,
         }
 
 
@@ -108,14 +117,17 @@ class CaseRunner:
             "question": case.question,
         }
         try:
-            result = self.engine.ask(
-                case.question, reference_date=case.reference_date, clearance=case.clearance
-            )
+            with episode(case.id, repeat):  # the key of a cassette's recordings
+                result = self.engine.ask(
+                    case.question, reference_date=case.reference_date, clearance=case.clearance
+                )
         except Exception as exc:
             return CaseResult(
                 **base,
                 passed=False,
                 error=f"{type(exc).__name__}: {exc}"[:500],
+                error_kind=exc.kind if isinstance(exc, ProviderError) else "other",
+                error_status=exc.status if isinstance(exc, ProviderError) else None,
                 latency_ms=round((time.perf_counter() - start) * 1000, 3),
             )
         latency = round((time.perf_counter() - start) * 1000, 3)
@@ -143,10 +155,20 @@ class CaseRunner:
             guard_removed=counts.get("narrative_numbers_removed", 0),
             latency_ms=latency,
             usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
-            error="ProviderError: the provider failed; the answer degraded"
-            if provider_failed
-            else None,
+            **(_provider_failure(result.trace.codes) if provider_failed else {}),
         )
+
+
+def _provider_failure(codes: dict[str, str]) -> dict[str, Any]:
+    """The error fields of a case whose answer degraded because the model failed."""
+    kind = codes.get("provider_error", "other")
+    status = codes.get("provider_status", "")
+    return {
+        "error": f"ProviderError[{kind}{' ' + status[5:] if status else ''}]: the provider "
+        "failed; the answer degraded",
+        "error_kind": kind,
+        "error_status": int(status[5:]) if status.startswith("http_") else None,
+    }
 
 
 def slot_names(profile: DomainProfile) -> SlotNames:
@@ -183,10 +205,38 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def options_of(folder: Path, **changes: Any) -> RunOptions:
+    """The options a run in ``folder`` was started with (for --resume and --retry-errors)."""
+    record = read_run(folder)
+    o = record.options
+    cassette = o.get("cassette")
+    live = LiveOptions(
+        base_url=o.get("base_url"),
+        timeout=o.get("timeout"),
+        max_retries=o.get("max_retries"),
+        cassette=Path(cassette) if cassette else None,
+        cassette_mode=o.get("cassette_mode") or "replay",
+    )
+    opts = RunOptions(
+        golden=Path(record.golden_path),
+        out=folder,
+        provider=record.provider,
+        db=Path(o.get("db", "data/fact_metric.db")),
+        corpus=Path(o.get("corpus", "data/chunks.db")),
+        filter=o.get("filter"),
+        limit=o.get("limit"),
+        repeat=int(o.get("repeat", 1)),
+        profile=Path(o["profile"]) if o.get("profile") else None,
+        live=live,
+    )
+    return replace(opts, **changes)
+
+
 def run_eval(
     opts: RunOptions,
     *,
     resume: bool = False,
+    retry_errors: bool = False,
     on_start: Callable[[int], None] | None = None,
     on_result: Progress | None = None,
 ) -> RunRecord:
@@ -194,11 +244,22 @@ def run_eval(
 
     The golden files are parsed once. ``on_start`` hears how many cases are left to run before
     the first one starts (for a progress bar); ``on_result`` hears each result as it is written.
+    ``retry_errors`` (with ``resume``) runs again, in place, the cases that ended in an error.
     """
     scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
-    with Engine.open(opts.db, opts.corpus, profile=opts.profile, provider=opts.provider) as engine:
-        return _run(opts, scan, engine, resume=resume, on_start=on_start, on_result=on_result)
+    with Engine.open(
+        opts.db, opts.corpus, profile=opts.profile, provider=opts.provider, live=opts.live
+    ) as engine:
+        return _run(
+            opts,
+            scan,
+            engine,
+            resume=resume,
+            retry_errors=retry_errors,
+            on_start=on_start,
+            on_result=on_result,
+        )
 
 
 def _run(
@@ -207,6 +268,7 @@ def _run(
     engine: Engine,
     *,
     resume: bool,
+    retry_errors: bool,
     on_start: Callable[[int], None] | None,
     on_result: Progress | None,
 ) -> RunRecord:
@@ -218,11 +280,15 @@ def _run(
             raise RecordError(
                 f"{opts.out}: the golden set changed since this run started; start a new run"
             )
-        if record.provider != opts.provider or record.options != opts.recorded():
+        recorded = record.options
+        if record.provider != opts.provider or any(
+            recorded.get(k) != v for k, v in opts.recorded().items()
+        ):
             raise RecordError(
                 f"{opts.out}: --resume needs the same provider and options as the run it finishes"
             )
-        _rewrite_results(opts.out)  # drop a torn last line before appending
+        # drop a torn last line before appending (and the errored cases, to run them again)
+        _rewrite_results(opts.out, drop_errors=retry_errors)
         finished = {r.key for r in iter_results(opts.out)}
     else:
         if (opts.out / RESULTS_FILE).exists() or (opts.out / RUN_FILE).exists():
@@ -235,6 +301,7 @@ def _run(
             golden_hash=scan.digest,
             provider=opts.provider,
             model=engine.model,
+            endpoint=engine.endpoint,
             reference_dates=sorted(d.isoformat() for d in scan.reference_dates),
             options=opts.recorded(),
             cases_planned=scan.count * opts.repeat,
@@ -287,9 +354,10 @@ def _appender(path: Path) -> Iterator[Callable[[CaseResult], CaseResult]]:
         yield append
 
 
-def _rewrite_results(folder: Path) -> None:
+def _rewrite_results(folder: Path, *, drop_errors: bool = False) -> None:
     tmp = folder / (RESULTS_FILE + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for result in iter_results(folder):
-            fh.write(result_line(result))
+            if not (drop_errors and result.error is not None):
+                fh.write(result_line(result))
     tmp.replace(folder / RESULTS_FILE)

@@ -1,7 +1,8 @@
 """From per-case results to the run's metrics, with counts and 95% intervals, overall and per tag.
 
-Errors stay in every denominator as failures: a provider that falls over must not look better.
-Repeats count as separate trials.
+A provider error is a failure of the pass rate (a provider that falls over must not look better)
+but never a miss of a check: the check rates, and ``answered_pass_rate``, are over the cases the
+provider answered, and errors are counted by kind apart. Repeats count as separate trials.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFra
             "tags": r.tags,
             "passed": r.passed,
             "error": r.error is not None,
+            "error_kind": r.error_kind or ("other" if r.error is not None else None),
             "guard": r.guard_triggered,
             "latency_ms": r.latency_ms,
             "input_tokens": r.usage.get("input_tokens", 0),
@@ -63,15 +65,19 @@ def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFra
 
 def _rates(df: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for metric, check in scored_rates().items():
+    answered = df[~df["error"]]
+    for metric, (check, over) in scored_rates().items():
+        cases = df if over == "all" else answered
         if check is None:
-            out[metric] = wilson(int(df["passed"].sum()), len(df))
+            out[metric] = wilson(int(cases["passed"].sum()), len(cases))
             continue
         column = f"check:{check}"
-        judged = df[column].notna() | df["error"] if column in df else df["error"]
-        passed = df.loc[judged, column].eq(True).sum() if column in df else 0
-        out[metric] = wilson(int(passed), int(judged.sum()))
-    answered = df[~df["error"]]
+        if column not in cases:
+            out[metric] = wilson(0, 0)
+            continue
+        judged = cases[column].notna()
+        out[metric] = wilson(int(cases.loc[judged, column].eq(True).sum()), int(judged.sum()))
+    out["error_rate"] = wilson(int(df["error"].sum()), len(df))
     out["guard_triggered_rate"] = wilson(int(answered["guard"].eq(True).sum()), len(df))
     return out
 
@@ -83,6 +89,8 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
         return Summary(run_id=run_id, provider=provider, cases=0, metrics={"errors": 0})
     metrics = _rates(df)
     metrics["errors"] = int(df["error"].sum())
+    kinds = df.loc[df["error"], "error_kind"].value_counts()
+    errors_by_kind = {str(k): int(n) for k, n in sorted(kinds.items())}
     for metric in counted:
         column = f"count:{metric}"
         metrics[metric] = {
@@ -100,9 +108,10 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
     per_tag: dict[str, dict[str, Any]] = {}
     exploded = df.explode("tags")
     for tag, group in exploded.groupby("tags", sort=True):
-        per_tag[str(tag)] = {
-            k: v for k, v in _rates(group).items() if v["total"] or k == "pass_rate"
-        }
+        rates = _rates(group)
+        if not rates["error_rate"]["count"]:  # without errors both say what pass_rate says
+            del rates["error_rate"], rates["answered_pass_rate"]
+        per_tag[str(tag)] = {k: v for k, v in rates.items() if v["total"] or k == "pass_rate"}
     confusion = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
     if "guard_expected" in df:
         judged = df[df["guard_expected"].notna() & ~df["error"]]
@@ -116,4 +125,5 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
         metrics=metrics,
         per_tag=per_tag,
         guard_confusion=confusion,
+        errors_by_kind=errors_by_kind,
     )

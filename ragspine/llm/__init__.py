@@ -6,18 +6,31 @@ Importing it imports no SDK: ``AnthropicProvider`` loads ``anthropic`` when one 
 
 from ragspine.errors import ProviderError
 from ragspine.llm.anthropic import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
-from ragspine.llm.base import LLMProvider, ProviderResponse, ToolCall, estimate_tokens, model_name
+from ragspine.llm.base import (
+    LLMProvider,
+    ProviderResponse,
+    ToolCall,
+    endpoint_of,
+    estimate_tokens,
+    model_name,
+)
+from ragspine.llm.cassette import CassetteMissError, CassetteProvider, episode
 from ragspine.llm.mock import MockProvider
-from ragspine.llm.registry import register, resolve
+from ragspine.llm.registry import LiveOptions, register, resolve
 
 __all__ = [
     "DEFAULT_ANTHROPIC_MODEL",
     "AnthropicProvider",
+    "CassetteMissError",
+    "CassetteProvider",
     "LLMProvider",
+    "LiveOptions",
     "MockProvider",
     "ProviderError",
     "ProviderResponse",
     "ToolCall",
+    "endpoint_of",
+    "episode",
     "estimate_tokens",
     "model_name",
     "register",

@@ -14,6 +14,8 @@ from ragspine.errors import ProviderConfigError, ProviderError
 from ragspine.llm.base import ProviderResponse, ToolCall
 
 DEFAULT_ANTHROPIC_MODEL = "claude-opus-4-8"
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+MAX_TOKENS = 1024
 
 
 class AnthropicProvider:
@@ -26,7 +28,7 @@ class AnthropicProvider:
         base_url: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 2,
-        max_tokens: int = 1024,
+        max_tokens: int = MAX_TOKENS,
     ) -> None:
         # The key is checked first: it is cheap, and importing the SDK takes seconds.
         key = api_key or os.environ.get("ANTHROPIC_API_KEY")
@@ -46,6 +48,7 @@ class AnthropicProvider:
         self._client = anthropic.Anthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
+        self.endpoint = str(self._client.base_url).rstrip("/")
 
     def create_message(
         self,
@@ -65,17 +68,34 @@ class AnthropicProvider:
         try:
             message = self._client.messages.create(**kwargs)
         except self._sdk.APIStatusError as exc:
+            status = exc.status_code
             raise ProviderError(
-                f"Anthropic API error {exc.status_code} ({type(exc).__name__})"
+                f"Anthropic API error {status} ({type(exc).__name__})",
+                kind=_status_kind(status),
+                status=status,
             ) from exc
         except self._sdk.APITimeoutError as exc:
-            raise ProviderError("Anthropic API timed out") from exc
+            raise ProviderError("Anthropic API timed out", kind="timeout") from exc
+        except self._sdk.APIConnectionError as exc:
+            raise ProviderError(
+                f"Anthropic API unreachable ({type(exc).__name__})", kind="connection"
+            ) from exc
         except self._sdk.APIError as exc:
             raise ProviderError(f"Anthropic API call failed ({type(exc).__name__})") from exc
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             # The SDK decodes a JSON-typed body with json.loads and lets both errors escape.
-            raise ProviderError("Anthropic API returned a body that is not JSON") from exc
+            raise ProviderError(
+                "Anthropic API returned a body that is not JSON", kind="malformed"
+            ) from exc
         return _from_anthropic(message)
+
+
+def _status_kind(status: int) -> str:
+    if status == 429:
+        return "rate_limit"
+    if status == 529:
+        return "overloaded"
+    return "server" if status >= 500 else "other"
 
 
 def _from_anthropic(message: Any) -> ProviderResponse:
@@ -84,7 +104,8 @@ def _from_anthropic(message: Any) -> ProviderResponse:
     stop_reason = getattr(message, "stop_reason", None)
     if not isinstance(content, list) or not isinstance(stop_reason, str):
         raise ProviderError(
-            "Anthropic API returned a malformed message (no content or stop_reason)"
+            "Anthropic API returned a malformed message (no content or stop_reason)",
+            kind="malformed",
         )
     texts: list[str] = []
     calls: list[ToolCall] = []
@@ -94,19 +115,25 @@ def _from_anthropic(message: Any) -> ProviderResponse:
         if kind == "text":
             text = getattr(block, "text", None)
             if not isinstance(text, str):
-                raise ProviderError("Anthropic API returned a text block without text")
+                raise ProviderError(
+                    "Anthropic API returned a text block without text", kind="malformed"
+                )
             texts.append(text)
             raw.append({"type": "text", "text": text})
         elif kind == "tool_use":
             call_id, name, args = (getattr(block, a, None) for a in ("id", "name", "input"))
             if not (isinstance(call_id, str) and isinstance(name, str) and isinstance(args, dict)):
-                raise ProviderError("Anthropic API returned a malformed tool_use block")
+                raise ProviderError(
+                    "Anthropic API returned a malformed tool_use block", kind="malformed"
+                )
             calls.append(ToolCall(id=call_id, name=name, input=args))
             raw.append({"type": "tool_use", "id": call_id, "name": name, "input": args})
         elif isinstance(kind, str) and hasattr(block, "model_dump"):
             raw.append(block.model_dump(mode="json", exclude_none=True))
         else:
-            raise ProviderError("Anthropic API returned a content block without a type")
+            raise ProviderError(
+                "Anthropic API returned a content block without a type", kind="malformed"
+            )
     usage_obj = getattr(message, "usage", None)
     usage = {
         k: v

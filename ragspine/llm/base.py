@@ -44,3 +44,9 @@ def model_name(provider: object) -> str | None:
     """The model a provider answers with, when it says (``provider.model``)."""
     model = getattr(provider, "model", None)
     return model if isinstance(model, str) else None
+
+
+def endpoint_of(provider: object) -> str | None:
+    """Where a provider reaches its model (a base URL, a cassette), when it says; never a key."""
+    endpoint = getattr(provider, "endpoint", None)
+    return endpoint if isinstance(endpoint, str) else None

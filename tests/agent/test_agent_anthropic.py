@@ -80,17 +80,22 @@ def test_tool_round_trip_and_fabricated_number_is_discarded(
 
 
 @pytest.mark.parametrize(
-    ("replies", "kw"),
+    ("replies", "kw", "kind"),
     [
         # the request fails outright and is not retried
-        pytest.param([Reply(500, error_body("api_error", "boom"))], {}, id="500"),
+        pytest.param([Reply(500, error_body("api_error", "boom"))], {}, "server", id="500"),
         # the API is too slow for the client's timeout
-        pytest.param([Reply(200, text_message("1320"), delay=1.0)], {"timeout": 0.2}, id="timeout"),
+        pytest.param(
+            [Reply(200, text_message("1320"), delay=1.0)], {"timeout": 0.2}, "timeout", id="timeout"
+        ),
         # a body the SDK cannot parse
-        pytest.param([Reply(200, b"<html>1320</html>")], {}, id="not-json"),
+        pytest.param([Reply(200, b"<html>1320</html>")], {}, "malformed", id="not-json"),
         # a tool call whose input is not an object
         pytest.param(
-            [Reply(200, tool_use_message("query_metric", "REVENUE 1320"))], {}, id="bad-tool-input"
+            [Reply(200, tool_use_message("query_metric", "REVENUE 1320"))],
+            {},
+            "malformed",
+            id="bad-tool-input",
         ),
         # the first turn is fine, the second fails: the value already found is not shown either
         pytest.param(
@@ -99,6 +104,7 @@ def test_tool_round_trip_and_fabricated_number_is_discarded(
                 Reply(529, error_body("overloaded_error", "busy")),
             ],
             {},
+            "overloaded",
             id="second-turn-529",
         ),
     ],
@@ -108,6 +114,7 @@ def test_provider_failure_degrades_without_numbers(
     store: FactStore,
     replies: list[Reply],
     kw: dict[str, Any],
+    kind: str,
 ) -> None:
     fake_anthropic.script(*replies)
     result = answer_question(QUESTION, store, provider(fake_anthropic, **kw), reference_date=REF)
@@ -115,5 +122,5 @@ def test_provider_failure_degrades_without_numbers(
     assert result.answer == PROVIDER_UNAVAILABLE
     assert not re.search(r"\d", result.answer)
     assert result.sources == []
-    assert result.trace.to_dict()["codes"]["provider_error"] == "ProviderError"
+    assert result.trace.to_dict()["codes"]["provider_error"] == kind
     assert len(fake_anthropic.requests) == len(replies)

@@ -102,8 +102,11 @@ def test_the_diff_marks_a_change_better_or_worse(
 
 def test_only_scores_are_scored_rates_and_counted_fields_exist() -> None:
     rates = scored_rates()
-    assert rates["pass_rate"] is None and rates["route_accuracy"] == "route"
+    assert rates["pass_rate"] == (None, "all")  # an outage is a failure of the whole case
+    assert rates["answered_pass_rate"] == (None, "answered")
+    assert rates["route_accuracy"] == ("route", "answered")  # never a route miss
     assert "guard_triggered_rate" not in rates  # a share of all cases, not a score
+    assert "error_rate" not in rates
     assert counted_fields() == {
         "unsupported_numbers": "unsupported_numbers",
         "raw_unsupported": "raw_unsupported",
@@ -128,6 +131,8 @@ def test_the_console_headline_has_a_line_per_headline_metric() -> None:
         "cases: 2  errors: 0",  # errors and tokens are not headline lines of their own
         "pass_rate               0.500  (1/2, 95% CI 0.095–0.905)",
         "route_accuracy          0.500  (1/2, 95% CI 0.095–0.905)",  # rates nothing judged: none
+        "answered_pass_rate      0.500  (1/2, 95% CI 0.095–0.905)",
+        "error_rate              0.000  (0/2, 95% CI 0.000–0.658)",
         "guard_triggered_rate    0.500  (1/2, 95% CI 0.095–0.905)",
         "unsupported_numbers     1 in 1 cases",
         "raw_unsupported         0 in 0 cases",

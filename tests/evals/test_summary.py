@@ -20,7 +20,7 @@ def test_wilson_interval_is_sane_at_the_edges() -> None:
     assert wilson(5, 10)["ci_low"] == pytest.approx(0.2366, abs=1e-3)
 
 
-def test_metrics_count_only_cases_that_state_the_expectation_plus_errors() -> None:
+def test_metrics_count_only_cases_that_state_the_expectation_and_errors_apart() -> None:
     results = [
         _r(
             "a",
@@ -37,18 +37,19 @@ def test_metrics_count_only_cases_that_state_the_expectation_plus_errors() -> No
             guard_triggered=True,
         ),
         _r("c", True, ["en"], [Check(name="citations", passed=True)], guard_triggered=False),
-        _r("d", False, ["en"], [], error="ProviderError: down"),
+        _r("d", False, ["en"], [Check(name="route", passed=False)], error="ProviderError: down"),
+        _r("e", False, ["en"], [], error="ProviderError: slow down", error_kind="rate_limit"),
     ]
     s = summarize("run", "mock", results)
     m = s.metrics
-    assert (m["pass_rate"]["count"], m["pass_rate"]["total"]) == (2, 4)
-    assert (m["route_accuracy"]["count"], m["route_accuracy"]["total"]) == (
-        1,
-        3,
-    )  # a, b and the error
-    assert (m["citation_completeness"]["count"], m["citation_completeness"]["total"]) == (1, 2)
-    assert m["errors"] == 1
-    assert (m["guard_triggered_rate"]["count"], m["guard_triggered_rate"]["total"]) == (2, 4)
+    assert (m["pass_rate"]["count"], m["pass_rate"]["total"]) == (2, 5)  # errors are failures
+    assert (m["answered_pass_rate"]["count"], m["answered_pass_rate"]["total"]) == (2, 3)
+    # a and b: the errored d's degraded answer is never a route miss
+    assert (m["route_accuracy"]["count"], m["route_accuracy"]["total"]) == (1, 2)
+    assert (m["citation_completeness"]["count"], m["citation_completeness"]["total"]) == (1, 1)
+    assert m["errors"] == 2 and (m["error_rate"]["count"], m["error_rate"]["total"]) == (2, 5)
+    assert s.errors_by_kind == {"other": 1, "rate_limit": 1}
+    assert (m["guard_triggered_rate"]["count"], m["guard_triggered_rate"]["total"]) == (2, 5)
     assert s.guard_confusion == {"tp": 1, "fp": 1, "fn": 0, "tn": 0}
     assert s.per_tag["zh"]["pass_rate"]["value"] == 0.5
     assert s.per_tag["en"]["pass_rate"]["count"] == 1

@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -152,6 +153,7 @@ class FakeAnthropicServer:
         self._stopping = threading.Event()
         self._connections: set[socket.socket] = set()
         self.exhausted = 0  # requests that arrived after the script ran out
+        self._outage: tuple[float, Reply] | None = None  # (until, the reply meanwhile)
         self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
@@ -190,6 +192,14 @@ class FakeAnthropicServer:
                 self._replies.append(r if isinstance(r, Reply) else Reply(200, r))
         return self
 
+    def outage(self, seconds: float, status: int = 500) -> FakeAnthropicServer:
+        """For the next ``seconds``, every request gets ``status`` (the script waits)."""
+        kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(status, "api_error")
+        reply = Reply(status, error_body(kind, "fake: outage"))
+        with self._lock:
+            self._outage = (time.monotonic() + seconds, reply)
+        return self
+
     def start(self) -> FakeAnthropicServer:
         self._thread.start()
         return self
@@ -218,6 +228,8 @@ class FakeAnthropicServer:
             self._requests.append(req)
             if req.method != "POST" or req.path.split("?", 1)[0] != MESSAGES_PATH:
                 return Reply(404, error_body("not_found_error", f"fake: no route {req.path}"))
+            if self._outage is not None and time.monotonic() < self._outage[0]:
+                return self._outage[1]
             if self._replies:
                 return self._replies.popleft()
             self.exhausted += 1

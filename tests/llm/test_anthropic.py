@@ -132,22 +132,23 @@ def test_429_then_success_is_retried_by_the_sdk(
 
 
 @pytest.mark.parametrize(
-    ("status", "error_type", "sdk_error"),
+    ("status", "error_type", "sdk_error", "kind"),
     [
-        (500, "api_error", "InternalServerError"),  # retryable, but max_retries=0
-        (529, "overloaded_error", "OverloadedError"),  # Anthropic's own "overloaded" status
-        (429, "rate_limit_error", "RateLimitError"),  # retries exhausted
-        (400, "invalid_request_error", "BadRequestError"),  # never retried
-        (401, "authentication_error", "AuthenticationError"),  # a bad key is an API error
+        (500, "api_error", "InternalServerError", "server"),  # retryable, but max_retries=0
+        (529, "overloaded_error", "OverloadedError", "overloaded"),  # Anthropic's "overloaded"
+        (429, "rate_limit_error", "RateLimitError", "rate_limit"),  # retries exhausted
+        (400, "invalid_request_error", "BadRequestError", "other"),  # never retried
+        (401, "authentication_error", "AuthenticationError", "other"),  # a bad key
     ],
 )
 def test_error_status_is_provider_error(
-    fake_anthropic: FakeAnthropicServer, status: int, error_type: str, sdk_error: str
+    fake_anthropic: FakeAnthropicServer, status: int, error_type: str, sdk_error: str, kind: str
 ) -> None:
     fake_anthropic.push(status, error_body(error_type, "boom"))
     with pytest.raises(ProviderError, match=str(status)) as info:
         ask(provider(fake_anthropic, max_retries=0))
     assert type(info.value.__cause__).__name__ == sdk_error
+    assert (info.value.kind, info.value.status) == (kind, status)
     assert len(fake_anthropic.requests) == 1
 
 
@@ -166,6 +167,7 @@ def test_timeout_is_provider_error(fake_anthropic: FakeAnthropicServer) -> None:
         ask(provider(fake_anthropic, timeout=0.3, max_retries=0))
     assert time.perf_counter() - started < 1.5
     assert type(info.value.__cause__).__name__ == "APITimeoutError"
+    assert (info.value.kind, info.value.status) == ("timeout", None)
 
 
 def test_connection_refused_is_provider_error() -> None:
@@ -176,6 +178,7 @@ def test_connection_refused_is_provider_error() -> None:
     with pytest.raises(ProviderError) as info:
         ask(p)
     assert type(info.value.__cause__).__name__ == "APIConnectionError"
+    assert info.value.kind == "connection"
 
 
 # --------------------------------------------------------------------------------------------
