@@ -141,6 +141,18 @@ def validate(golden: Path) -> None:
     help="exit 1 when more of the cases than this ended in an error",
 )
 @click.option(
+    "--prices",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="a price table (USD per million tokens) instead of the shipped, dated one",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="USD: stop, resumably, when the estimated cost reaches it",
+)
+@click.option(
     "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
 )
 @click.option(
@@ -165,13 +177,14 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
 
     resume_dir, retry_dir = kwargs.pop("resume_dir"), kwargs.pop("retry_dir")
     max_error_rate, concurrency = kwargs.pop("max_error_rate"), kwargs.pop("concurrency")
+    budget = kwargs.pop("budget")
     live = live_from(kwargs)
     try:
         if resume_dir and retry_dir:
             raise RecordError("--resume and --retry-errors: give one run folder, not both")
         folder = resume_dir or retry_dir
         if folder is not None:
-            opts = _recorded_options(ctx, folder, kwargs, live, concurrency)
+            opts = _recorded_options(ctx, folder, kwargs, live, concurrency, budget)
         else:
             folder = kwargs["out"] or Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
             opts = RunOptions(
@@ -186,6 +199,8 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 concurrency=concurrency,
                 profile=kwargs["profile"],
                 live=live,
+                prices=kwargs["prices"],
+                budget=budget,
             )
     except RagSpineError as exc:
         _fail(exc)
@@ -203,7 +218,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                     bar = click.progressbar(length=planned, label="evaluating", file=sys.stderr)
                     bars.append(stack.enter_context(bar))
 
-            run_eval(
+            record = run_eval(
                 opts,
                 resume=folder in (resume_dir, retry_dir) and folder is not None,
                 retry_errors=retry_dir is not None,
@@ -215,6 +230,13 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
         _fail(exc)
     click.echo(headline_text(summary))
     click.echo(f"run: {opts.out} (report.md, results.jsonl, summary.json, junit.xml)")
+    if record.status == "stopped":
+        click.echo(
+            f"stopped: the estimated cost reached --budget ${budget:g} after {summary.cases} of "
+            f"{record.cases_planned} cases; finish with --resume {opts.out} --budget MORE",
+            err=True,
+        )
+        sys.exit(1)
     errors = int(summary.metrics.get("errors", 0))
     if summary.cases and errors / summary.cases > max_error_rate:
         click.echo(
@@ -241,11 +263,17 @@ _RECORDED_FLAGS = {
     "max_retries": "--max-retries",
     "cassette": "--cassette",
     "cassette_mode": "--cassette-mode",
+    "prices": "--prices",
 }
 
 
 def _recorded_options(
-    ctx: click.Context, folder: Path, kwargs: dict[str, Any], live: Any, concurrency: int
+    ctx: click.Context,
+    folder: Path,
+    kwargs: dict[str, Any],
+    live: Any,
+    concurrency: int,
+    budget: float | None,
 ) -> Any:
     """The run's own options from its run.json; one given again must say the same."""
     from click.core import ParameterSource
@@ -253,7 +281,7 @@ def _recorded_options(
     from ragspine.evals.records import RecordError
     from ragspine.evals.runner import options_of
 
-    opts = options_of(folder, concurrency=concurrency)
+    opts = options_of(folder, concurrency=concurrency, budget=budget)
     recorded = {
         "golden": opts.golden,
         "provider": opts.provider,
@@ -268,6 +296,7 @@ def _recorded_options(
         "max_retries": opts.live.max_retries,
         "cassette": opts.live.cassette,
         "cassette_mode": opts.live.cassette_mode,
+        "prices": opts.prices,
     }
     given = kwargs | vars(live)
     for name, flag in _RECORDED_FLAGS.items():

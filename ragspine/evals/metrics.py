@@ -54,7 +54,13 @@ _AFTER_RATES = (
     _numbers("raw_unsupported", None, "raw_unsupported"),
     _numbers("narrative_removed", None, "guard_removed"),
     Metric("latency_ms", "latency", "lower", leaves=("p50", "p95")),
-    Metric("tokens", "tokens", "lower", leaves=("input", "output"), headline=False),
+    Metric(
+        "tokens",
+        "tokens",
+        "lower",
+        leaves=("input", "output", "cache_read", "cache_write"),
+        headline=False,
+    ),
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ragspine.evals.cost import load_prices, run_cost
 from ragspine.evals.records import (
     SUMMARY_FILE,
     Summary,
@@ -24,6 +25,9 @@ def finish_run(folder: Path) -> Summary:
     """
     record = read_run(folder)
     summary = summarize(record.run_id, record.provider, iter_results(folder))
+    prices = record.options.get("prices")
+    table = load_prices(Path(prices) if prices else None)
+    summary.cost = run_cost(record.provider, record.model, iter_results(folder), table)
     write_json(folder / SUMMARY_FILE, summary)
     write_report(folder, record, summary, read_results(folder))
     return summary

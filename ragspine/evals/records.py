@@ -79,7 +79,8 @@ class CaseResult(_Record):
 
 class RunRecord(_Record):
     run_id: str | None = None  # None in a blessed baseline: ids are volatile
-    status: Literal["running", "complete"] = "running"
+    # stopped: --budget was reached; --resume finishes it
+    status: Literal["running", "complete", "stopped"] = "running"
     started_at: str | None = None
     finished_at: str | None = None
     git_commit: str | None = None
@@ -101,6 +102,8 @@ class Summary(_Record):
     per_tag: dict[str, dict[str, Any]] = Field(default_factory=dict)
     guard_confusion: dict[str, int] = Field(default_factory=dict)
     errors_by_kind: dict[str, int] = Field(default_factory=dict)
+    repeats: dict[str, Any] | None = None  # with --repeat N: per-case verdicts, pass@k, pass^k
+    cost: dict[str, Any] | None = None  # usd (None: no price for the model), price, as_of
 
 
 # -- reading and writing ----------------------------------------------------------------------

@@ -101,7 +101,24 @@ def headline_text(summary: Summary) -> str:
             lines.append(f"{metric.name:<24}{'  '.join(leaves) if leaves else num(value)}")
     if "unsupported_numbers" not in m:  # an empty run still says it found nothing unsupported
         lines.append(f"{'unsupported_numbers':<24}0 in 0 cases")
+    if summary.cost is not None:
+        lines.append(f"{'cost':<24}{cost_text(summary.cost)}")
+    if r := summary.repeats:
+        lines.append(
+            f"{'repeats':<24}{r['k']} per case: {r['stable_pass']} stable pass, {r['flaky']} "
+            f"flaky, {r['stable_fail']} stable fail; pass@{r['k']} {r['pass_at_k']:.3f}  "
+            f"pass^{r['k']} {r['pass_hat_k']:.3f}"
+        )
     return "\n".join(lines)
+
+
+def cost_text(cost: dict[str, Any]) -> str:
+    """``$0.0123 (claude-opus-4-8 at the prices of 2026-11-01)`` or why there is none."""
+    if cost.get("usd") is None:
+        return f"unknown ({cost.get('note', 'no price')})"
+    if "price" not in cost:
+        return f"${cost['usd']:.4f} ({cost.get('note', '')})"
+    return f"${cost['usd']:.4f} ({cost['price']} at the prices of {cost['as_of']})"
 
 
 def _kinds(summary: Summary) -> str:
@@ -143,6 +160,32 @@ def _errors(summary: Summary) -> str:
         "the check rates and `answered_pass_rate` are over the answered cases only."
     )
     return _table(rows, ["kind", "cases"]) + "\n\n" + note
+
+
+def _repeats(summary: Summary) -> list[str]:
+    r = summary.repeats
+    if not r:
+        return []
+    k = r["k"]
+    rows = [
+        ["stable pass", str(r["stable_pass"])],
+        ["flaky", str(r["flaky"])],
+        ["stable fail", str(r["stable_fail"])],
+        [f"pass@{k} (some repeat passes)", f"{r['pass_at_k']:.3f}"],
+        [f"pass^{k} (every repeat passes)", f"{r['pass_hat_k']:.3f}"],
+    ]
+    flaky = ", ".join(md(c) for c in r["flaky_cases"]) or "_none_"
+    return [
+        f"## Repeats ({k} per case, {r['cases']} cases)",
+        "",
+        _table(rows, ["verdict", "cases"]),
+        "",
+        "The intervals above cluster each case's repeats: they are not independent trials. "
+        "A flaky case is never retried until it is green.",
+        "",
+        f"Flaky cases: {flaky}",
+        "",
+    ]
 
 
 def _per_tag(summary: Summary) -> str:
@@ -213,6 +256,7 @@ def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]
         f"- provider: {md(record.provider)}{model}",
         f"- golden set: {md(record.golden_path)} ({md(record.golden_hash)})",
         f"- git commit: {md(record.git_commit or 'unknown')}",
+        f"- cost: {cost_text(summary.cost) if summary.cost else '—'}",
         f"- results: {len(results)} of {record.cases_planned} planned · {record.status}"
         f" · started {record.started_at or '—'} · finished {record.finished_at or '—'}",
         "",
@@ -224,6 +268,7 @@ def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]
         "",
         _errors(summary),
         "",
+        *_repeats(summary),
         "## Pass rate per tag",
         "",
         _per_tag(summary),

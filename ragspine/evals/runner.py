@@ -25,6 +25,7 @@ from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
 from ragspine.errors import ProviderError
 from ragspine.evals.audit import SlotNames
+from ragspine.evals.cost import Meter, budget_meter
 from ragspine.evals.golden import GoldenCase, GoldenScan, scan_golden
 from ragspine.evals.records import (
     RESULTS_FILE,
@@ -39,6 +40,7 @@ from ragspine.evals.records import (
 )
 from ragspine.evals.scorers import Observed, raw_unsupported, score
 from ragspine.llm import LiveOptions, episode
+from ragspine.llm.anthropic import USAGE_KEYS
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
@@ -58,6 +60,8 @@ class RunOptions:
     concurrency: int = 1
     profile: Path | None = None
     live: LiveOptions = field(default_factory=LiveOptions)
+    prices: Path | None = None  # a price table instead of the shipped one
+    budget: float | None = None  # USD: stop (resumably) when the estimate reaches it
 
     def recorded(self) -> dict[str, Any]:
         """What must match for --resume to continue a run rather than start another."""
@@ -74,6 +78,7 @@ class RunOptions:
             "max_retries": live.max_retries,
             "cassette": str(live.cassette) if live.cassette else None,
             "cassette_mode": live.cassette_mode if live.cassette else None,
+            "prices": str(self.prices) if self.prices else None,
         }
 
 
@@ -154,7 +159,7 @@ class CaseRunner:
             raw_unsupported=raw,
             guard_removed=counts.get("narrative_numbers_removed", 0),
             latency_ms=latency,
-            usage={k: counts[k] for k in ("input_tokens", "output_tokens") if k in counts},
+            usage={k: counts[k] for k in USAGE_KEYS if k in counts},
             **(_provider_failure(result.trace.codes) if provider_failed else {}),
         )
 
@@ -228,6 +233,7 @@ def options_of(folder: Path, **changes: Any) -> RunOptions:
         repeat=int(o.get("repeat", 1)),
         profile=Path(o["profile"]) if o.get("profile") else None,
         live=live,
+        prices=Path(o["prices"]) if o.get("prices") else None,
     )
     return replace(opts, **changes)
 
@@ -313,9 +319,13 @@ def _run(
     if on_start is not None:
         on_start(len(todo))
     runner = CaseRunner(engine)
-    with _appender(opts.out / RESULTS_FILE) as append:
+    previous = iter_results(opts.out) if resume else []
+    meter = budget_meter(opts.budget, opts.prices, engine.model, opts.provider, previous)
+    with _appender(opts.out / RESULTS_FILE, meter) as append:
         if opts.concurrency <= 1:
             for case, k in todo:
+                if meter.spent_out():
+                    break
                 result = append(runner.run(case, k))
                 if on_result:
                     on_result(result)
@@ -323,6 +333,8 @@ def _run(
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
                 pending: set[Future[CaseResult]] = set()
                 for case, k in todo:
+                    if meter.spent_out():
+                        break
                     pending.add(pool.submit(runner.run, case, k))
                     if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
                         done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -330,7 +342,8 @@ def _run(
                             _deliver(append(future.result()), on_result)
                 for future in as_completed(pending):
                     _deliver(append(future.result()), on_result)
-    record = record.model_copy(update={"status": "complete", "finished_at": _now()})
+    status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
+    record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
     return record
 
@@ -341,7 +354,7 @@ def _deliver(result: CaseResult, on_result: Progress | None) -> None:
 
 
 @contextmanager
-def _appender(path: Path) -> Iterator[Callable[[CaseResult], CaseResult]]:
+def _appender(path: Path, meter: Meter) -> Iterator[Callable[[CaseResult], CaseResult]]:
     lock = threading.Lock()
     with path.open("a", encoding="utf-8") as fh:
 
@@ -349,6 +362,7 @@ def _appender(path: Path) -> Iterator[Callable[[CaseResult], CaseResult]]:
             with lock:
                 fh.write(result_line(result))
                 fh.flush()
+                meter.add(result)
             return result
 
         yield append

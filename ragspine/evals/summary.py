@@ -2,7 +2,8 @@
 
 A provider error is a failure of the pass rate (a provider that falls over must not look better)
 but never a miss of a check: the check rates, and ``answered_pass_rate``, are over the cases the
-provider answered, and errors are counted by kind apart. Repeats count as separate trials.
+provider answered, and errors are counted by kind apart. Repeats are trials of one case: the
+intervals cluster them by case, and each case gets a verdict over its repeats.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFra
             "latency_ms": r.latency_ms,
             "input_tokens": r.usage.get("input_tokens", 0),
             "output_tokens": r.usage.get("output_tokens", 0),
+            "cache_read": r.usage.get("cache_read_input_tokens", 0),
+            "cache_write": r.usage.get("cache_creation_input_tokens", 0),
         }
         for metric, field in counted.items():
             value = getattr(r, field)
@@ -63,23 +66,85 @@ def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+def clustered(passed: pd.Series, case: pd.Series) -> dict[str, Any]:
+    """A proportion over repeated trials with an interval that clusters by case.
+
+    Repeats of one case are not independent (the same question, the same passages), so the
+    Wilson interval, which counts every trial as one more independent draw, is too narrow. The
+    ratio estimator's cluster-robust variance widens it by how much cases differ from each other.
+    """
+    by_case = pd.DataFrame({"x": passed.astype(float), "case": case.to_numpy()}).groupby("case")
+    x, m = by_case["x"].sum(), by_case["x"].count()
+    n, total, count = len(m), int(m.sum()), int(x.sum())
+    if n < 2 or total == 0:
+        return wilson(count, total)
+    p = count / total
+    var = n / (n - 1) * float(((x - p * m) ** 2).sum()) / total**2
+    half = Z95 * math.sqrt(var)
+    return {
+        "value": round(p, 6),
+        "count": count,
+        "total": total,
+        "ci_low": round(max(0.0, p - half), 6),
+        "ci_high": round(min(1.0, p + half), 6),
+        "clustered": n,  # cases: the interval treats each case's repeats as one draw
+    }
+
+
+def _rate(passed: pd.Series, case: pd.Series) -> dict[str, Any]:
+    if case.duplicated().any():
+        return clustered(passed, case)
+    return wilson(int(passed.sum()), len(passed))
+
+
 def _rates(df: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     answered = df[~df["error"]]
     for metric, (check, over) in scored_rates().items():
         cases = df if over == "all" else answered
         if check is None:
-            out[metric] = wilson(int(cases["passed"].sum()), len(cases))
+            out[metric] = _rate(cases["passed"], cases["case_id"])
             continue
         column = f"check:{check}"
         if column not in cases:
             out[metric] = wilson(0, 0)
             continue
-        judged = cases[column].notna()
-        out[metric] = wilson(int(cases.loc[judged, column].eq(True).sum()), int(judged.sum()))
-    out["error_rate"] = wilson(int(df["error"].sum()), len(df))
-    out["guard_triggered_rate"] = wilson(int(answered["guard"].eq(True).sum()), len(df))
+        judged = cases[cases[column].notna()]
+        out[metric] = _rate(judged[column].eq(True), judged["case_id"])
+    out["error_rate"] = _rate(df["error"], df["case_id"])
+    out["guard_triggered_rate"] = _rate(df["guard"].eq(True) & ~df["error"], df["case_id"])
     return out
+
+
+def repeats(df: pd.DataFrame) -> dict[str, Any] | None:
+    """Each case's verdict over its repeats, and pass@k / pass^k for k = the repeats.
+
+    pass@k (some repeat passes) and pass^k (every repeat passes) are the unbiased estimators
+    over n trials with c passes: 1 − C(n−c, k)/C(n, k) and C(c, k)/C(n, k). A case that passes
+    only sometimes is flaky: listed apart, and never retried until it is green.
+    """
+    answered = df[~df["error"]]
+    per_case = answered.groupby("case_id")["passed"].agg(["sum", "count"])
+    if per_case.empty or int(per_case["count"].max()) < 2:
+        return None
+    k = int(per_case["count"].min())
+    c, n = per_case["sum"].astype(int), per_case["count"].astype(int)
+    stable_pass, stable_fail = c.eq(n), c.eq(0)
+    flaky = sorted(str(i) for i in per_case.index[~(stable_pass | stable_fail)])
+    pass_at = [
+        1 - math.comb(int(ni - ci), k) / math.comb(int(ni), k) for ci, ni in zip(c, n, strict=True)
+    ]
+    pass_hat = [math.comb(int(ci), k) / math.comb(int(ni), k) for ci, ni in zip(c, n, strict=True)]
+    return {
+        "k": k,
+        "cases": len(per_case),
+        "stable_pass": int(stable_pass.sum()),
+        "flaky": len(flaky),
+        "stable_fail": int(stable_fail.sum()),
+        "pass_at_k": round(sum(pass_at) / len(pass_at), 6),
+        "pass_hat_k": round(sum(pass_hat) / len(pass_hat), 6),
+        "flaky_cases": flaky,
+    }
 
 
 def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) -> Summary:
@@ -104,6 +169,8 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
     metrics["tokens"] = {
         "input": int(df["input_tokens"].sum()),
         "output": int(df["output_tokens"].sum()),
+        "cache_read": int(df["cache_read"].sum()),
+        "cache_write": int(df["cache_write"].sum()),
     }
     per_tag: dict[str, dict[str, Any]] = {}
     exploded = df.explode("tags")
@@ -126,4 +193,5 @@ def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) 
         per_tag=per_tag,
         guard_confusion=confusion,
         errors_by_kind=errors_by_kind,
+        repeats=repeats(df),
     )

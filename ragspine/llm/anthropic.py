@@ -16,6 +16,13 @@ from ragspine.llm.base import ProviderResponse, ToolCall
 DEFAULT_ANTHROPIC_MODEL = "claude-opus-4-8"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 MAX_TOKENS = 1024
+# What a Messages API reply counts, as the price table prices it.
+USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
 
 
 class AnthropicProvider:
@@ -135,11 +142,7 @@ def _from_anthropic(message: Any) -> ProviderResponse:
                 "Anthropic API returned a content block without a type", kind="malformed"
             )
     usage_obj = getattr(message, "usage", None)
-    usage = {
-        k: v
-        for k in ("input_tokens", "output_tokens")
-        if isinstance(v := getattr(usage_obj, k, None), int)
-    }
+    usage = {k: v for k in USAGE_KEYS if isinstance(v := getattr(usage_obj, k, None), int)}
     return ProviderResponse(
         text="".join(texts), tool_calls=calls, stop_reason=stop_reason, raw_content=raw, usage=usage
     )

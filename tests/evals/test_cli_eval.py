@@ -207,3 +207,18 @@ def test_bless_makes_a_baseline_the_gate_then_accepts(tmp_path: Path, stores: li
     assert {p.name for p in baseline.iterdir()} == {"run.json", "summary.json", "results.jsonl"}
     gate = run("eval", "gate", "--baseline", str(baseline), "--current", str(out_dir))
     assert gate.returncode == 0 and gate.stdout.strip() == "gate: passed"
+
+
+def test_repeats_are_trials_of_one_case(tmp_path: Path, stores: list[str]) -> None:
+    out = run(
+        "eval", "run", "--out", str(tmp_path / "r"), "--filter", "suite:structured",
+        "--limit", "4", "--repeat", "3", *stores,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    # the mock is deterministic: every case passes or fails all three times
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("repeats"))
+    assert line.startswith("repeats                 3 per case: 4 stable pass, 0 flaky")
+    report = (tmp_path / "r" / "report.md").read_text("utf-8")
+    assert "## Repeats (3 per case, 4 cases)" in report and "Flaky cases: _none_" in report
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text("utf-8"))
+    assert summary["metrics"]["pass_rate"]["clustered"] == 4  # 12 trials, 4 cases

@@ -155,3 +155,48 @@ def test_resume_takes_the_runs_own_options_and_names_one_that_differs(
     same = invoke("eval", "run", "--resume", str(run), env=env)  # nothing left to run
     assert same.returncode == 0, same.stderr
     assert json.loads((run / "run.json").read_text("utf-8"))["options"]["max_retries"] == 0
+
+
+PRICES = """\
+as_of: 2026-11-01
+currency: USD
+unit: per_million_tokens
+models:
+  claude-test: {input: 1000.0, output: 2000.0, cache_write: 1250.0, cache_read: 100.0}
+"""
+
+
+def test_cost_is_tokens_times_a_dated_price_and_a_budget_stops_the_run_resumably(
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES, "utf-8")
+    run = tmp_path / "run"
+    fake_anthropic.script(*_model_replies())
+    # a case (a tool call and a text reply, as the fake counts their tokens) costs $0.056
+    out = _run(
+        tmp_path, demo_db, "--out", str(run), "--prices", str(prices), "--budget", "0.03",
+        env=env,
+    )  # fmt: skip
+    assert out.returncode == 1
+    assert out.stderr.startswith("stopped: the estimated cost reached --budget $0.03 after 1 of 2")
+    assert "cost                    $0.0560 (claude-test at the prices of 2026-11-01)" in out.stdout
+    assert read_run(run).status == "stopped" and len(read_results(run)) == 1
+    assert len(fake_anthropic.requests) == 2  # the second case was never asked
+
+    done = invoke("eval", "run", "--resume", str(run), "--budget", "1", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "cost                    $0.1120" in done.stdout
+    assert read_run(run).status == "complete"
+
+
+def test_a_model_without_a_price_has_an_unknown_cost_never_zero(
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+) -> None:
+    fake_anthropic.script(*_model_replies())
+    out = _run(tmp_path, demo_db, "--out", str(tmp_path / "run"), env=env)
+    assert out.returncode == 0, out.stderr
+    assert "cost                    unknown (no price for model 'claude-test'" in out.stdout
+    with_budget = _run(tmp_path, demo_db, "--out", str(tmp_path / "b"), "--budget", "1", env=env)
+    assert with_budget.returncode == 1
+    assert with_budget.stderr.startswith("error: --budget: no price for model 'claude-test'")

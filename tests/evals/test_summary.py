@@ -57,3 +57,37 @@ def test_metrics_count_only_cases_that_state_the_expectation_and_errors_apart() 
 
 def test_an_empty_run_summarises_to_nothing() -> None:
     assert summarize("run", "mock", []).cases == 0
+
+
+def test_repeats_get_a_verdict_per_case_and_intervals_that_cluster_by_case() -> None:
+    outcomes = {
+        "always": [True, True, True],  # stable pass
+        "sometimes": [True, False, False],  # flaky
+        "never": [False, False, False],  # stable fail
+        "always2": [True, True, True],  # stable pass
+    }
+    results = [
+        _r(case, ok, ["t"], [Check(name="route", passed=ok)], repeat=k)
+        for case, runs in outcomes.items()
+        for k, ok in enumerate(runs)
+    ]
+    s = summarize("run", "mock", results)
+    assert s.repeats == {
+        "k": 3,
+        "cases": 4,
+        "stable_pass": 2,
+        "flaky": 1,
+        "stable_fail": 1,
+        "pass_at_k": 0.75,  # all but "never" pass at least once in 3
+        "pass_hat_k": 0.5,  # only the two stable ones pass every time
+        "flaky_cases": ["sometimes"],
+    }
+    rate = s.metrics["pass_rate"]
+    assert (rate["count"], rate["total"], rate["clustered"]) == (7, 12, 4)
+    independent = wilson(7, 12)  # as if the 12 trials were 12 cases
+    assert rate["ci_high"] - rate["ci_low"] > independent["ci_high"] - independent["ci_low"]
+
+
+def test_a_run_without_repeats_has_no_repeat_verdicts() -> None:
+    s = summarize("run", "mock", [_r("a", True, [], []), _r("b", False, [], [])])
+    assert s.repeats is None and "clustered" not in s.metrics["pass_rate"]
