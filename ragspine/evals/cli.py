@@ -427,3 +427,12 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
     )
     if failed:
         sys.exit(1)
+
+
+def _register_compare() -> None:
+    from ragspine.evals.compare_cli import compare_command
+
+    eval_group.add_command(compare_command)
+
+
+_register_compare()

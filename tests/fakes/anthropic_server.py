@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -141,12 +142,15 @@ class RecordedRequest:
     headers: dict[str, str]  # names lower-cased
     raw: bytes
     body: Any  # the parsed JSON, or None if the body was not JSON
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 class FakeAnthropicServer:
     """A ThreadingHTTPServer in a background thread; use as a context manager or start/stop."""
 
-    def __init__(self) -> None:
+    def __init__(self, responder: Callable[[RecordedRequest], Reply] | None = None) -> None:
+        """``responder`` answers every request the script does not (a model played by code)."""
+        self.responder = responder
         self._lock = threading.Lock()
         self._replies: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
@@ -232,6 +236,8 @@ class FakeAnthropicServer:
                 return self._outage[1]
             if self._replies:
                 return self._replies.popleft()
+            if self.responder is not None:
+                return self.responder(req)
             self.exhausted += 1
             return None
 
