@@ -6,12 +6,13 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	audit bless demo bench clean
+	audit bless demo compare-demo bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
+	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
 	@echo "make fixtures  build the demo fact store ($(DB))"
 	@echo "make audit     run the adversarial pack against the guard and the audit"
 	@echo "make bench     run the benchmarks"
@@ -86,6 +87,12 @@ audit: fixtures
 bless: $(STAMP)
 	$(BIN)/ragspine eval bless $(RUN) --baseline evals/baseline
 	$(BIN)/ragspine eval bless $(JY_RUN) --baseline $(JY)/baseline
+
+# The upgrade decision, offline: a careful and a sloppy model behind a fake Messages API, each
+# run through the real SDK with a cassette, then `eval compare --gate` (which must refuse the
+# sloppy one). The first run records into reports/compare-demo/cassettes; later runs replay.
+compare-demo: fixtures
+	$(BIN)/python -m tests.fakes.compare_demo --out reports/compare-demo
 
 demo: fixtures
 	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)

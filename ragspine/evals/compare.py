@@ -229,7 +229,7 @@ def _gate(metrics: list[MetricComparison], b: list[CaseResult], margin: float) -
         if beyond:
             reasons.append(
                 f"{m.name} is worse: Δ {m.delta:+.3f} (95% CI {m.ci_low:+.3f} to "
-                f"{m.ci_high:+.3f}, Holm p {m.p_holm:.3g}), beyond the margin {margin:g}"
+                f"{m.ci_high:+.3f}, Holm p {p_text(m.p_holm)}), beyond the margin {margin:g}"
             )
     found = [r for r in b if r.unsupported_numbers]
     if found:
@@ -287,12 +287,19 @@ def _signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
 
+def p_text(p: float | None) -> str:
+    """A p-value as people read one: 0.0123, or < 0.0001 (a float underflows to 0)."""
+    if p is None:
+        return "—"
+    return "< 0.0001" if p < 1e-4 else f"{p:.3g}"
+
+
 def metric_table(c: Comparison, *, full: bool = True) -> str:
     """The rates as a github table; ``full`` adds the McNemar and Holm p columns."""
     rows = []
     for m in c.metrics:
         ci = "—" if m.ci_low is None else f"[{_signed(m.ci_low)}, {_signed(m.ci_high)}]"
-        tests = [f"{m.p:.3g}", f"{m.p_holm:.3g}"] if full else []
+        tests = [p_text(m.p), p_text(m.p_holm)] if full else []
         rows.append([m.name, num(m.a), num(m.b), _signed(m.delta), ci, *tests, m.verdict])
     tests = ["McNemar p", "Holm p"] if full else []
     return _table(rows, ["metric", "A", "B", "Δ", "95% CI", *tests, "verdict"])

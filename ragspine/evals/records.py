@@ -45,6 +45,8 @@ class Check(BaseModel):
     expected: Any = None
     actual: Any = None
     why: str = ""
+    # a measure of the model, not of the engine's answer: it never fails the case
+    informational: bool = False
 
 
 class CaseResult(_Record):
@@ -195,4 +197,8 @@ def read_results(folder: Path, *, tolerate_torn_tail: bool = True) -> list[CaseR
 
 
 def result_line(result: CaseResult) -> str:
-    return json.dumps(result.model_dump(mode="json"), ensure_ascii=False, sort_keys=True) + "\n"
+    data = result.model_dump(mode="json")
+    for check in data["checks"]:
+        if not check["informational"]:
+            del check["informational"]  # the usual case, left unsaid
+    return json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n"

@@ -111,6 +111,7 @@ class CaseRunner:
             chunk_text=self.chunk_text,
             names=self.names,
             model_text=result.model_text,
+            forced_tool_call=result.trace.flags.get("forced_tool_call", False),
         )
 
     def run(self, case: GoldenCase, repeat: int) -> CaseResult:
@@ -147,7 +148,7 @@ class CaseRunner:
         provider_failed = result.degraded == DEGRADED_PROVIDER
         return CaseResult(
             **base,
-            passed=not provider_failed and all(c.passed for c in checks),
+            passed=not provider_failed and all(c.passed for c in checks if not c.informational),
             checks=checks,
             route=result.route,
             clarification=clar.mode,

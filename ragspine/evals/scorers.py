@@ -60,6 +60,7 @@ class Observed:
     chunk_text: ChunkText | None = None
     names: SlotNames | None = None  # the words that name each code, for the slot check
     model_text: str | None = None  # the narrative model's prose before the guard
+    forced_tool_call: bool = False  # the model answered without the tool; the engine queried
 
     @property
     def statuses(self) -> list[str]:
@@ -251,6 +252,39 @@ def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
         expected=banned,
         actual=present,
         why="" if not present else f"answer contains {present}",
+    )
+
+
+# The model, apart from the engine: what a careless model did that the engine then overruled.
+# Informational checks never fail a case; their rates compare two models (`eval compare`).
+
+
+@scorer("model_prose", rate="model_prose_clean")
+def score_model_prose(case: GoldenCase, seen: Observed) -> Check | None:
+    """The model's own prose, before the guard, states only numbers its sources support."""
+    if not seen.model_text:
+        return None
+    found = [f"{f.number} ({f.reason})" for f in audit(seen, seen.model_text)]
+    why = f"the model wrote numbers nothing supports: {', '.join(found)}" if found else ""
+    return Check(name="model_prose", passed=not found, actual=found, why=why, informational=True)
+
+
+@scorer("model_tool_use", rate="model_tool_use")
+def score_model_tool_use(case: GoldenCase, seen: Observed) -> Check | None:
+    """On the structured path the model looked the number up instead of answering from memory."""
+    if not seen.tool_results:
+        return None
+    why = (
+        "the model answered without query_metric; the engine queried"
+        if seen.forced_tool_call
+        else ""
+    )
+    return Check(
+        name="model_tool_use",
+        passed=not seen.forced_tool_call,
+        actual=seen.forced_tool_call,
+        why=why,
+        informational=True,
     )
 
 

@@ -82,12 +82,29 @@ def test_a_correct_answer_passes_every_check() -> None:
         "unsupported_numbers",
         "answer_contains",
         "answer_excludes",
+        "model_tool_use",  # informational: the model looked the number up
     }
+    assert all(c.passed for c in checks.values())
     assert all(c.passed for c in checks.values())
 
 
 def test_unstated_expectations_are_not_checked() -> None:
-    assert set(_checks(_case(), _seen())) == {"citations", "unsupported_numbers"}
+    # and what every case says of the model: here, that it used the tool
+    assert set(_checks(_case(), _seen())) == {"citations", "unsupported_numbers", "model_tool_use"}
+
+
+@pytest.mark.parametrize(
+    ("seen", "check", "passed"),
+    [
+        ({"forced_tool_call": True}, "model_tool_use", False),  # answered from memory
+        ({"model_text": "收入增长了 99.9%(来源:MDA.md para=1)"}, "model_prose", False),  # invented
+    ],
+)
+def test_what_the_model_did_is_measured_and_never_fails_the_case(
+    seen: dict[str, Any], check: str, passed: bool
+) -> None:
+    result = _checks(_case(), _seen(**seen))[check]
+    assert result.passed is passed and result.informational and result.why
 
 
 @pytest.mark.parametrize(
