@@ -24,6 +24,7 @@ SUITES: dict[str, str] = {
     "evals": "benchmarks.evals_bench",
     "guard": "benchmarks.guard_bench",
     "ingest": "benchmarks.ingest_bench",
+    "live": "benchmarks.live_bench",
     "retrieval": "benchmarks.retrieval_bench",
 }
 

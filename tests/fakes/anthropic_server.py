@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MESSAGES_PATH = "/v1/messages"
+LOG_PATH = "/_log"  # GET: when each POST arrived (time.monotonic, comparable across processes)
 
 
 def local_client_env(empty_dir: str | os.PathLike[str]) -> dict[str, str]:
@@ -229,6 +230,9 @@ class FakeAnthropicServer:
     # Called from handler threads.
     def _record(self, req: RecordedRequest) -> Reply | None:
         with self._lock:
+            if req.method == "GET" and req.path == LOG_PATH:  # for a benchmark in another process
+                at = [r.at for r in self._requests if r.method == "POST"]
+                return Reply(200, {"at": at})
             self._requests.append(req)
             if req.method != "POST" or req.path.split("?", 1)[0] != MESSAGES_PATH:
                 return Reply(404, error_body("not_found_error", f"fake: no route {req.path}"))
