@@ -151,3 +151,42 @@ def test_ask_without_api_key_in_process_is_one_line(demo_db: Path, tmp_path: Pat
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith("error: no Anthropic API key: set ANTHROPIC_API_KEY")
     assert out.stderr.count("\n") == 1
+
+
+def test_ask_records_to_a_cassette_and_replays_it_with_no_server_and_no_key(
+    fake_anthropic: FakeAnthropicServer, demo_db: Path, tmp_path: Path
+) -> None:
+    tape = tmp_path / "tape"
+    fake_anthropic.script(tool_use_message("query_metric", ARGS), text_message("见上。"))
+    live = {"ANTHROPIC_API_KEY": "sk-test-key", "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    common = ["ask", QUESTION, "--provider", "anthropic:claude-test", "--db", str(demo_db)]
+    first = invoke(*common, "--cassette", str(tape), "--max-retries", "0", env=live)
+    assert first.returncode == 0, first.stderr
+    assert len(list(tape.rglob("*.json"))) == 2  # the tool turn and the answer turn
+    fake_anthropic.stop()
+    replayed = invoke(
+        *common, "--cassette", str(tape), "--cassette-mode", "strict",
+        env={"ANTHROPIC_API_KEY": None, "ANTHROPIC_BASE_URL": fake_anthropic.url},
+    )  # fmt: skip
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout == first.stdout and "1,320" in replayed.stdout
+    assert len(fake_anthropic.requests) == 2
+    other = invoke(
+        "ask", "香港FY2024的REVENUE是多少", *common[2:], "--cassette", str(tape),
+        "--cassette-mode", "strict", env={"ANTHROPIC_API_KEY": None},
+    )  # fmt: skip
+    assert other.returncode == 1 and other.stderr.startswith(f"error: {tape}: no recording for")
+
+
+def test_ask_takes_the_base_url_and_timeout_on_the_command_line(
+    fake_anthropic: FakeAnthropicServer, demo_db: Path
+) -> None:
+    fake_anthropic.push(200, text_message("1320"), delay=2.0)  # slower than the timeout
+    out = invoke(
+        "ask", QUESTION, "--provider", "anthropic:claude-test", "--db", str(demo_db),
+        "--base-url", fake_anthropic.url, "--timeout", "0.3", "--max-retries", "0",
+        env={"ANTHROPIC_API_KEY": "sk-test-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"},
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert len(fake_anthropic.requests) == 1  # --base-url, not the environment's
+    assert not any(ch.isdigit() for ch in out.stdout.splitlines()[0])  # degraded, no number
