@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from ragspine.errors import RagSpineError
-from ragspine.evals.cli import live_from, live_options
+from ragspine.evals.run_cli import live_from, live_options
 
 DEFAULT_DB = "data/fact_metric.db"
 DEFAULT_CORPUS = "data/chunks.db"

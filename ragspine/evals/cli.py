@@ -4,10 +4,8 @@ so `ragspine --help` stays fast."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
@@ -17,60 +15,6 @@ from ragspine.errors import RagSpineError
 def _fail(exc: RagSpineError) -> NoReturn:
     click.echo(f"error: {exc}", err=True)
     sys.exit(1)
-
-
-def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--base-url, --timeout, --max-retries, --cassette, --cassette-mode: for `ask` and `eval run`.
-
-    The SDK's own environment variables (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY) still apply.
-    """
-    options = [
-        click.option(
-            "--base-url", default=None, help="the Messages API's URL [default: the SDK's]"
-        ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            help="seconds per request [default: 60]",
-        ),
-        click.option(
-            "--max-retries",
-            type=click.IntRange(min=0),
-            default=None,
-            help="the SDK's retries of a failed request [default: 2]",
-        ),
-        click.option(
-            "--cassette",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=None,
-            help="record the model's replies in this folder, or replay them",
-        ),
-        click.option(
-            "--cassette-mode",
-            type=click.Choice(["replay", "record", "strict"]),
-            default="replay",
-            show_default=True,
-            help="replay: recorded, else call and record; record: call and overwrite; "
-            "strict: recorded only, a miss is an error",
-        ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
-
-
-def live_from(kwargs: dict[str, Any]) -> Any:
-    """The LiveOptions the live_options flags name (popped from a command's kwargs)."""
-    from ragspine.llm import LiveOptions
-
-    return LiveOptions(
-        base_url=kwargs.pop("base_url"),
-        timeout=kwargs.pop("timeout"),
-        max_retries=kwargs.pop("max_retries"),
-        cassette=kwargs.pop("cassette"),
-        cassette_mode=kwargs.pop("cassette_mode"),
-    )
 
 
 @click.group(name="eval")
@@ -92,222 +36,6 @@ def validate(golden: Path) -> None:
         _fail(exc)
     suites = sorted({c.suite for c in gs.cases})
     click.echo(f"ok: {len(gs.cases)} cases in {len(gs.files)} files ({', '.join(suites)})")
-
-
-@eval_group.command()
-@click.option(
-    "--golden", type=click.Path(path_type=Path), default=Path("golden"), show_default=True
-)
-@click.option(
-    "--provider",
-    default="mock",
-    show_default=True,
-    help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
-)
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="run folder [default: reports/<run id>]",
-)
-@click.option(
-    "--filter",
-    "filter_expr",
-    default=None,
-    help="tag expression, e.g. 'zh and not (restricted or id:st-*)'",
-)
-@click.option("--limit", type=click.IntRange(min=1), default=None)
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option(
-    "--resume",
-    "resume_dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="finish an interrupted run in this folder, with the options in its run.json",
-)
-@click.option(
-    "--retry-errors",
-    "retry_dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="run again, in place, the cases of this run that ended in an error",
-)
-@click.option(
-    "--max-error-rate",
-    type=click.FloatRange(min=0, max=1),
-    default=0.1,
-    show_default=True,
-    help="exit 1 when more of the cases than this ended in an error",
-)
-@click.option(
-    "--prices",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="a price table (USD per million tokens) instead of the shipped, dated one",
-)
-@click.option(
-    "--budget",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="USD: stop, resumably, when the estimated cost reaches it",
-)
-@click.option(
-    "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
-)
-@click.option(
-    "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
-)
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="domain profile YAML [default: demo]",
-)
-@live_options
-@click.pass_context
-def run(ctx: click.Context, /, **kwargs: Any) -> None:
-    """Run the golden set; results are appended as each case finishes."""
-    from contextlib import ExitStack
-
-    from ragspine.evals.pipeline import finish_run
-    from ragspine.evals.records import RecordError
-    from ragspine.evals.report import headline_text
-    from ragspine.evals.runner import RunOptions, run_eval
-
-    resume_dir, retry_dir = kwargs.pop("resume_dir"), kwargs.pop("retry_dir")
-    max_error_rate, concurrency = kwargs.pop("max_error_rate"), kwargs.pop("concurrency")
-    budget = kwargs.pop("budget")
-    live = live_from(kwargs)
-    try:
-        if resume_dir and retry_dir:
-            raise RecordError("--resume and --retry-errors: give one run folder, not both")
-        folder = resume_dir or retry_dir
-        if folder is not None:
-            opts = _recorded_options(ctx, folder, kwargs, live, concurrency, budget)
-        else:
-            folder = kwargs["out"] or Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
-            opts = RunOptions(
-                golden=kwargs["golden"],
-                out=folder,
-                provider=kwargs["provider"],
-                db=kwargs["db"],
-                corpus=kwargs["corpus"],
-                filter=kwargs["filter_expr"],
-                limit=kwargs["limit"],
-                repeat=kwargs["repeat"],
-                concurrency=concurrency,
-                profile=kwargs["profile"],
-                live=live,
-                prices=kwargs["prices"],
-                budget=budget,
-            )
-    except RagSpineError as exc:
-        _fail(exc)
-    bars: list[Any] = []
-
-    def on_result(_: object) -> None:
-        for bar in bars:
-            bar.update(1)
-
-    try:
-        with ExitStack() as stack:
-
-            def on_start(planned: int) -> None:
-                if sys.stderr.isatty():  # a bar on a terminal; CI logs stay clean
-                    bar = click.progressbar(length=planned, label="evaluating", file=sys.stderr)
-                    bars.append(stack.enter_context(bar))
-
-            record = run_eval(
-                opts,
-                resume=folder in (resume_dir, retry_dir) and folder is not None,
-                retry_errors=retry_dir is not None,
-                on_start=on_start,
-                on_result=on_result,
-            )
-        summary = finish_run(opts.out)
-    except RagSpineError as exc:
-        _fail(exc)
-    click.echo(headline_text(summary))
-    click.echo(f"run: {opts.out} (report.md, results.jsonl, summary.json, junit.xml)")
-    if record.status == "stopped":
-        click.echo(
-            f"stopped: the estimated cost reached --budget ${budget:g} after {summary.cases} of "
-            f"{record.cases_planned} cases; finish with --resume {opts.out} --budget MORE",
-            err=True,
-        )
-        sys.exit(1)
-    errors = int(summary.metrics.get("errors", 0))
-    if summary.cases and errors / summary.cases > max_error_rate:
-        click.echo(
-            f"error: {errors} of {summary.cases} cases ended in an error, above --max-error-rate "
-            f"{max_error_rate:g}; the quality figures are over the answered cases "
-            f"(run the rest with --retry-errors {opts.out})",
-            err=True,
-        )
-        sys.exit(1)
-
-
-# What a run's options are called on the command line, for --resume's "which option differs".
-_RECORDED_FLAGS = {
-    "golden": "--golden",
-    "provider": "--provider",
-    "filter_expr": "--filter",
-    "limit": "--limit",
-    "repeat": "--repeat",
-    "db": "--db",
-    "corpus": "--corpus",
-    "profile": "--profile",
-    "base_url": "--base-url",
-    "timeout": "--timeout",
-    "max_retries": "--max-retries",
-    "cassette": "--cassette",
-    "cassette_mode": "--cassette-mode",
-    "prices": "--prices",
-}
-
-
-def _recorded_options(
-    ctx: click.Context,
-    folder: Path,
-    kwargs: dict[str, Any],
-    live: Any,
-    concurrency: int,
-    budget: float | None,
-) -> Any:
-    """The run's own options from its run.json; one given again must say the same."""
-    from click.core import ParameterSource
-
-    from ragspine.evals.records import RecordError
-    from ragspine.evals.runner import options_of
-
-    opts = options_of(folder, concurrency=concurrency, budget=budget)
-    recorded = {
-        "golden": opts.golden,
-        "provider": opts.provider,
-        "filter_expr": opts.filter,
-        "limit": opts.limit,
-        "repeat": opts.repeat,
-        "db": opts.db,
-        "corpus": opts.corpus,
-        "profile": opts.profile,
-        "base_url": opts.live.base_url,
-        "timeout": opts.live.timeout,
-        "max_retries": opts.live.max_retries,
-        "cassette": opts.live.cassette,
-        "cassette_mode": opts.live.cassette_mode,
-        "prices": opts.prices,
-    }
-    given = kwargs | vars(live)
-    for name, flag in _RECORDED_FLAGS.items():
-        if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE:
-            continue
-        if given[name] != recorded[name]:
-            raise RecordError(
-                f"{folder}: {flag} {given[name]} differs from the run's {recorded[name]}; "
-                "leave it out to continue the run with its own options"
-            )
-    return opts
 
 
 @eval_group.command()
@@ -339,13 +67,37 @@ def diff(a: Path, b: Path, out: Path | None) -> None:
 @click.option(
     "--thresholds", type=click.Path(path_type=Path), default=None, help="e.g. evals/thresholds.yaml"
 )
-def gate(baseline: Path, current: Path, thresholds: Path | None) -> None:
-    """Exit 1, listing why, if the current run regressed or broke a threshold."""
+@click.option(
+    "--allow-subset",
+    is_flag=True,
+    help="gate a run of some of the baseline's cases (the others are not checked)",
+)
+@click.option(
+    "--max-error-rate",
+    type=click.FloatRange(min=0, max=1),
+    default=0.1,
+    show_default=True,
+    help="fail when more of the results than this ended in an error",
+)
+def gate(
+    baseline: Path,
+    current: Path,
+    thresholds: Path | None,
+    allow_subset: bool,
+    max_error_rate: float,
+) -> None:
+    """Exit 1, listing why, if the current run regressed, broke a threshold or proves nothing."""
     from ragspine.evals.gate import gate as run_gate
     from ragspine.evals.gate import load_thresholds
 
     try:
-        verdict = run_gate(baseline, current, load_thresholds(thresholds) if thresholds else None)
+        verdict = run_gate(
+            baseline,
+            current,
+            load_thresholds(thresholds) if thresholds else None,
+            allow_subset=allow_subset,
+            max_error_rate=max_error_rate,
+        )
     except RagSpineError as exc:
         _fail(exc)
     if verdict.passed:
@@ -362,12 +114,13 @@ def gate(baseline: Path, current: Path, thresholds: Path | None) -> None:
 @click.option(
     "--baseline", type=click.Path(path_type=Path), default=Path("evals/baseline"), show_default=True
 )
-def bless(run_dir: Path, baseline: Path) -> None:
+@click.option("--force", is_flag=True, help="bless even an empty, unfinished or subset run")
+def bless(run_dir: Path, baseline: Path, force: bool) -> None:
     """Make RUN_DIR the new baseline (volatile fields left out)."""
     from ragspine.evals.gate import bless as do_bless
 
     try:
-        do_bless(run_dir, baseline)
+        do_bless(run_dir, baseline, force=force)
     except RagSpineError as exc:
         _fail(exc)
     click.echo(f"blessed {run_dir} as {baseline}")
@@ -429,10 +182,12 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
         sys.exit(1)
 
 
-def _register_compare() -> None:
+def _register() -> None:
     from ragspine.evals.compare_cli import compare_command
+    from ragspine.evals.run_cli import run
 
+    eval_group.add_command(run)
     eval_group.add_command(compare_command)
 
 
-_register_compare()
+_register()

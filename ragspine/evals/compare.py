@@ -27,8 +27,9 @@ from ragspine.evals.records import (
     read_results,
     read_run,
 )
-from ragspine.evals.report import md, num
+from ragspine.evals.report import num
 from ragspine.evals.stats import holm, mcnemar_exact, min_detectable_effect, paired_bootstrap
+from ragspine.evals.wording import md
 
 COMPARE_SCHEMA_VERSION = 1
 COMPARE_JSON = "compare.json"

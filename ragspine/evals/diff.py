@@ -13,24 +13,25 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from tabulate import tabulate
 
-from ragspine.evals.metrics import better
 from ragspine.evals.records import (
+    SUMMARY_FILE,
     CaseResult,
+    RecordError,
     RunRecord,
     Summary,
     read_results,
     read_run,
     read_summary,
 )
-from ragspine.evals.report import flatten_metrics, md, num
+from ragspine.evals.report import flatten_metrics
 
-DIFF_SCHEMA_VERSION = 1
+DIFF_SCHEMA_VERSION = 2  # 2: each case's tags and both answers
 DIFF_JSON = "diff.json"
 DIFF_MD = "diff.md"
 MAX_LISTED = 50  # cases per section in diff.md; GitHub comments stop at 65,536 characters
 BEHAVIOUR = ("route", "clarification", "statuses", "guard_triggered", "sources", "error")
+MODEL_CHECKS = ("model_prose", "model_tool_use")  # informational: they never decide a case
 
 # -- reading runs and baselines ---------------------------------------------------------------
 
@@ -49,11 +50,23 @@ class LoadedRun:
 
 def load_run(folder: Path) -> LoadedRun:
     """A run folder or a blessed baseline: run.json, summary.json and results.jsonl."""
+    record = read_run(folder)
+    if record.status != "complete" and not (folder / SUMMARY_FILE).exists():
+        raise RecordError(unfinished(folder, record, len(read_results(folder))))
     return LoadedRun(
         folder=folder,
-        record=read_run(folder),
+        record=record,
         summary=read_summary(folder),
         results=read_results(folder),
+    )
+
+
+def unfinished(folder: Path, record: RunRecord, results: int) -> str:
+    """What to say of a run that did not finish: how far it got and the command that ends it."""
+    why = "stopped at its --budget" if record.status == "stopped" else "unfinished"
+    return (
+        f"{folder}: the run is {why} ({results} of {record.cases_planned} results); "
+        f"resume it with: ragspine eval run --resume {folder}"
     )
 
 
@@ -79,6 +92,15 @@ class MetricDelta(_Model):
     a: float | None
     b: float | None
     delta: float | None
+
+
+class TagDelta(_Model):
+    tag: str
+    a: float | None
+    b: float | None
+    delta: float | None
+    cases_a: int = 0
+    cases_b: int = 0
 
 
 class CheckChange(_Model):
@@ -108,6 +130,16 @@ class CaseChange(_Model):
     repeat: int = 0  # the repeat of B whose checks are shown
     checks: list[CheckChange]
     behaviour: list[FieldChange]
+    tags: list[str] = []
+    answer_a: str | None = None  # the answers the checks were read from
+    answer_b: str | None = None
+
+    @property
+    def broke(self) -> list[str]:
+        """What fails in B that decides the case: its failing checks, or its error."""
+        failed = [c.name for c in self.checks if c.passed_b is False and c.name not in MODEL_CHECKS]
+        errored = ["error"] if any(f.field == "error" and f.b for f in self.behaviour) else []
+        return failed + errored
 
 
 class RunDiff(_Model):
@@ -115,6 +147,7 @@ class RunDiff(_Model):
     a: RunSide
     b: RunSide
     metrics: list[MetricDelta]
+    per_tag: list[TagDelta] = []  # pass_rate per tag
     regressed: list[CaseChange]
     fixed: list[CaseChange]
     changed: list[CaseChange]
@@ -205,6 +238,26 @@ def _metrics(a: Summary, b: Summary) -> list[MetricDelta]:
     return out
 
 
+def _per_tag(a: Summary, b: Summary) -> list[TagDelta]:
+    out = []
+    for tag in sorted(a.per_tag.keys() | b.per_tag.keys()):
+        ra = a.per_tag.get(tag, {}).get("pass_rate") or {}
+        rb = b.per_tag.get(tag, {}).get("pass_rate") or {}
+        va, vb = ra.get("value"), rb.get("value")
+        delta = None if va is None or vb is None else round(vb - va, 6)
+        out.append(
+            TagDelta(
+                tag=tag,
+                a=va,
+                b=vb,
+                delta=delta,
+                cases_a=ra.get("total", 0),
+                cases_b=rb.get("total", 0),
+            )
+        )
+    return out
+
+
 def _side(run: LoadedRun, cases: int) -> RunSide:
     r = run.record
     return RunSide(
@@ -237,6 +290,9 @@ def compare_runs(a: LoadedRun, b: LoadedRun) -> RunDiff:
             repeat=y.shown.repeat,
             checks=checks,
             behaviour=behaviour,
+            tags=list(y.first.tags or x.first.tags),
+            answer_a=x.shown.answer,
+            answer_b=y.shown.answer,
         )
         if moved:
             (fixed if y.passed else regressed).append(change)
@@ -248,6 +304,7 @@ def compare_runs(a: LoadedRun, b: LoadedRun) -> RunDiff:
         a=_side(a, len(ca)),
         b=_side(b, len(cb)),
         metrics=_metrics(a.summary, b.summary),
+        per_tag=_per_tag(a.summary, b.summary),
         regressed=regressed,
         fixed=fixed,
         changed=changed,
@@ -265,97 +322,10 @@ def diff_runs(a: Path, b: Path) -> RunDiff:
 # -- writing ----------------------------------------------------------------------------------
 
 
-def _passed(value: bool | None) -> str:
-    return "absent" if value is None else ("pass" if value else "fail")
-
-
-def _delta(name: str, value: float | None) -> str:
-    """The change, marked better or worse where the metric says which way is up."""
-    if value is None:
-        return "—"
-    if value == 0:
-        return "0"
-    way = better(name)
-    mark = "" if way is None else (" better" if (value > 0) == (way == "higher") else " worse")
-    return f"{round(value, 4):+g}{mark}"
-
-
-def _pair(a: Any, b: Any) -> str:
-    return md(a) if a == b else f"{md(a)} → {md(b)}"
-
-
-def _case_lines(c: CaseChange) -> list[str]:
-    repeat = f" (repeat {c.repeat})" if c.repeat else ""
-    lines = [f"- **{md(c.case_id)}**{repeat}: {md(c.question, 160)}"]
-    for k in c.checks:
-        why = f" · why: {md(k.why, 300)}" if k.why else ""
-        lines.append(
-            f"  - check `{md(k.name)}`: {_passed(k.passed_a)} → {_passed(k.passed_b)} · "
-            f"expected {_pair(k.expected_a, k.expected_b)} · "
-            f"actual {_pair(k.actual_a, k.actual_b)}{why}"
-        )
-    lines += [f"  - {f.field}: {md(f.a)} → {md(f.b)}" for f in c.behaviour]
-    return lines
-
-
-def _section(title: str, cases: list[CaseChange]) -> list[str]:
-    lines = [f"### {title} ({len(cases)})", ""]
-    if not cases:
-        return [*lines, "_none_", ""]
-    for c in cases[:MAX_LISTED]:
-        lines += _case_lines(c)
-    if len(cases) > MAX_LISTED:
-        lines.append(f"- … and {len(cases) - MAX_LISTED} more in {DIFF_JSON}")
-    return [*lines, ""]
-
-
-def _ids(ids: list[str]) -> str:
-    shown = ", ".join(md(i) for i in ids[: MAX_LISTED * 2])
-    more = f", … and {len(ids) - MAX_LISTED * 2} more" if len(ids) > MAX_LISTED * 2 else ""
-    return (shown + more) or "_none_"
-
-
-def _describe(label: str, s: RunSide) -> str:
-    model = f" ({md(s.model)})" if s.model else ""
-    return (
-        f"- **{label}** {md(s.folder)}: run {md(s.run_id or 'baseline')} · "
-        f"{md(s.provider or '?')}{model} · golden {md((s.golden_hash or '?')[:19])} · "
-        f"commit {md((s.git_commit or '—')[:10])} · {s.cases} cases"
-    )
-
-
-def render_diff(diff: RunDiff) -> str:
-    rows = [[md(m.name), num(m.a), num(m.b), _delta(m.name, m.delta)] for m in diff.metrics]
-    lines = [
-        "## Eval diff: A → B",
-        "",
-        _describe("A", diff.a),
-        _describe("B", diff.b),
-        "",
-    ]
-    if diff.a.golden_hash != diff.b.golden_hash:
-        lines += ["> The golden sets differ: expect coverage changes.", ""]
-    lines += [
-        f"**{len(diff.regressed)} regressed · {len(diff.fixed)} fixed · "
-        f"{len(diff.changed)} changed behaviour · {len(diff.new_in_b)} new · "
-        f"{len(diff.missing_in_b)} missing · {diff.unchanged} unchanged**",
-        "",
-        tabulate(rows, headers=["metric", "A", "B", "Δ"], tablefmt="github", disable_numparse=True),
-        "",
-        *_section("Regressed (pass → fail)", diff.regressed),
-        *_section("Fixed (fail → pass)", diff.fixed),
-        *_section("Changed behaviour (same pass/fail)", diff.changed),
-        "### Coverage: new in B / missing in B",
-        "",
-        f"- new in B ({len(diff.new_in_b)}): {_ids(diff.new_in_b)}",
-        f"- missing in B ({len(diff.missing_in_b)}): {_ids(diff.missing_in_b)}",
-        "",
-    ]
-    return "\n".join(lines)
-
-
 def write_diff(diff: RunDiff, out: Path) -> None:
     """``diff.json`` (the record) and ``diff.md`` (a pull-request comment) in ``out``."""
+    from ragspine.evals.diff_render import render_diff
+
     out.mkdir(parents=True, exist_ok=True)
     data = diff.model_dump(mode="json")
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

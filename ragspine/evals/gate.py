@@ -14,7 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragspine.errors import ConfigError
-from ragspine.evals.diff import LoadedRun, compare_runs, load_run
+from ragspine.evals.diff import LoadedRun, compare_runs, load_run, unfinished
 from ragspine.evals.metrics import metric_names
 from ragspine.evals.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
 from ragspine.evals.report import flatten_metrics, num
@@ -100,16 +100,52 @@ def _threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
     return out
 
 
-def gate(baseline: Path, current: Path, thresholds: Thresholds | None) -> GateVerdict:
-    """Every reason the current run must not merge, one line each; none means it passes."""
+def gate(
+    baseline: Path,
+    current: Path,
+    thresholds: Thresholds | None,
+    *,
+    allow_subset: bool = False,
+    max_error_rate: float = 0.1,
+) -> GateVerdict:
+    """Every reason the current run must not merge, one line each; none means it passes.
+
+    A run that proves nothing fails too: no results, an unfinished run, baseline cases it did
+    not run (unless ``allow_subset``), a golden set that changed with no case added or removed
+    (an expectation was edited: review and bless), or more errors than ``max_error_rate``.
+    """
     cur = load_run(current)
-    diff = compare_runs(load_run(baseline), cur)
+    base = load_run(baseline)
+    diff = compare_runs(base, cur)
     reasons = []
     planned, got = cur.record.cases_planned, len(cur.results)
-    if cur.record.status != "complete" or got < planned:
+    if got == 0:
         reasons.append(
-            f"the current run is incomplete ({got} of {planned} results, {cur.record.status}); "
-            "finish it with --resume"
+            "the current run has no results: nothing was tested (did --filter match nothing?)"
+        )
+    if cur.record.status != "complete" or got < planned:
+        reasons.append(unfinished(current, cur.record, got).split(": ", 1)[1])
+    if diff.missing_in_b and not allow_subset:
+        reasons.append(
+            f"{len(diff.missing_in_b)} baseline case(s) missing from the current run "
+            f"({_names(diff.missing_in_b)}): run the whole golden set, or pass --allow-subset"
+        )
+    if (
+        base.record.golden_hash != cur.record.golden_hash
+        and not diff.new_in_b
+        and not diff.missing_in_b
+        and got
+    ):
+        reasons.append(
+            f"the golden set changed ({base.record.golden_hash[:19]} → "
+            f"{cur.record.golden_hash[:19]}) with no case added or removed: an expectation was "
+            "edited; review it and bless a new baseline"
+        )
+    errors = sum(r.error is not None for r in cur.results)
+    if got and errors / got > max_error_rate:
+        reasons.append(
+            f"{errors} of {got} results ended in an error ({errors / got:.0%}), above the "
+            f"error-rate limit {max_error_rate:g}: the quality figures cover too few cases"
         )
     for case in diff.regressed:
         failed = [
@@ -139,6 +175,29 @@ def gate(baseline: Path, current: Path, thresholds: Thresholds | None) -> GateVe
 # -- bless ------------------------------------------------------------------------------------
 
 
+def _blessable(run: Path, src: LoadedRun, baseline: Path) -> None:
+    got = len(src.results)
+    if got == 0:
+        raise RecordError(f"{run}: the run has no results; nothing to bless (--force to anyway)")
+    if src.record.status != "complete" or got < src.record.cases_planned:
+        raise RecordError(unfinished(run, src.record, got) + " before blessing")
+    chosen = {k: v for k, v in src.record.options.items() if k in ("filter", "limit") and v}
+    if chosen:
+        given = ", ".join(f"--{k} {v}" for k, v in chosen.items())
+        raise RecordError(
+            f"{run}: a subset run ({given}) would drop the other cases from the baseline; "
+            "bless a whole run (--force to anyway)"
+        )
+    if (baseline / RUN_FILE).exists():
+        old = {r.case_id for r in load_run(baseline).results}
+        dropped = sorted(old - {r.case_id for r in src.results})
+        if dropped and src.record.golden_hash == load_run(baseline).record.golden_hash:
+            raise RecordError(
+                f"{run}: {len(dropped)} baseline case(s) are not in this run "
+                f"({_names(dropped)}); bless a whole run (--force to anyway)"
+            )
+
+
 def _dump(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
@@ -149,14 +208,15 @@ def _write(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def bless(run: Path, baseline: Path) -> None:
-    """Make ``run`` the baseline: stable fields only, results in (case_id, repeat) order."""
+def bless(run: Path, baseline: Path, *, force: bool = False) -> None:
+    """Make ``run`` the baseline: stable fields only, results in (case_id, repeat) order.
+
+    An empty, unfinished or subset run would make a baseline that gates nothing: refused unless
+    ``force``.
+    """
     src = load_run(run)
-    if src.record.status != "complete" or len(src.results) < src.record.cases_planned:
-        raise RecordError(
-            f"{run}: the run is not complete ({len(src.results)} of "
-            f"{src.record.cases_planned} results); finish it with --resume before blessing"
-        )
+    if not force:
+        _blessable(run, src, baseline)
     baseline.mkdir(parents=True, exist_ok=True)
     summary = src.summary.model_dump(mode="json", exclude={"run_id"})
     for metrics in (summary["metrics"], *summary["per_tag"].values()):

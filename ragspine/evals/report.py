@@ -6,42 +6,14 @@ inject HTML, and XML goes through ElementTree with characters XML 1.0 forbids re
 
 from __future__ import annotations
 
-import html
-import json
-import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
 from ragspine.evals.metrics import all_metrics
-from ragspine.evals.records import JUNIT_FILE, REPORT_FILE, CaseResult, RunRecord, Summary
-
-# XML 1.0 forbids these even as character references; ElementTree would write them anyway.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ERROR_TYPE = re.compile(r"[A-Za-z_][\w.]{0,99}(?=:)")  # "ProviderError: ..." → ProviderError
-
-
-def clean(text: str) -> str:
-    """Text safe for XML and terminals: forbidden characters shown as ``\\xNN``."""
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
-def show(value: Any) -> str:
-    """A check's expected/actual as one short line: strings bare, the rest as JSON."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def md(value: Any, limit: int = 200) -> str:
-    """Untrusted text for a markdown line or table cell: one line, no HTML, no stray pipes."""
-    text = clean(show(value))
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    text = html.escape(text, quote=False).replace("|", "\\|")
-    return " ".join(text.split()) or " "
+from ragspine.evals.records import REPORT_FILE, CaseResult, RunRecord, Summary
+from ragspine.evals.wording import check_text, md
 
 
 def num(value: float | None) -> str:
@@ -225,10 +197,7 @@ def _failure(r: CaseResult) -> list[str]:
         lines.append(f"- **error**: {md(r.error, 500)}")
     for check in r.checks:
         if not check.passed:
-            lines.append(
-                f"- **{md(check.name)}** — expected: {md(check.expected)} · "
-                f"actual: {md(check.actual)} — {md(check.why or 'failed', 500)}"
-            )
+            lines.append(f"- **{md(check.name)}**: {md(check_text(check), 500)}")
     if r.answer is not None:
         lines += ["", f"answer: {md(r.answer, 500)}"]
     return [*lines, ""]
@@ -295,69 +264,8 @@ def write_report(
     folder: Path, record: RunRecord, summary: Summary, results: list[CaseResult]
 ) -> None:
     """``report.md`` and ``junit.xml`` in the run folder."""
+    from ragspine.evals.junit import write_junit
+
     text = render_report(record, summary, results)
     (folder / REPORT_FILE).write_text(text, encoding="utf-8", errors="replace")
     write_junit(folder, record, results)
-
-
-def _failure_message(r: CaseResult) -> str:
-    whys = [c.why or f"{c.name} failed" for c in r.checks if not c.passed]
-    return "; ".join(whys) or "case failed"
-
-
-def _failure_detail(r: CaseResult) -> str:
-    lines = [f"question: {r.question}"]
-    lines += [
-        f"{c.name}: expected {show(c.expected)}, actual {show(c.actual)}: {c.why}"
-        for c in r.checks
-        if not c.passed
-    ]
-    if r.answer is not None:
-        lines.append(f"answer: {r.answer}")
-    return clean("\n".join(lines))
-
-
-def render_junit(record: RunRecord, results: list[CaseResult]) -> ET.Element:
-    """One testsuite, one testcase per result; errors and failures counted apart, as CI expects."""
-    ordered = sorted(results, key=lambda r: r.key)
-    errors = sum(r.error is not None for r in ordered)
-    failures = sum(not r.passed and r.error is None for r in ordered)
-    root = ET.Element("testsuites")
-    suite = ET.SubElement(
-        root,
-        "testsuite",
-        name="ragspine-evals",
-        tests=str(len(ordered)),
-        failures=str(failures),
-        errors=str(errors),
-        skipped="0",
-        time=f"{sum(r.latency_ms for r in ordered) / 1000:.3f}",
-    )
-    props = ET.SubElement(suite, "properties")
-    for key in ("run_id", "provider", "model", "golden_hash", "git_commit"):
-        value = getattr(record, key)
-        if value is not None:
-            ET.SubElement(props, "property", name=key, value=clean(str(value)))
-    for r in ordered:
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=clean(r.tags[0] if r.tags else "ragspine"),
-            name=clean(r.case_id + (f"#{r.repeat}" if r.repeat else "")),
-            time=f"{r.latency_ms / 1000:.3f}",
-        )
-        if r.error is not None:
-            kind = m.group() if (m := _ERROR_TYPE.match(r.error)) else "error"
-            node = ET.SubElement(case, "error", message=clean(r.error[:1000]), type=kind)
-        elif not r.passed:
-            node = ET.SubElement(case, "failure", message=clean(_failure_message(r)[:1000]))
-        else:
-            continue
-        node.text = _failure_detail(r)
-    ET.indent(root)
-    return root
-
-
-def write_junit(folder: Path, record: RunRecord, results: list[CaseResult]) -> None:
-    root = render_junit(record, results)
-    ET.ElementTree(root).write(folder / JUNIT_FILE, encoding="utf-8", xml_declaration=True)

@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -39,48 +38,15 @@ from ragspine.evals.records import (
     result_line,
     write_json,
 )
+from ragspine.evals.run_options import RunOptions, options_of
 from ragspine.evals.scorers import Observed, raw_unsupported, score
-from ragspine.llm import LiveOptions, episode
+from ragspine.llm import episode
 from ragspine.llm.anthropic import USAGE_KEYS
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
 Progress = Callable[[CaseResult], None]
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    golden: Path
-    out: Path
-    provider: str = "mock"
-    db: Path = Path("data/fact_metric.db")
-    corpus: Path = Path("data/chunks.db")
-    filter: str | None = None
-    limit: int | None = None
-    repeat: int = 1
-    concurrency: int = 1
-    profile: Path | None = None
-    live: LiveOptions = field(default_factory=LiveOptions)
-    prices: Path | None = None  # a price table instead of the shipped one
-    budget: float | None = None  # USD: stop (resumably) when the estimate reaches it
-
-    def recorded(self) -> dict[str, Any]:
-        """What must match for --resume to continue a run rather than start another."""
-        live = self.live
-        return {
-            "filter": self.filter,
-            "limit": self.limit,
-            "repeat": self.repeat,
-            "db": str(self.db),
-            "corpus": str(self.corpus),
-            "profile": str(self.profile) if self.profile else None,
-            "base_url": live.base_url,
-            "timeout": live.timeout,
-            "max_retries": live.max_retries,
-            "cassette": str(live.cassette) if live.cassette else None,
-            "cassette_mode": live.cassette_mode if live.cassette else None,
-            "prices": str(self.prices) if self.prices else None,
-        }
+__all__ = ["Answered", "CaseRunner", "RunOptions", "options_of", "run_eval", "slot_names"]
 
 
 class Answered(NamedTuple):
@@ -235,34 +201,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def options_of(folder: Path, **changes: Any) -> RunOptions:
-    """The options a run in ``folder`` was started with (for --resume and --retry-errors)."""
-    record = read_run(folder)
-    o = record.options
-    cassette = o.get("cassette")
-    live = LiveOptions(
-        base_url=o.get("base_url"),
-        timeout=o.get("timeout"),
-        max_retries=o.get("max_retries"),
-        cassette=Path(cassette) if cassette else None,
-        cassette_mode=o.get("cassette_mode") or "replay",
-    )
-    opts = RunOptions(
-        golden=Path(record.golden_path),
-        out=folder,
-        provider=record.provider,
-        db=Path(o.get("db", "data/fact_metric.db")),
-        corpus=Path(o.get("corpus", "data/chunks.db")),
-        filter=o.get("filter"),
-        limit=o.get("limit"),
-        repeat=int(o.get("repeat", 1)),
-        profile=Path(o["profile"]) if o.get("profile") else None,
-        live=live,
-        prices=Path(o["prices"]) if o.get("prices") else None,
-    )
-    return replace(opts, **changes)
-
-
 def run_eval(
     opts: RunOptions,
     *,
@@ -278,6 +216,9 @@ def run_eval(
     ``retry_errors`` (with ``resume``) runs again, in place, the cases that ended in an error.
     """
     scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
+    if scan.count == 0:
+        what = f"--filter {opts.filter!r} matched" if opts.filter else "there is"
+        raise RecordError(f"{opts.golden}: {what} no case; nothing to run")
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
     with Engine.open(
         opts.db, opts.corpus, profile=opts.profile, provider=opts.provider, live=opts.live
@@ -359,16 +300,21 @@ def _run(
             # does not wait for the last answer's audit.
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
                 pending: set[Future[Answered]] = set()
-                for case, k in todo:
-                    if meter.spent_out():
-                        break
-                    pending.add(pool.submit(runner.answer, case, k))
-                    if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            _deliver(append(runner.judge(future.result())), on_result)
-                for future in as_completed(pending):
-                    _deliver(append(runner.judge(future.result())), on_result)
+                try:
+                    for case, k in todo:
+                        if meter.spent_out():
+                            break
+                        pending.add(pool.submit(runner.answer, case, k))
+                        if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
+                            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                            for future in done:
+                                _deliver(append(runner.judge(future.result())), on_result)
+                    for future in as_completed(pending):
+                        _deliver(append(runner.judge(future.result())), on_result)
+                except BaseException:  # Ctrl-C: queued cases never start; --resume runs them
+                    for future in pending:
+                        future.cancel()
+                    raise
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)

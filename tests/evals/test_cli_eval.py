@@ -54,37 +54,45 @@ def test_validate_names_file_line_case_and_field(tmp_path: Path) -> None:
     assert line.startswith(f"error: {bad}:5: case x-1: expect.route: Input should be")
 
 
-def test_a_subset_passes_the_gate_against_the_committed_baseline(
-    tmp_path: Path, stores: list[str]
-) -> None:
+def test_a_subset_gates_only_when_it_says_so(tmp_path: Path, stores: list[str]) -> None:
     out_dir = tmp_path / "run"
     ran = run("eval", "run", "--filter", "suite:regressions", "--out", str(out_dir), *stores)
     assert ran.returncode == 0, ran.stderr
     assert "pass_rate               1.000" in ran.stdout
     for name in ("run.json", "results.jsonl", "summary.json", "report.md", "junit.xml"):
         assert (out_dir / name).is_file(), name
-    gate = run("eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml")
-    assert gate.returncode == 0, gate.stderr  # cases not run are coverage, not regressions
+    gate = ["eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml"]
+    refused = run(*gate)
+    assert refused.returncode == 1
+    assert "baseline case(s) missing from the current run" in refused.stderr
+    assert "pass --allow-subset" in refused.stderr
+    allowed = run(*gate, "--allow-subset")
+    assert allowed.returncode == 0, allowed.stderr  # the cases not run are not regressions
 
 
-def test_deleting_an_alias_fails_the_gate_and_the_diff_names_cases_and_checks(
+def test_a_deliberate_regression_reads_in_one_screen_of_the_diff(
     tmp_path: Path, stores: list[str]
 ) -> None:
+    """Two causes at once: an alias dropped from the profile (营收 no longer names REVENUE) and
+    one stored value changed (香港 FY2024 revenue 455 → 456)."""
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "f.db"
+    shutil.copy(stores[1], db)
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE fact_metric SET value = 456, value_text = '456' WHERE metric_code = 'REVENUE'"
+            " AND entity = 'ACME_HK' AND period = '2024'"
+        )
     profile = (ROOT / "ragspine" / "profile" / "acme.yaml").read_text("utf-8")
     broken = tmp_path / "broken.yaml"
     broken.write_text(profile.replace("[收入, 营收, 营业收入,", "[收入, 营业收入,"), "utf-8")
     out_dir = tmp_path / "run"
     ran = run(
-        "eval",
-        "run",
-        "--profile",
-        str(broken),
-        "--filter",
-        "suite:multi_subtask",
-        "--out",
-        str(out_dir),
-        *stores,
-    )
+        "eval", "run", "--profile", str(broken), "--out", str(out_dir),
+        "--db", str(db), "--corpus", stores[3],
+    )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     gate = run("eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml")
     assert gate.returncode == 1
@@ -92,9 +100,20 @@ def test_deleting_an_alias_fails_the_gate_and_the_diff_names_cases_and_checks(
     assert "statuses" in line and "answer_contains" in line
     assert run("eval", "diff", "evals/baseline", str(out_dir)).returncode == 0
     diff = (out_dir / "diff.md").read_text("utf-8")
-    assert "**mu-hk-revenue-2023-2024**" in diff and "check `statuses`: pass → fail" in diff
+    first_screen = "\n".join(diff.splitlines()[:60])
+    causes = first_screen.split("### What broke, what was fixed", 1)[1].split("###", 1)[0]
+    assert "`answer_contains`" in causes and "`statuses`" in causes  # the two causes, apart
+    assert "### Regressed: `" in first_screen
+    # the changed value, before and after, with the changed part marked
+    assert "**455**" in diff and "**456**" in diff
+    before = next(ln for ln in diff.splitlines() if "before:" in ln and "**455**" in ln)
+    assert "香港" in before
+    assert "should contain" in diff  # worded, not "actual [] → [...]"
+    assert len(diff) < 65_536
     data = json.loads((out_dir / "diff.json").read_text("utf-8"))
-    assert data["schema_version"] == 1
+    assert data["schema_version"] == 2 and data["regressed"][0]["answer_b"]
+    junit = (out_dir / "junit.xml").read_text("utf-8")
+    assert "the answer should contain" in junit and "answer: " in junit
 
 
 def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[str]) -> None:
@@ -142,12 +161,13 @@ def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[s
 
 
 @pytest.mark.skipif(shutil.which("script") is None, reason="needs util-linux `script` for a pty")
-def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
+def test_a_terminal_gets_a_bar_with_counts_and_a_log_gets_lines(
     tmp_path: Path, stores: list[str]
 ) -> None:
     args = ["eval", "run", "--filter", "suite:regressions", *stores]
     piped = run(*args, "--out", str(tmp_path / "piped"))
-    assert "evaluating" not in piped.stdout + piped.stderr  # logs stay clean in CI
+    lines = [ln for ln in piped.stderr.splitlines() if ln.startswith("progress: ")]
+    assert lines and lines[-1].startswith("progress: 25/25 · pass 25 · fail 0 · error 0 · ")
     command = " ".join(shlex.quote(a) for a in [RAGSPINE, *args, "--out", str(tmp_path / "tty")])
     tty = subprocess.run(
         ["script", "-qc", command, "/dev/null"],
@@ -157,7 +177,34 @@ def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
         cwd=ROOT,
     )
     assert tty.returncode == 0
-    assert "evaluating" in tty.stdout and "100%" in tty.stdout
+    assert "pass 25 · fail 0 · error 0" in tty.stdout and "25/25" in tty.stdout
+    assert "progress: " not in tty.stdout  # the bar, not log lines
+
+
+def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    out = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [RAGSPINE, "eval", "run", "--out", str(out), "--provider",
+         "python:tests.fakes.providers:SlowMockProvider", "--filter", "suite:structured",
+         *stores],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not results.exists() or len(results.read_text().splitlines()) < 5
+    ):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert f"resume with: ragspine eval run --resume {out}" in stderr
+    assert "Traceback" not in stderr
+    resumed = run("eval", "run", "--resume", str(out))
+    assert resumed.returncode == 0, resumed.stderr
 
 
 @pytest.mark.parametrize(
@@ -171,6 +218,8 @@ def test_a_terminal_gets_a_progress_bar_and_a_pipe_does_not(
         (["run", "--provider", "python:os:path", "--out", "{tmp}/r"], "is not a provider"),
         # a golden folder that is not there
         (["validate", "--golden", "{tmp}/none"], "no such golden file or folder"),
+        # a filter that matches no case runs nothing and says so
+        (["run", "--filter", "tag:no-such-tag", "--out", "{tmp}/r"], "matched no case"),
         # diff, gate and bless on folders that hold no run
         (["diff", "{tmp}", "{tmp}"], "not found (is"),
         (["gate", "--current", "{tmp}"], "not found (is"),  # the baseline is there, not the run
@@ -202,7 +251,10 @@ def test_bless_makes_a_baseline_the_gate_then_accepts(tmp_path: Path, stores: li
     out_dir, baseline = tmp_path / "run", tmp_path / "baseline"
     ran = run("eval", "run", "--filter", "suite:regressions", "--out", str(out_dir), *stores)
     assert ran.returncode == 0, ran.stderr
-    blessed = run("eval", "bless", str(out_dir), "--baseline", str(baseline))
+    refused = run("eval", "bless", str(out_dir), "--baseline", str(baseline))
+    assert refused.returncode == 1 and "a subset run (--filter suite:regressions)" in refused.stderr
+    assert not baseline.exists()
+    blessed = run("eval", "bless", str(out_dir), "--baseline", str(baseline), "--force")
     assert blessed.returncode == 0 and f"blessed {out_dir}" in blessed.stdout
     assert {p.name for p in baseline.iterdir()} == {"run.json", "summary.json", "results.jsonl"}
     gate = run("eval", "gate", "--baseline", str(baseline), "--current", str(out_dir))
@@ -222,3 +274,14 @@ def test_repeats_are_trials_of_one_case(tmp_path: Path, stores: list[str]) -> No
     assert "## Repeats (3 per case, 4 cases)" in report and "Flaky cases: _none_" in report
     summary = json.loads((tmp_path / "r" / "summary.json").read_text("utf-8"))
     assert summary["metrics"]["pass_rate"]["clustered"] == 4  # 12 trials, 4 cases
+
+
+def test_the_example_ci_workflow_runs_the_evals_and_posts_the_diff() -> None:
+    import yaml
+
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "evals.yml").read_text("utf-8"))
+    steps = flow["jobs"]["evals"]["steps"]
+    runs = "\n".join(str(s.get("run", "")) for s in steps)
+    assert "make evals" in runs and "gh pr comment" in runs and "diff.md" in runs
+    assert any(s.get("uses", "").startswith("actions/upload-artifact") for s in steps)
+    assert flow["permissions"]["pull-requests"] == "write"

@@ -202,13 +202,15 @@ def test_write_diff_makes_a_pull_request_comment_and_a_record(tmp_path: Path) ->
     text = (tmp_path / "out" / DIFF_MD).read_text("utf-8")
     for heading in (
         "| metric",
-        "### Regressed (pass → fail) (1)",
-        "### Fixed (fail → pass) (1)",
-        "### Changed behaviour (same pass/fail) (1)",
+        "### What broke, what was fixed",
+        "### Regressed: `route` (1)",
+        "### Fixed: `route` (1)",
+        "### Changed behaviour, same pass/fail (1)",
         "### Coverage: new in B / missing in B",
     ):
         assert heading in text
-    assert "check `route`: pass → fail" in text and "structured → narrative" in text
+    assert "`route` pass → fail: routed narrative, expected structured" in text
+    assert "route: structured → narrative" in text
     assert "- new in B (1): new" in text and "- missing in B (1): gone" in text
     back = RunDiff.model_validate_json((tmp_path / "out" / DIFF_JSON).read_text("utf-8"))
     assert back == d
@@ -221,3 +223,25 @@ def test_hostile_text_stays_inside_its_markdown_line(tmp_path: Path) -> None:
     write_diff(diff_runs(make_run(tmp_path / "a", a), make_run(tmp_path / "b", b)), tmp_path)
     text = (tmp_path / DIFF_MD).read_text("utf-8")
     assert "<script>" not in text and "\n## not a heading" not in text and "a \\| b" in text
+
+
+def test_a_big_regression_fits_a_pull_request_comment_and_points_to_the_rest(
+    tmp_path: Path,
+) -> None:
+    n = 600
+    long = "收入 " + "很长的回答 " * 200
+    a = [result(f"c{i:03d}", answer=long + "455") for i in range(n)]
+    b = [
+        result(
+            f"c{i:03d}", answer=long + "456", failed={"answer_contains": (["455"], ["455"], "x")}
+        )
+        for i in range(n)
+    ]
+    write_diff(diff_runs(make_run(tmp_path / "a", a), make_run(tmp_path / "b", b)), tmp_path)
+    text = (tmp_path / DIFF_MD).read_text("utf-8")
+    assert len(text) < 65_536  # GitHub's comment limit
+    assert "### Regressed: `answer_contains` (600)" in text
+    assert "more (" in text and DIFF_JSON in text  # the rest is counted and pointed to
+    assert "**455**" in text and "**456**" in text  # the change, marked
+    data = json.loads((tmp_path / DIFF_JSON).read_text("utf-8"))
+    assert len(data["regressed"]) == n  # everything is in the record

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.evals import scorers
-from ragspine.evals.diff import _delta
+from ragspine.evals.diff_render import _delta
 from ragspine.evals.gate import ThresholdsError, load_thresholds
 from ragspine.evals.golden import GoldenCase
 from ragspine.evals.metrics import (

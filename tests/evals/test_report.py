@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.evals.records import JUNIT_FILE, REPORT_FILE, CaseResult, RunRecord
+from ragspine.evals.records import JUNIT_FILE, REPORT_FILE, CaseResult, Check, RunRecord
 from ragspine.evals.report import write_report
 from ragspine.evals.summary import summarize
+from ragspine.evals.wording import check_text
 from tests.evals.test_diff import ROUTE_FAIL, result
 
 RECORD = RunRecord(
@@ -58,8 +59,7 @@ def test_report_has_the_run_the_metrics_and_every_failure_with_its_reason(tmp_pa
     assert "## Failures (2)" in text
     failures = text.split("## Failures")[1]
     assert "### bad-route" in failures and "question bad-route?" in failures
-    assert "**route** — expected: structured · actual: narrative" in failures
-    assert "routed narrative, expected structured" in failures
+    assert "- **route**: routed narrative, expected structured" in failures
     assert "### boom" in failures and "ProviderError: 529 overloaded" in failures
     assert "ok-1" not in failures
 
@@ -84,7 +84,10 @@ def test_junit_counts_and_messages(tmp_path: Path) -> None:
     assert cases["boom"].attrib["time"] == "0.250"
     failure = cases["bad-route"].find("failure")
     assert failure is not None
-    assert failure.attrib["message"] == "routed narrative, expected structured"
+    assert failure.attrib["message"] == (
+        "route: routed narrative, expected structured · answer: REVENUE 1320 "
+        "(ACME_FY2024_Review.pptx · slide 3)"
+    )
     error = cases["boom"].find("error")
     assert error is not None and error.attrib["message"] == "ProviderError: 529 overloaded"
     assert error.attrib["type"] == "ProviderError"
@@ -119,3 +122,26 @@ def test_hostile_text_never_breaks_the_xml_or_the_report(tmp_path: Path, text: s
     assert printable[:8] in failure.attrib["message"] and printable[:8] in error.attrib["message"]
     report = (tmp_path / REPORT_FILE).read_text("utf-8")
     assert "<script>" not in report and "\n## heading" not in report
+
+
+@pytest.mark.parametrize(
+    ("check", "reads"),
+    [
+        # the missing strings are what it lacks, not what it "actually" had
+        (
+            Check(name="answer_contains", passed=False, expected=["1321 USD_M"],
+                  actual=["1321 USD_M"], why="answer lacks ['1321 USD_M']"),
+            'the answer should contain ["1321 USD_M"]; it lacks ["1321 USD_M"]',
+        ),
+        # a string that must not be there, and is
+        (
+            Check(name="answer_excludes", passed=False, expected=["9999"], actual=["9999"]),
+            'the answer must not contain ["9999"]; it contains ["9999"]',
+        ),
+        # any other check: its own reason, else expected and got
+        (Check(name="statuses", passed=False, expected=["found"], actual=[]),
+         'expected ["found"], got []'),
+    ],
+)  # fmt: skip
+def test_a_failed_check_reads_as_what_it_tested(check: Check, reads: str) -> None:
+    assert check_text(check) == reads
