@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
-.PHONY: help install test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
+.PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
 	audit bless demo compare-demo bench clean
 
 help:
@@ -30,7 +30,17 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The suite with line coverage of ragspine/ (CLI included); under 90% fails.
-test: $(STAMP)
+# A headless Chromium for the HTML report's browser test, from the system packages where this
+# machine allows it (root and apt-get); where it does not, the test skips and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    echo "installing chromium for the HTML report's browser test" && \
+	    { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	      { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; }; } || \
+	  echo "no headless Chromium here (apt-get install chromium): the browser test will skip"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q --cov --cov-report=term
 
 check: lint typecheck

@@ -20,7 +20,7 @@ from ragspine.errors import RagSpineError
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="where compare.md and compare.json go [default: B]",
+    help="where compare.md, compare.html and compare.json go [default: B]",
 )
 @click.option(
     "--gate", is_flag=True, help="exit 1 when B is worse beyond the margin or states a number"
@@ -35,17 +35,19 @@ from ragspine.errors import RagSpineError
 def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: float) -> None:
     """Compare run A with run B case by case: paired deltas, intervals and tests per rate."""
     from ragspine.evals.compare import COMPARE_MD, compare_runs, metric_table, write_compare
+    from ragspine.evals.html_compare import COMPARE_HTML, write_compare_html
 
     out = out if out is not None else b
     try:
         result = compare_runs(a, b, margin=margin)
         write_compare(result, out, gate=gate)
+        write_compare_html(result, out, gate=gate)
     except (RagSpineError, OSError) as exc:  # OSError: the out folder cannot be written
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     click.echo(f"{result.pairs} pairs ({result.cases} cases)")
     click.echo(metric_table(result, full=False))
-    click.echo(f"compare: {out / COMPARE_MD}")
+    click.echo(f"compare: {out / COMPARE_MD}, {out / COMPARE_HTML}")
     if gate:
         if result.gate.passed:
             click.echo("gate: passed")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine.evals.cost import load_prices, run_cost
+from ragspine.evals.html_report import write_run_html
 from ragspine.evals.records import (
     SUMMARY_FILE,
     Summary,
@@ -18,7 +19,7 @@ from ragspine.evals.summary import summarize
 
 
 def finish_run(folder: Path) -> Summary:
-    """Write ``summary.json``, ``report.md`` and ``junit.xml`` for the run in ``folder``.
+    """Write ``summary.json``, ``report.md``, ``report.html`` and ``junit.xml`` for the run.
 
     Everything is read back from ``run.json`` and ``results.jsonl``, so a resumed or copied run
     is finished the same way as a fresh one.
@@ -29,5 +30,7 @@ def finish_run(folder: Path) -> Summary:
     table = load_prices(Path(prices) if prices else None)
     summary.cost = run_cost(record.provider, record.model, iter_results(folder), table)
     write_json(folder / SUMMARY_FILE, summary)
-    write_report(folder, record, summary, read_results(folder))
+    results = read_results(folder)
+    write_report(folder, record, summary, results)
+    write_run_html(folder, record, summary, results)
     return summary

@@ -169,6 +169,20 @@ def _per_tag(summary: Summary) -> str:
     return _table(rows, ["tag", "pass_rate", "count/total", "95% CI"]) if rows else "_no tags_"
 
 
+CONFUSION_NOTE = "Cases whose golden entry states guard_triggered; errored cases are left out."
+
+
+def narrative_note(summary: Summary) -> str:
+    """What the narrative guard removed and what the audit found in the model's raw prose."""
+    removed = summary.metrics.get("narrative_removed") or {}
+    raw = summary.metrics.get("raw_unsupported") or {}
+    return (
+        f"Narrative guard: {removed.get('numbers', 0)} number(s) removed in "
+        f"{removed.get('cases', 0)} case(s); the audit found {raw.get('numbers', 0)} "
+        f"unsupported number(s) in the model's raw prose in {raw.get('cases', 0)} case(s)."
+    )
+
+
 def _confusion(summary: Summary) -> str:
     c = summary.guard_confusion
     if not c:
@@ -178,15 +192,8 @@ def _confusion(summary: Summary) -> str:
             ["expected to fire", str(c.get("tp", 0)), str(c.get("fn", 0))],
             ["expected quiet", str(c.get("fp", 0)), str(c.get("tn", 0))],
         ]
-        note = "Cases whose golden entry states guard_triggered; errored cases are left out."
-        removed = summary.metrics.get("narrative_removed") or {}
-        raw = summary.metrics.get("raw_unsupported") or {}
-        narrative = (
-            f"Narrative guard: {removed.get('numbers', 0)} number(s) removed in "
-            f"{removed.get('cases', 0)} case(s); the audit found {raw.get('numbers', 0)} "
-            f"unsupported number(s) in the model's raw prose in {raw.get('cases', 0)} case(s)."
-        )
-        return _table(rows, ["", "guard fired", "guard quiet"]) + f"\n\n{note}\n\n{narrative}"
+        table = _table(rows, ["", "guard fired", "guard quiet"])
+        return f"{table}\n\n{CONFUSION_NOTE}\n\n{narrative_note(summary)}"
     return _table([[md(k), str(v)] for k, v in c.items()], ["cell", "cases"])
 
 

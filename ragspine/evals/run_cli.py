@@ -215,7 +215,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
         )
         sys.exit(130)
     click.echo(headline_text(summary))
-    click.echo(f"run: {opts.out} (report.md, results.jsonl, summary.json, junit.xml)")
+    click.echo(f"run: {opts.out} (report.md, report.html, results.jsonl, summary.json, junit.xml)")
     if record.status == "stopped":
         click.echo(
             f"stopped: the estimated cost reached --budget ${budget:g} after {summary.cases} of "

@@ -59,8 +59,9 @@ def test_a_subset_gates_only_when_it_says_so(tmp_path: Path, stores: list[str]) 
     ran = run("eval", "run", "--filter", "suite:regressions", "--out", str(out_dir), *stores)
     assert ran.returncode == 0, ran.stderr
     assert "pass_rate               1.000" in ran.stdout
-    for name in ("run.json", "results.jsonl", "summary.json", "report.md", "junit.xml"):
+    for name in ("run.json", "results.jsonl", "summary.json", "report.md", "report.html"):
         assert (out_dir / name).is_file(), name
+    assert (out_dir / "junit.xml").is_file()
     gate = ["eval", "gate", "--current", str(out_dir), "--thresholds", "evals/thresholds.yaml"]
     refused = run(*gate)
     assert refused.returncode == 1

@@ -27,6 +27,8 @@ def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
     assert "== sloppy-1: 0 API calls" not in first  # the first time records
 
     compared = json.loads((tmp_path / "demo" / "compare.json").read_text("utf-8"))
+    page = (tmp_path / "demo" / "compare.html").read_text("utf-8")
+    assert 'data-metric="model_prose_clean"' in page  # the comparison as a page too
     verdicts = {m["name"]: m["verdict"] for m in compared["metrics"]}
     assert verdicts["model_prose_clean"] == "worse" and verdicts["model_tool_use"] == "worse"
     assert verdicts["pass_rate"] == "no detectable difference"  # the engine held
