@@ -6,13 +6,14 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	audit bless demo compare-demo bench clean
+	audit bless demo compare-demo serve bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
+	@echo "make serve     the HTTP service on the demo data (POST /v1/ask; docs at /docs)"
 	@echo "make fixtures  build the demo fact store ($(DB))"
 	@echo "make audit     run the adversarial pack against the guard and the audit"
 	@echo "make bench     run the benchmarks"
@@ -103,6 +104,14 @@ bless: $(STAMP)
 # sloppy one). The first run records into reports/compare-demo/cassettes; later runs replay.
 compare-demo: fixtures
 	$(BIN)/python -m tests.fakes.compare_demo --out reports/compare-demo
+
+# The HTTP service on the demo data (OpenAPI at http://127.0.0.1:8000/docs). The first time, a
+# demo key is made (printed once; only its hash is kept in data/keys.yaml) and the demo's vetted
+# FAQ items are imported.
+serve: fixtures
+	@test -f data/keys.yaml || $(BIN)/ragspine keys new demo --clearance INTERNAL --file data/keys.yaml
+	@test -f data/faq.db || $(BIN)/ragspine faq import ragspine/demo/faq.yaml --faq data/faq.db
+	$(BIN)/ragspine serve --db $(DB) --corpus $(CORPUS) --keys data/keys.yaml --faq data/faq.db
 
 demo: fixtures
 	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)

@@ -26,6 +26,7 @@ SUITES: dict[str, str] = {
     "ingest": "benchmarks.ingest_bench",
     "live": "benchmarks.live_bench",
     "retrieval": "benchmarks.retrieval_bench",
+    "service": "benchmarks.service_bench",
 }
 
 _HEADERS = ("suite", "case", "n", "p50 ms", "p95 ms", "mean ms")

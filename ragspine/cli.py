@@ -359,8 +359,11 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
+    from ragspine.service.cli import faq, keys, serve
 
     main.add_command(eval_group)
+    for command in (serve, keys, faq):
+        main.add_command(command)
 
 
 _register_eval()

@@ -2,6 +2,7 @@
 
     cli → evals → engine → agent → retrieval / storage / profile / llm → foundation
     cli → ingestion → retrieval / storage / profile / readers → foundation
+    cli → service → engine → …
 
 Each part may import itself, the foundation modules and the parts listed for it; nothing but the
 top-level command imports the eval harness; nothing below ``llm`` knows a provider exists.
@@ -29,7 +30,8 @@ ALLOWED: dict[str, set[str]] = {
     "agent": BELOW_AGENT,
     "engine": {"agent", *BELOW_AGENT},
     "evals": {"engine", "agent", *BELOW_AGENT},
-    "cli": {"engine", "agent", "evals", "demo", "ingestion", "readers", *BELOW_AGENT},
+    "service": {"engine", "agent", *BELOW_AGENT},
+    "cli": {"engine", "agent", "evals", "demo", "ingestion", "readers", "service", *BELOW_AGENT},
 }
 
 

@@ -1,0 +1,170 @@
+"""The FastAPI app: one ``Engine`` opened at start-up and shared by every request, the FAQ cache,
+the API keys, a body-size limit, a request id on every response and a one-line access log
+(codes and timings, never a question or an answer)."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from ragspine.engine import Engine
+from ragspine.errors import ConfigError
+from ragspine.service.api import errors
+from ragspine.service.api.routes import router
+from ragspine.service.faq.faq_cache import FaqCache
+from ragspine.service.keys import KeyRing, load_keys
+from ragspine.service.settings import ServiceSettings
+
+logger = logging.getLogger("ragspine.service")
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[
+    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
+]
+
+
+def create_app(
+    settings: ServiceSettings,
+    *,
+    engine: Engine | None = None,
+    faq: FaqCache | None = None,
+    keys: KeyRing | None = None,
+) -> FastAPI:
+    """The app; ``engine``, ``faq`` and ``keys`` are opened from ``settings`` unless given."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ring = keys if keys is not None else load_keys(settings.keys)
+        if not len(ring):
+            raise ConfigError(
+                "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
+            )
+        opened = engine or Engine.open(
+            settings.db, settings.corpus, profile=settings.profile, provider=settings.provider
+        )
+        cache = faq
+        if cache is None and settings.faq is not None:
+            cache = FaqCache(settings.faq)
+            cache.init_schema()
+        app.state.engine, app.state.faq, app.state.keys = opened, cache, ring
+        app.state.settings = settings
+        try:
+            yield
+        finally:
+            if engine is None:
+                opened.close()
+            if faq is None and cache is not None:
+                cache.close()
+
+    app = FastAPI(
+        title="RAGSpine",
+        summary="Answers about a company's numbers and documents, never an invented number.",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    app.include_router(router)
+    app.add_middleware(_RequestLog)
+    app.add_middleware(_BodyLimit, limit=settings.max_body)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """For ``uvicorn --factory`` (``ragspine serve --workers N``): settings from the environment."""
+    return create_app(ServiceSettings.from_env())
+
+
+class _BodyLimit:
+    """413 for a body over the limit, declared or streamed; nothing past it is read."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message: Message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Any, limit: int) -> None:
+    body = (
+        '{"type":"about:blank","title":"Payload too large","status":413,'
+        f'"detail":"the request body is over {limit} bytes"}}'
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", errors.PROBLEM.encode()),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class _RequestLog:
+    """A request id on every request and response, and one access-log line per request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = rid
+        started = time.perf_counter()
+        status = 500
+
+        async def tagged(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", []).append((b"x-request-id", rid.encode()))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tagged)
+        finally:
+            state = scope.get("state", {})
+            logger.info(
+                "%s %s %s status=%s caller=%s route=%s faq=%s ms=%.1f",
+                rid,
+                scope.get("method"),
+                scope.get("path"),
+                status,
+                state.get("caller", "-"),
+                state.get("route", "-"),
+                state.get("faq", "-"),
+                (time.perf_counter() - started) * 1000,
+            )

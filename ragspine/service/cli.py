@@ -1,0 +1,329 @@
+"""`ragspine serve`, `ragspine keys new` and `ragspine faq …`: thin commands over the service.
+
+Imports happen inside the commands, so `ragspine --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from datetime import date, datetime
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ragspine.errors import RagSpineError
+
+F = TypeVar("F")
+LEVELS = ("PUBLIC", "INTERNAL", "RESTRICTED")
+FAQ_OPTION = click.option(
+    "--faq",
+    "faq_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("data/faq.db"),
+    show_default=True,
+    envvar="RAGSPINE_FAQ",
+    help="the FAQ cache (SQLite)",
+)
+
+
+def _known(func: F) -> F:
+    @wraps(func)  # type: ignore[arg-type]
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)  # type: ignore[operator]
+        except RagSpineError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("data/fact_metric.db"),
+    show_default=True,
+)
+@click.option(
+    "--corpus",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("data/chunks.db"),
+    show_default=True,
+)
+@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--provider", default="mock", show_default=True)
+@click.option(
+    "--faq",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="the FAQ cache [default: none]",
+)
+@click.option(
+    "--keys",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("data/keys.yaml"),
+    show_default=True,
+    help="API keys (hashed) and their clearance; RAGSPINE_API_KEYS adds more",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="seconds per request",
+)
+@_known
+def serve(
+    host: str,
+    port: int,
+    workers: int,
+    db: Path,
+    corpus: Path,
+    profile: Path | None,
+    provider: str,
+    faq: Path | None,
+    keys: Path,
+    timeout: float,
+) -> None:
+    """Serve POST /v1/ask over HTTP (OpenAPI at /docs)."""
+    import uvicorn
+
+    from ragspine.engine import Engine
+    from ragspine.service.keys import load_keys
+    from ragspine.service.settings import ServiceSettings
+
+    settings = ServiceSettings(
+        db=db,
+        corpus=corpus,
+        profile=profile,
+        provider=provider,
+        faq=faq,
+        keys=keys if keys.exists() else None,
+        timeout=timeout,
+    )
+    if not len(load_keys(settings.keys)):  # before a worker starts: one clear line
+        raise _NoKeys(
+            f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
+            f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
+        )
+    with Engine.open(db, corpus, profile=profile, provider=provider):
+        pass  # the stores and the provider open, or the error is one line now
+    os.environ.update(settings.to_env())
+    click.echo(f"serving on http://{host}:{port} (docs: http://{host}:{port}/docs)", err=True)
+    uvicorn.run(
+        "ragspine.service.api.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=_log_config(),
+        access_log=False,  # the service's own line has the request id, caller and route
+    )
+
+
+def _log_config() -> dict[str, Any]:
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["ragspine.service"] = {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
+    return config
+
+
+class _NoKeys(RagSpineError):
+    pass
+
+
+@click.group()
+def keys() -> None:
+    """API keys: each carries a clearance; only its hash is kept."""
+
+
+@keys.command("new")
+@click.argument("name")
+@click.option("--clearance", type=click.Choice(LEVELS), required=True)
+@click.option(
+    "--file",
+    "path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("data/keys.yaml"),
+    show_default=True,
+)
+@_known
+def keys_new(name: str, clearance: str, path: Path) -> None:
+    """Make a key for NAME; it is printed once, only its hash is stored."""
+    from ragspine.service.keys import new_key
+
+    key = new_key(path, name, clearance)
+    click.echo(key)
+    click.echo(f"stored the hash of {name}'s {clearance} key in {path}; keep the key", err=True)
+
+
+@click.group()
+def faq() -> None:
+    """The FAQ cache: vetted answers served before the engine is asked."""
+
+
+def _cache(path: Path) -> Any:
+    from ragspine.service.faq.faq_cache import FaqCache
+
+    cache = FaqCache(path)
+    cache.init_schema()
+    return cache
+
+
+@faq.command("add")
+@click.option("--question", "questions", multiple=True, required=True, help="repeat for variants")
+@click.option("--answer", required=True)
+@click.option("--source", "sources", multiple=True, required=True, help="DOC#LOCATOR")
+@click.option("--valid-from", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
+@click.option("--valid-until", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
+@click.option("--sensitivity", type=click.Choice(LEVELS), default="INTERNAL", show_default=True)
+@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@FAQ_OPTION
+@_known
+def faq_add(
+    questions: tuple[str, ...],
+    answer: str,
+    sources: tuple[str, ...],
+    valid_from: datetime | None,
+    valid_until: datetime | None,
+    sensitivity: str,
+    profile: Path | None,
+    faq_path: Path,
+) -> None:
+    """Add a vetted item (refused if the cache could never serve its question)."""
+    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+
+    refs = []
+    for s in sources:
+        doc, sep, locator = s.partition("#")
+        if not sep:
+            raise FaqError(f"--source {s!r}: write DOC#LOCATOR")
+        refs.append({"doc": doc, "locator": locator})
+    item = _item(
+        FaqItem,
+        {
+            "questions": list(questions),
+            "answer": answer,
+            "sources": refs,
+            "valid_from": valid_from.date() if valid_from else None,
+            "valid_until": valid_until.date() if valid_until else None,
+            "sensitivity": sensitivity,
+        },
+        "--",
+    )
+    with _cache(faq_path) as cache:
+        item_id = cache.add(item, _profile(profile))
+    click.echo(f"added FAQ item {item_id} ({len(questions)} question(s)) to {faq_path}")
+
+
+@faq.command("list")
+@FAQ_OPTION
+@_known
+def faq_list(faq_path: Path) -> None:
+    """The items: id, state, validity, sensitivity, questions."""
+    from tabulate import tabulate
+
+    with _cache(faq_path) as cache:
+        rows = [
+            [
+                s.id,
+                "enabled" if s.item.enabled else "disabled",
+                f"{s.item.valid_from or '—'} … {s.item.valid_until or '—'}",
+                s.item.sensitivity,
+                " | ".join(s.item.questions),
+            ]
+            for s in cache.items()
+        ]
+    headers = ["id", "state", "valid", "sensitivity", "questions"]
+    click.echo(tabulate(rows, headers=headers, tablefmt="github") if rows else "no items")
+
+
+@faq.command("disable")
+@click.argument("item_id", type=int)
+@FAQ_OPTION
+@_known
+def faq_disable(item_id: int, faq_path: Path) -> None:
+    """Stop serving an item (kept, so it can be enabled again)."""
+    _toggle(faq_path, item_id, False)
+
+
+@faq.command("enable")
+@click.argument("item_id", type=int)
+@FAQ_OPTION
+@_known
+def faq_enable(item_id: int, faq_path: Path) -> None:
+    """Serve a disabled item again."""
+    _toggle(faq_path, item_id, True)
+
+
+def _toggle(path: Path, item_id: int, on: bool) -> None:
+    from ragspine.service.faq.faq_cache import FaqError
+
+    with _cache(path) as cache:
+        if not cache.set_enabled(item_id, on):
+            raise FaqError(f"{path}: no FAQ item {item_id}")
+    click.echo(f"{'enabled' if on else 'disabled'} FAQ item {item_id}")
+
+
+@faq.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@FAQ_OPTION
+@_known
+def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
+    """Add every item of a YAML file (a list of items); all are checked before any is added."""
+    import yaml
+
+    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+
+    try:
+        data = yaml.safe_load(file.read_text("utf-8"))
+    except yaml.YAMLError as exc:
+        raise FaqError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from exc
+    if not isinstance(data, list):
+        raise FaqError(f"{file}: expected a list of items")
+    items = [_item(FaqItem, raw, f"{file}: item {i + 1}: ") for i, raw in enumerate(data)]
+    prof = _profile(profile)
+    with _cache(faq_path) as cache:
+        from ragspine.service.faq.faq_cache import exclusion
+
+        for i, item in enumerate(items):
+            for q in item.questions:
+                if why := exclusion(q, prof, date.today()):
+                    raise FaqError(
+                        f"{file}: item {i + 1}: question {q!r} would never be served ({why})"
+                    )
+        ids = [cache.add(item, prof) for item in items]
+    click.echo(f"imported {len(ids)} FAQ item(s) from {file} into {faq_path}")
+
+
+def _item(model: Any, raw: object, where: str) -> Any:
+    from pydantic import ValidationError
+
+    from ragspine.errors import first_problem
+    from ragspine.service.faq.faq_cache import FaqError
+
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise FaqError(f"{where}{first_problem(exc)}") from exc
+
+
+def _profile(path: Path | None) -> Any:
+    from ragspine.profile import default_profile, load_profile
+
+    return load_profile(path) if path else default_profile()

@@ -1,0 +1,1 @@
+"""The FAQ short-circuit: vetted answers served before the engine is asked."""

@@ -1,0 +1,261 @@
+"""The FAQ cache at the service edge: vetted answers served before the engine is asked.
+
+A hit is matched on the question's normalised text (folded: traditional to simplified, full
+width to half, case; no punctuation or spaces) and its parsed slots, so FY2024 and FY2023 are
+never one question. It is served only when the same parser and gateway the agent uses say the
+question needs no figure: a structured question (or any filled slot), another company, a
+real-time cue (今天, 最新, latest, 股价 …) each make a deliberate miss, as do an item outside its
+validity window, a disabled one, one above the caller's clearance and any RESTRICTED one. A miss
+falls through to the engine, so the cache can never answer what needs the anti-fabrication guard.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ragspine.agent.intent import (
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    ParsedIntent,
+    clarify_scope,
+    parse_intent,
+)
+from ragspine.agent.intent import ROUTE_NARRATIVE as NARRATIVE
+from ragspine.errors import ConfigError, StoreError
+from ragspine.profile import DomainProfile
+from ragspine.sensitivity import allowed_levels
+from ragspine.storage.sqlite import SqliteStore
+from ragspine.text import fold
+
+REALTIME = re.compile(
+    r"今天|今日|现在|目前|当前|此刻|最新|实时|即时|刚刚|股价|行情|本周|本月"
+    r"|\b(?:today|now|currently|current|latest|live|real[- ]time|right now"
+    r"|stock price|share price)\b",
+    re.I,
+)
+_NOT_WORD = re.compile(r"[\W_]+")
+
+Reason = Literal[
+    "hit",
+    "no_match",
+    "structured",
+    "out_of_scope",
+    "realtime",
+    "expired",
+    "disabled",
+    "restricted",
+    "above_clearance",
+]
+
+
+class FaqError(ConfigError):
+    """A FAQ item that cannot be stored or would never be served; names the item and field."""
+
+
+class FaqSource(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    doc: str = Field(min_length=1)
+    locator: str = Field(min_length=1)
+
+
+class FaqItem(BaseModel):
+    """A vetted answer as a person writes it (``ragspine faq add`` or an import file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    questions: list[str] = Field(min_length=1)
+    answer: str = Field(min_length=1)
+    sources: list[FaqSource] = Field(min_length=1)  # a hit carries its own provenance
+    valid_from: date | None = None
+    valid_until: date | None = None
+    enabled: bool = True
+    sensitivity: Literal["PUBLIC", "INTERNAL", "RESTRICTED"] = "INTERNAL"
+
+    @model_validator(mode="after")
+    def _window(self) -> FaqItem:
+        if self.valid_from and self.valid_until and self.valid_until < self.valid_from:
+            raise ValueError("valid_until is before valid_from")
+        return self
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    id: int
+    item: FaqItem
+
+
+@dataclass(frozen=True)
+class Lookup:
+    reason: Reason
+    item: StoredItem | None = None
+
+    @property
+    def hit(self) -> bool:
+        return self.reason == "hit"
+
+
+def normalise(question: str) -> str:
+    return _NOT_WORD.sub("", fold(question))
+
+
+def slots_of(question: str, profile: DomainProfile, today: date) -> str:
+    return _slots(parse_intent(question, today, profile=profile))
+
+
+def _slots(i: ParsedIntent) -> str:
+    period = i.period.label if i.period else ""
+    return "|".join(x or "" for x in (i.metric, i.entity, period, i.channel))
+
+
+def exclusion(question: str, profile: DomainProfile, today: date) -> Reason | None:
+    """Why the agent's own reading of the question forbids a cached answer, if it does."""
+    return _excluded(question, parse_intent(question, today, profile=profile), profile, today)
+
+
+def _excluded(
+    question: str, intent: ParsedIntent, profile: DomainProfile, today: date
+) -> Reason | None:
+    if clarify_scope(intent, today, profile=profile).mode == CLARIFY_OUT_OF_SCOPE_ENTITY:
+        return "out_of_scope"
+    filled = (intent.metric, intent.entity, intent.period, intent.channel)
+    if intent.route != NARRATIVE or any(filled) or intent.metrics or intent.periods:
+        return "structured"
+    if REALTIME.search(fold(question)):
+        return "realtime"
+    return None
+
+
+class FaqCache(SqliteStore):
+    """Vetted items in one SQLite file; safe to share between threads."""
+
+    MIGRATIONS = "ragspine.service.faq.migrations"
+    KIND = "FAQ cache"
+    HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
+
+    def add(self, item: FaqItem, profile: DomainProfile, *, today: date | None = None) -> int:
+        """Store a vetted item; one whose question the cache could never serve is refused."""
+        day = today or date.today()
+        for q in item.questions:
+            why = exclusion(q, profile, day)
+            if why is not None:
+                raise FaqError(f"question {q!r} would never be served from the cache: {_WHY[why]}")
+            if not normalise(q):
+                raise FaqError(f"question {q!r} has no words to match")
+        with self._lock:
+            try:
+                with self._conn:
+                    cur = self._conn.execute(
+                        "INSERT INTO faq_item (answer, sources, valid_from, valid_until, enabled,"
+                        " sensitivity) VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            item.answer,
+                            json.dumps([s.model_dump() for s in item.sources], ensure_ascii=False),
+                            item.valid_from.isoformat() if item.valid_from else None,
+                            item.valid_until.isoformat() if item.valid_until else None,
+                            int(item.enabled),
+                            item.sensitivity,
+                        ),
+                    )
+                    item_id = int(cur.lastrowid or 0)
+                    self._conn.executemany(
+                        "INSERT INTO faq_variant (item_id, question, normalised, slots)"
+                        " VALUES (?, ?, ?, ?)",
+                        [
+                            (item_id, q, normalise(q), slots_of(q, profile, day))
+                            for q in item.questions
+                        ],
+                    )
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot store the item: {exc}") from exc
+        return item_id
+
+    def set_enabled(self, item_id: int, enabled: bool) -> bool:
+        with self._lock, self._conn:
+            cur = self._conn.execute(
+                "UPDATE faq_item SET enabled = ? WHERE id = ?", (int(enabled), item_id)
+            )
+        return bool(cur.rowcount)
+
+    def items(self) -> list[StoredItem]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, answer, sources, valid_from, valid_until, enabled, sensitivity"
+                " FROM faq_item ORDER BY id"
+            ).fetchall()
+            variants = self._conn.execute(
+                "SELECT item_id, question FROM faq_variant ORDER BY rowid"
+            ).fetchall()
+        questions: dict[int, list[str]] = {}
+        for item_id, question in variants:
+            questions.setdefault(item_id, []).append(question)
+        return [_stored(row, questions.get(row[0], [])) for row in rows]
+
+    def lookup(
+        self,
+        question: str,
+        *,
+        profile: DomainProfile,
+        clearance: str,
+        today: date | None = None,
+    ) -> Lookup:
+        """The vetted item for this question, or why there is none (a code, for the trace)."""
+        day = today or date.today()
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT i.id, i.answer, i.sources, i.valid_from, i.valid_until, i.enabled,"
+                " i.sensitivity, v.slots FROM faq_variant v JOIN faq_item i ON i.id = v.item_id"
+                " WHERE v.normalised = ? ORDER BY i.id",
+                (normalise(question),),
+            ).fetchall()
+        if not rows:
+            return Lookup("no_match")
+        intent = parse_intent(question, day, profile=profile)
+        why = _excluded(question, intent, profile, day)
+        if why is not None:
+            return Lookup(why)
+        slots = _slots(intent)
+        matched = [r for r in rows if r[7] == slots]
+        if not matched:
+            return Lookup("no_match")
+        stored = _stored(matched[0][:7], [question])
+        item = stored.item
+        if not item.enabled:
+            return Lookup("disabled", stored)
+        if (item.valid_from and day < item.valid_from) or (
+            item.valid_until and day > item.valid_until
+        ):
+            return Lookup("expired", stored)
+        if item.sensitivity == "RESTRICTED":
+            return Lookup("restricted", stored)
+        if item.sensitivity not in allowed_levels(clearance):
+            return Lookup("above_clearance", stored)
+        return Lookup("hit", stored)
+
+
+_WHY: dict[str, str] = {
+    "structured": "it asks for a figure (or names a metric, company or period), which only the "
+    "fact table answers, with its source",
+    "out_of_scope": "it names a company the profile does not cover",
+    "realtime": "it asks about now (今天, 最新, latest, 股价 …), which a vetted answer cannot know",
+}
+
+
+def _stored(row: tuple[object, ...], questions: list[str]) -> StoredItem:
+    item_id, answer, sources, valid_from, valid_until, enabled, sensitivity = row
+    item = FaqItem(
+        questions=questions or ["?"],
+        answer=str(answer),
+        sources=json.loads(str(sources)),
+        valid_from=date.fromisoformat(str(valid_from)) if valid_from else None,
+        valid_until=date.fromisoformat(str(valid_until)) if valid_until else None,
+        enabled=bool(enabled),
+        sensitivity=str(sensitivity),  # type: ignore[arg-type]
+    )
+    return StoredItem(int(str(item_id)), item)

@@ -1,0 +1,81 @@
+"""A FAQ hit never reaches the provider, the fact store or the retriever: the app is served by
+uvicorn on 127.0.0.1 with an Engine whose parts fail on any use (passed in through its seams),
+and the cache's hits still answer while its misses reach those parts."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from ragspine.engine import Engine
+from ragspine.service.api.app import create_app
+from ragspine.service.faq.faq_cache import FaqCache
+from ragspine.service.keys import load_keys, new_key
+from ragspine.service.settings import ServiceSettings
+from tests.fakes.providers import ExplodingProvider
+from tests.service.conftest import faq_items, free_port
+
+
+class Untouchable:
+    """A fact store or retriever that records any use."""
+
+    def __init__(self, log: list[str], name: str) -> None:
+        self._log, self._name = log, name
+
+    def __getattr__(self, attr: str) -> Any:
+        self._log.append(f"{self._name}.{attr}")
+        raise AssertionError(f"{self._name}.{attr} used on a FAQ hit")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
+    used: list[str] = []
+    engine = Engine(
+        Untouchable(used, "store"),  # type: ignore[arg-type]
+        ExplodingProvider(),
+        retriever=Untouchable(used, "retriever"),  # type: ignore[arg-type]
+    )
+    faq_items(tmp_path / "faq.db")
+    key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
+    cache = FaqCache(tmp_path / "faq.db")
+    app = create_app(
+        ServiceSettings(), engine=engine, faq=cache, keys=load_keys(tmp_path / "keys.yaml")
+    )
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{port}", key, used
+    server.should_exit = True
+    thread.join(timeout=10)
+    cache.close()
+
+
+def test_a_hit_touches_neither_the_provider_nor_the_stores(
+    served: tuple[str, str, list[str]],
+) -> None:
+    url, key, used = served
+    r = httpx.post(
+        f"{url}/v1/ask",
+        json={"question": "退货政策是什么?", "reference_date": "2025-06-30"},
+        headers={"X-API-Key": key},
+    )
+    assert r.status_code == 200 and r.json()["route"] == "faq"
+    assert used == []
+    miss = httpx.post(
+        f"{url}/v1/ask",
+        json={"question": "换货政策是什么?", "reference_date": "2025-06-30"},  # disabled item
+        headers={"X-API-Key": key},
+    )
+    assert miss.status_code == 500  # the miss reached the parts that fail on use
+    assert miss.headers["content-type"] == "application/problem+json"
+    assert "Traceback" not in miss.text and used  # and a crash is still a problem, no trace
