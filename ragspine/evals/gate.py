@@ -100,6 +100,21 @@ def _threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
     return out
 
 
+def _edited(base: LoadedRun, cur: LoadedRun) -> list[str] | None:
+    """Cases in both runs whose question or expectations differ; None when the baseline's
+    results do not say (blessed before specs were recorded)."""
+    before = {r.case_id: r.spec for r in base.results}
+    if not any(before.values()):
+        return None
+    return sorted(
+        {
+            r.case_id
+            for r in cur.results
+            if r.spec and before.get(r.case_id) and before[r.case_id] != r.spec
+        }
+    )
+
+
 def gate(
     baseline: Path,
     current: Path,
@@ -130,8 +145,15 @@ def gate(
             f"{len(diff.missing_in_b)} baseline case(s) missing from the current run "
             f"({_names(diff.missing_in_b)}): run the whole golden set, or pass --allow-subset"
         )
-    if (
-        base.record.golden_hash != cur.record.golden_hash
+    edited = _edited(base, cur)
+    if edited:
+        reasons.append(
+            f"{len(edited)} case(s) were edited since the baseline ({_names(edited)}): review "
+            "the new expectations and bless a new baseline"
+        )
+    elif (
+        edited is None
+        and base.record.golden_hash != cur.record.golden_hash
         and not diff.new_in_b
         and not diff.missing_in_b
         and got

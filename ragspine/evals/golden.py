@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import json
 import re
 import sys
 from collections.abc import Mapping
@@ -115,6 +116,21 @@ class GoldenCase:
     suite: str
     file: str
     line: int
+
+    @property
+    def spec(self) -> str:
+        """A digest of what the case asks and expects: an edited expectation changes it."""
+        material = json.dumps(
+            {
+                "question": self.question,
+                "reference_date": self.reference_date.isoformat(),
+                "clearance": self.clearance,
+                "expect": self.expect.model_dump(mode="json"),
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

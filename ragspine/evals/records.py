@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import ConfigError, first_problem
 
-SCHEMA_VERSION = 3  # 2: raw_unsupported and guard_removed per case; 3: error kind and status
-READABLE_VERSIONS = (1, 2, 3)
+# 2: raw_unsupported and guard_removed per case; 3: error kind and status; 4: the case's spec
+SCHEMA_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
@@ -70,6 +71,7 @@ class CaseResult(_Record):
     error: str | None = None
     error_kind: str | None = None  # errors.PROVIDER_ERROR_KINDS; "other" for any other failure
     error_status: int | None = None  # the HTTP status, when there was one
+    spec: str | None = None  # GoldenCase.spec: which version of the case was run
 
     @property
     def key(self) -> tuple[str, int]:

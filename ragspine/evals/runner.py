@@ -116,6 +116,7 @@ class CaseRunner:
             "repeat": repeat,
             "tags": list(case.tags),
             "question": case.question,
+            "spec": case.spec,
         }
         if isinstance(result, Exception):
             exc = result
@@ -298,6 +299,9 @@ def _run(
         else:
             # The workers only ask; this thread scores and writes, so a worker's next request
             # does not wait for the last answer's audit.
+            # Bounded, not the whole set; with a budget, no more in flight than workers, so a
+            # spent budget stops the run within one case per worker.
+            ahead = opts.concurrency * (1 if opts.budget is not None else 4)
             with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
                 pending: set[Future[Answered]] = set()
                 try:
@@ -305,12 +309,17 @@ def _run(
                         if meter.spent_out():
                             break
                         pending.add(pool.submit(runner.answer, case, k))
-                        if len(pending) >= opts.concurrency * 4:  # bounded, not the whole set
+                        if len(pending) >= ahead:
                             done, pending = wait(pending, return_when=FIRST_COMPLETED)
                             for future in done:
                                 _deliver(append(runner.judge(future.result())), on_result)
                     for future in as_completed(pending):
+                        if future.cancelled():
+                            continue
                         _deliver(append(runner.judge(future.result())), on_result)
+                        if meter.spent_out():  # queued cases never start
+                            for other in pending:
+                                other.cancel()
                 except BaseException:  # Ctrl-C: queued cases never start; --resume runs them
                     for future in pending:
                         future.cancel()

@@ -19,6 +19,8 @@ from ragspine.evals.records import Check
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 CONTEXT = 24  # characters kept either side of a change
+_BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKUP = re.compile(r"[\[\]`]")
 
 
 def clean(text: str) -> str:
@@ -34,11 +36,15 @@ def show(value: Any) -> str:
 
 
 def md(value: Any, limit: int = 200) -> str:
-    """Untrusted text for a markdown line or table cell: one line, no HTML, no stray pipes."""
-    text = clean(show(value))
+    """Untrusted text for a markdown line or table cell: one line, no HTML, no stray pipes, no
+    link, image, code span or @mention it could make (a diff is posted where people are
+    notified), no bidi control to reorder what a reviewer reads."""
+    text = _BIDI.sub("", clean(show(value)))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     text = html.escape(text, quote=False).replace("|", "\\|")
+    text = _MARKUP.sub(r"\\\g<0>", text)  # [link](…), ![image](…), `code`
+    text = text.replace("@", "@\u200b").replace("://", ":\u200b//")  # no mention, no autolink
     return " ".join(text.split()) or " "
 
 

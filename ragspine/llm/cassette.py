@@ -4,8 +4,11 @@ A live model costs money and time on every run, and answers a little differently
 cassette makes a live run repeatable and free to re-run, and lets CI replay it with no key and
 no network. Each reply is one JSON file, ``DIR/<case>.<repeat>/<key>.json``: the request it
 answers (model, system prompt, messages, tools, sampling parameters) and the reply, sorted and
-indented so a pull request shows what changed. Nothing secret is in a request; a file that would
-hold the API key is refused anyway.
+indented so a pull request shows what changed. No credential is in a request (the key travels in
+a header, which is never recorded, and a file that would hold the key is refused), but the
+prompts hold the passages retrieved for them: a cassette of a run with RESTRICTED clearance is
+RESTRICTED too. The endpoint is not in the key: the same model behind another base URL replays
+the same recordings.
 
 The key is a hash of everything that shapes the reply plus the episode (case id and repeat
 index, set by the eval runner with ``episode()``), so three repeats of a case are three

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import date, datetime
+from datetime import datetime
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -285,7 +285,7 @@ def _toggle(path: Path, item_id: int, on: bool) -> None:
 @FAQ_OPTION
 @_known
 def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
-    """Add every item of a YAML file (a list of items); all are checked before any is added."""
+    """Add every item of a YAML file (a list of items): all of them, or none."""
     import yaml
 
     from ragspine.service.faq.faq_cache import FaqError, FaqItem
@@ -297,17 +297,11 @@ def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
     if not isinstance(data, list):
         raise FaqError(f"{file}: expected a list of items")
     items = [_item(FaqItem, raw, f"{file}: item {i + 1}: ") for i, raw in enumerate(data)]
-    prof = _profile(profile)
     with _cache(faq_path) as cache:
-        from ragspine.service.faq.faq_cache import exclusion
-
-        for i, item in enumerate(items):
-            for q in item.questions:
-                if why := exclusion(q, prof, date.today()):
-                    raise FaqError(
-                        f"{file}: item {i + 1}: question {q!r} would never be served ({why})"
-                    )
-        ids = [cache.add(item, prof) for item in items]
+        try:
+            ids = cache.add_many(items, _profile(profile))
+        except FaqError as exc:
+            raise FaqError(f"{file}: {exc}") from exc
     click.echo(f"imported {len(ids)} FAQ item(s) from {file} into {faq_path}")
 
 

@@ -22,7 +22,10 @@ class ServiceSettings:
     timeout: float = 30.0  # seconds per request
 
     def to_env(self) -> dict[str, str]:
-        return {f"{PREFIX}{k.upper()}": str(v) for k, v in asdict(self).items() if v is not None}
+        """Every setting, an unset one as "" so a stale variable in the shell cannot stand in."""
+        return {
+            f"{PREFIX}{k.upper()}": "" if v is None else str(v) for k, v in asdict(self).items()
+        }
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> ServiceSettings:

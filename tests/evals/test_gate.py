@@ -244,3 +244,15 @@ def test_after_bless_the_run_diffs_clean_and_passes_the_gate(tmp_path: Path) -> 
     assert d.clean and not d.new_in_b and not d.missing_in_b
     assert d.a.run_id is None and d.b.run_id == "20250101T000000Z-aaaa"
     assert gate(tmp_path / "base", run, None).passed
+
+
+def test_an_edited_case_fails_the_gate_even_beside_an_added_one(tmp_path: Path) -> None:
+    specced = [r.model_copy(update={"spec": "v1"}) for r in BASE]
+    base = make_run(tmp_path / "base", specced)
+    edited = [specced[0].model_copy(update={"spec": "v2"}), *specced[1:], result("new")]
+    run = make_run(tmp_path / "run", edited, golden_hash="sha256:beef")
+    verdict = gate(base, run, None)
+    assert verdict.reasons == [
+        "1 case(s) were edited since the baseline (a): review the new expectations and bless a "
+        "new baseline"
+    ]

@@ -200,3 +200,55 @@ def test_a_model_without_a_price_has_an_unknown_cost_never_zero(
     with_budget = _run(tmp_path, demo_db, "--out", str(tmp_path / "b"), "--budget", "1", env=env)
     assert with_budget.returncode == 1
     assert with_budget.stderr.startswith("error: --budget: no price for model 'claude-test'")
+
+
+def test_a_budget_holds_with_many_workers(
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+) -> None:
+    from tests.fakes.anthropic_server import Reply
+
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(PRICES, "utf-8")
+    golden = tmp_path / "golden"
+    golden.mkdir()
+    cases = "\n".join(
+        f"  - id: c{i:02d}\n    question: 中国内地FY2024的REVENUE是多少\n"
+        "    expect: {statuses: [found]}"
+        for i in range(40)
+    )
+    (golden / "many.yaml").write_text(
+        f"defaults: {{reference_date: 2025-06-30}}\ncases:\n{cases}\n", "utf-8"
+    )
+    fake_anthropic.responder = lambda req: Reply(200, text_message("见上。"), delay=0.05)
+    out = invoke(
+        "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
+        "--db", str(demo_db), "--corpus", str(tmp_path / "none.db"), "--out", str(tmp_path / "r"),
+        "--prices", str(prices), "--budget", "0.05", "--concurrency", "8", "--max-retries", "0",
+        env=env,
+    )  # fmt: skip
+    assert out.returncode == 1 and out.stderr.startswith("stopped: the estimated cost reached")
+    # a case costs $0.02 (one text reply): the budget is spent after 3, and at most one case per
+    # worker is in flight when it is; never the 32 a queue four deep would have sent
+    assert len(fake_anthropic.requests) <= 3 + 8
+
+
+def test_a_recording_that_would_hold_the_key_is_refused(tmp_path: Path) -> None:
+    from ragspine.errors import ProviderConfigError
+    from ragspine.llm import CassetteProvider, MockProvider, episode
+
+    leaky = CassetteProvider(
+        tmp_path / "tape", "record", model_id="mock", params={}, build=MockProvider
+    )
+    import os
+
+    os.environ["ANTHROPIC_API_KEY"] = "sk-leaky-secret-123"
+    try:
+        with episode("c", 0), pytest.raises(ProviderConfigError, match="would hold the API key"):
+            leaky.create_message(
+                system="",
+                messages=[{"role": "user", "content": "[1] (来源:d l) sk-leaky-secret-123 问题:x"}],
+                tools=[],
+            )  # fmt: skip
+    finally:
+        del os.environ["ANTHROPIC_API_KEY"]
+    assert not list((tmp_path / "tape").rglob("*.json"))

@@ -166,7 +166,7 @@ def test_results_lines_are_versioned_records(
 ) -> None:
     run_eval(_opts(golden, tmp_path / "run", demo_db, demo_corpus, limit=1))
     line = json.loads((tmp_path / "run" / "results.jsonl").read_text("utf-8").splitlines()[0])
-    assert line["schema_version"] == 3
+    assert line["schema_version"] == 4
     assert {
         "raw_unsupported",
         "guard_removed",
@@ -190,7 +190,8 @@ def test_results_lines_are_versioned_records(
     [
         (1, True),  # an older run or baseline: its missing fields have defaults
         (2, True),  # an older run without error kinds
-        (3, True),  # this version
+        (3, True),  # an older run without the case spec
+        (4, True),  # this version
         (99, False),  # a newer ragspine's: refused, with the versions this one reads
     ],
 )
@@ -204,5 +205,5 @@ def test_older_records_are_read_newer_ones_refused(
         assert result.raw_unsupported == [] and result.guard_removed == 0
         assert result.error_kind is None
     else:
-        with pytest.raises(RecordError, match="reads versions 1, 2, 3"):
+        with pytest.raises(RecordError, match="reads versions 1, 2, 3, 4"):
             read_results(tmp_path)

@@ -66,7 +66,7 @@ def faq_items(path: Path) -> dict[str, int]:
         add("hit", "退货政策是什么?")
         add("disabled", "换货政策是什么?", enabled=False)
         add("expired", "旧的会员政策是什么?", valid_until=date(2024, 12, 31))
-        add("future", "新的会员政策是什么?", valid_from=date(2026, 1, 1))
+        add("future", "新的会员政策是什么?", valid_from=date(2099, 1, 1))
         add("restricted", "青松项目的保密安排是什么?", sensitivity="RESTRICTED")
         add("internal", "员工手册在哪里下载?", sensitivity="INTERNAL")
         # Items stored under an older reading of the questions: the lookup must still refuse

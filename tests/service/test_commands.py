@@ -70,3 +70,31 @@ def test_a_broken_import_file_is_one_line(tmp_path: Path) -> None:
     out = invoke("faq", "import", str(broken), "--faq", str(tmp_path / "faq.db"))
     assert out.returncode == 1 and len(out.stderr.strip().splitlines()) == 1
     assert out.stderr.startswith(f"error: {broken}: not valid YAML")
+
+
+def test_spaced_out_figure_questions_are_refused_and_an_import_is_all_or_nothing(
+    tmp_path: Path,
+) -> None:
+    faq = str(tmp_path / "faq.db")
+    for spaced in ("rev enue", "收 入 多 少", "2 0 2 4 年 收 入"):
+        out = invoke(
+            "faq", "add", "--question", spaced, "--answer", "a", "--source", "d#l", "--faq", faq
+        )
+        assert out.returncode == 1 and "would never be served" in out.stderr, spaced
+    items = tmp_path / "items.yaml"
+    items.write_text(
+        "- questions: ['会员积分怎么用?']\n  answer: a\n  sources: [{doc: d, locator: l}]\n"
+        "- questions: ['???']\n  answer: b\n  sources: [{doc: d, locator: l}]\n",
+        "utf-8",
+    )
+    out = invoke("faq", "import", str(items), "--faq", faq)
+    assert out.returncode == 1 and f"{items}: item 2: " in out.stderr
+    assert invoke("faq", "list", "--faq", faq).stdout.strip() == "no items"  # not even item 1
+
+
+def test_serve_settings_leave_no_stale_variable_to_the_workers() -> None:
+    from ragspine.service.settings import ServiceSettings
+
+    env = ServiceSettings(faq=None).to_env()
+    assert env["RAGSPINE_SERVICE_FAQ"] == ""  # overwrites a stale one in the shell
+    assert ServiceSettings.from_env(env).faq is None

@@ -79,3 +79,42 @@ def test_a_hit_touches_neither_the_provider_nor_the_stores(
     assert miss.status_code == 500  # the miss reached the parts that fail on use
     assert miss.headers["content-type"] == "application/problem+json"
     assert "Traceback" not in miss.text and used  # and a crash is still a problem, no trace
+
+
+class SlowProvider:
+    """A model that takes longer than the service's timeout."""
+
+    def create_message(self, **_: object) -> Any:
+        time.sleep(3)
+        raise AssertionError("the answer was not abandoned")
+
+
+def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_db: Path) -> None:
+    from ragspine.storage.fact_store import FactStore
+
+    key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
+    engine = Engine(FactStore(demo_db, create=False), SlowProvider())
+    app = create_app(
+        ServiceSettings(timeout=0.5), engine=engine, keys=load_keys(tmp_path / "keys.yaml")
+    )
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        started = time.monotonic()
+        r = httpx.post(
+            f"{url}/v1/ask", json={"question": "中国内地FY2024的REVENUE是多少"},
+            headers={"X-API-Key": key}, timeout=10,
+        )  # fmt: skip
+        assert r.status_code == 504 and time.monotonic() - started < 2.0
+        assert r.json()["detail"] == "no answer within 0.5 s"
+        ready = time.monotonic()
+        assert httpx.get(f"{url}/readyz").status_code == 200  # not queued behind the slow one
+        assert time.monotonic() - ready < 1.0
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -4,6 +4,7 @@ exclusions, keys and clearance, a provider outage, and bad input of every kind."
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -56,7 +57,7 @@ def test_a_vetted_faq_item_answers_with_its_own_source(
     [
         ("disabled", "换货政策是什么?", "INTERNAL"),  # switched off
         ("expired", "旧的会员政策是什么?", "INTERNAL"),  # valid until 2024-12-31
-        ("future", "新的会员政策是什么?", "INTERNAL"),  # valid from 2026-01-01
+        ("future", "新的会员政策是什么?", "INTERNAL"),  # valid from 2099-01-01
         ("restricted", "青松项目的保密安排是什么?", "RESTRICTED"),  # never cached, any key
         ("internal", "员工手册在哪里下载?", "PUBLIC"),  # above the caller's clearance
         ("structured", "香港FY2024的收入是多少", "INTERNAL"),  # a figure: the fact table's
@@ -154,3 +155,35 @@ def test_bad_input_is_a_problem_not_a_crash(
 def test_unicode_edge_cases_never_crash(service: Service, question: str) -> None:
     r = service.ask({"question": question, "reference_date": REF})
     assert r.status_code in (200, 422), r.text
+
+
+def test_a_caller_cannot_move_an_items_validity_window(service: Service) -> None:
+    # "future" is valid from 2099-01-01 by the server's clock, whatever date the caller sends
+    body = service.ask({"question": "新的会员政策是什么?", "reference_date": "2099-06-01"}).json()
+    assert body["route"] != "faq"
+
+
+def test_a_date_out_of_range_is_422_not_a_crash(service: Service) -> None:
+    r = service.ask({"question": "去年收入是多少", "reference_date": "0001-01-01"})
+    assert r.status_code == 422 and "reference_date" in r.json()["detail"]
+
+
+def test_the_access_log_holds_no_question_and_no_forged_line(service: Service) -> None:
+    marker = "一个只在这次提问里出现的问题"
+    service.ask({"question": marker, "reference_date": REF})
+    httpx.get(f"{service.url}/x%0AINFO:%20%20forged%20line%20status=200")
+    big = httpx.post(
+        f"{service.url}/v1/ask", content=b"x" * 20_000,
+        headers={"X-API-Key": service.keys["INTERNAL"], "content-type": "application/json"},
+    )  # fmt: skip
+    assert big.status_code == 413 and big.headers["x-request-id"]
+    time.sleep(0.2)
+    log = service.log.read_text("utf-8")
+    assert marker not in log
+    assert not any(line.startswith("INFO:  forged") for line in log.splitlines())
+    assert f"{big.headers['x-request-id']} POST /v1/ask status=413" in log
+
+
+def test_a_question_the_engine_refuses_is_refused_before_the_cache(service: Service) -> None:
+    r = service.ask({"question": "退货政策是什么?\u0000", "reference_date": REF})
+    assert r.status_code == 422

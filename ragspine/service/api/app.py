@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from fastapi import FastAPI
 
 from ragspine.engine import Engine
@@ -22,6 +23,7 @@ from ragspine.service.keys import KeyRing, load_keys
 from ragspine.service.settings import ServiceSettings
 
 logger = logging.getLogger("ragspine.service")
+ENGINE_THREADS = 32  # answers in flight; abandoned ones count until their thread ends
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 ASGIApp = Callable[
@@ -54,6 +56,7 @@ def create_app(
             cache.init_schema()
         app.state.engine, app.state.faq, app.state.keys = opened, cache, ring
         app.state.settings = settings
+        app.state.engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
         try:
             yield
         finally:
@@ -69,8 +72,8 @@ def create_app(
     )
     errors.install(app)
     app.include_router(router)
-    app.add_middleware(_RequestLog)
     app.add_middleware(_BodyLimit, limit=settings.max_body)
+    app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app
 
 
@@ -161,7 +164,7 @@ class _RequestLog:
                 "%s %s %s status=%s caller=%s route=%s faq=%s ms=%.1f",
                 rid,
                 scope.get("method"),
-                scope.get("path"),
+                ascii(scope.get("path", ""))[1:-1][:200],  # no line breaks, no forged lines
                 status,
                 state.get("caller", "-"),
                 state.get("route", "-"),

@@ -17,6 +17,7 @@ import anyio
 from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from ragspine.agent.question import validate_question
 from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
 from ragspine.service.keys import Caller
@@ -29,7 +30,8 @@ class AskRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: str = Field(min_length=1, max_length=2000)
-    reference_date: date | None = None  # the day 'last year' is relative to [default: today]
+    # the day 'last year' is relative to [default: today]; never the day an item is valid on
+    reference_date: date | None = Field(default=None, ge=date(1900, 1, 1), le=date(2199, 12, 31))
     rerank: bool = False
 
 
@@ -78,14 +80,19 @@ async def ask(
 ) -> AskResponse:
     state = request.app.state
     rid = request.state.request_id
+    try:
+        question = validate_question(body.question)  # the FAQ reads what the engine would
+    except InvalidQuestionError as exc:
+        raise HTTPException(422, str(exc)) from None
     faq = state.faq
     if faq is not None:
         found = await anyio.to_thread.run_sync(
             lambda: faq.lookup(
-                body.question,
+                question,
                 profile=state.engine.profile,
                 clearance=who.clearance,
-                today=body.reference_date or date.today(),
+                today=date.today(),  # validity by the server's clock, never the caller's
+                reference_date=body.reference_date,
             )
         )
         request.state.faq = found.reason
@@ -112,7 +119,11 @@ async def ask(
 
     try:
         with anyio.fail_after(state.settings.timeout):
-            result = await anyio.to_thread.run_sync(answer)
+            # abandoned on timeout: the caller gets its 504 now; the thread ends on its own,
+            # in the engine's pool, so FAQ hits and /readyz are never queued behind it
+            result = await anyio.to_thread.run_sync(
+                answer, abandon_on_cancel=True, limiter=state.engine_limiter
+            )
     except TimeoutError:
         raise HTTPException(504, f"no answer within {state.settings.timeout:g} s") from None
     except InvalidQuestionError as exc:

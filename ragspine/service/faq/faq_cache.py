@@ -40,6 +40,7 @@ REALTIME = re.compile(
     re.I,
 )
 _NOT_WORD = re.compile(r"[\W_]+")
+_SPACES = re.compile(r"\s+")
 
 Reason = Literal[
     "hit",
@@ -122,6 +123,16 @@ def exclusion(question: str, profile: DomainProfile, today: date) -> Reason | No
 def _excluded(
     question: str, intent: ParsedIntent, profile: DomainProfile, today: date
 ) -> Reason | None:
+    why = _screen(question, intent, profile, today)
+    compact = _SPACES.sub("", question)  # "rev enue", "收 入": the words the spaces split
+    if why is None and compact != question:
+        why = _screen(compact, parse_intent(compact, today, profile=profile), profile, today)
+    return why
+
+
+def _screen(
+    question: str, intent: ParsedIntent, profile: DomainProfile, today: date
+) -> Reason | None:
     if clarify_scope(intent, today, profile=profile).mode == CLARIFY_OUT_OF_SCOPE_ENTITY:
         return "out_of_scope"
     filled = (intent.metric, intent.entity, intent.period, intent.channel)
@@ -141,39 +152,51 @@ class FaqCache(SqliteStore):
 
     def add(self, item: FaqItem, profile: DomainProfile, *, today: date | None = None) -> int:
         """Store a vetted item; one whose question the cache could never serve is refused."""
+        return self.add_many([item], profile, today=today)[0]
+
+    def add_many(
+        self, items: list[FaqItem], profile: DomainProfile, *, today: date | None = None
+    ) -> list[int]:
+        """Every item checked, then all stored in one transaction, or none."""
         day = today or date.today()
-        for q in item.questions:
-            why = exclusion(q, profile, day)
-            if why is not None:
-                raise FaqError(f"question {q!r} would never be served from the cache: {_WHY[why]}")
-            if not normalise(q):
-                raise FaqError(f"question {q!r} has no words to match")
+        for n, item in enumerate(items, start=1):
+            where = f"item {n}: " if len(items) > 1 else ""
+            for q in item.questions:
+                why = exclusion(q, profile, day)
+                if why is not None:
+                    raise FaqError(
+                        f"{where}question {q!r} would never be served from the cache: {_WHY[why]}"
+                    )
+                if not normalise(q):
+                    raise FaqError(f"{where}question {q!r} has no words to match")
+        ids: list[int] = []
         with self._lock:
             try:
                 with self._conn:
-                    cur = self._conn.execute(
-                        "INSERT INTO faq_item (answer, sources, valid_from, valid_until, enabled,"
-                        " sensitivity) VALUES (?, ?, ?, ?, ?, ?)",
-                        (
-                            item.answer,
-                            json.dumps([s.model_dump() for s in item.sources], ensure_ascii=False),
-                            item.valid_from.isoformat() if item.valid_from else None,
-                            item.valid_until.isoformat() if item.valid_until else None,
-                            int(item.enabled),
-                            item.sensitivity,
-                        ),
-                    )
-                    item_id = int(cur.lastrowid or 0)
-                    self._conn.executemany(
-                        "INSERT INTO faq_variant (item_id, question, normalised, slots)"
-                        " VALUES (?, ?, ?, ?)",
-                        [
-                            (item_id, q, normalise(q), slots_of(q, profile, day))
-                            for q in item.questions
-                        ],
-                    )
+                    for item in items:
+                        ids.append(self._insert(item, profile, day))
             except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: cannot store the item: {exc}") from exc
+                raise StoreError(f"{self.path}: cannot store the items: {exc}") from exc
+        return ids
+
+    def _insert(self, item: FaqItem, profile: DomainProfile, day: date) -> int:
+        cur = self._conn.execute(
+            "INSERT INTO faq_item (answer, sources, valid_from, valid_until, enabled,"
+            " sensitivity) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                item.answer,
+                json.dumps([s.model_dump() for s in item.sources], ensure_ascii=False),
+                item.valid_from.isoformat() if item.valid_from else None,
+                item.valid_until.isoformat() if item.valid_until else None,
+                int(item.enabled),
+                item.sensitivity,
+            ),
+        )
+        item_id = int(cur.lastrowid or 0)
+        self._conn.executemany(
+            "INSERT INTO faq_variant (item_id, question, normalised, slots) VALUES (?, ?, ?, ?)",
+            [(item_id, q, normalise(q), slots_of(q, profile, day)) for q in item.questions],
+        )
         return item_id
 
     def set_enabled(self, item_id: int, enabled: bool) -> bool:
@@ -204,9 +227,15 @@ class FaqCache(SqliteStore):
         profile: DomainProfile,
         clearance: str,
         today: date | None = None,
+        reference_date: date | None = None,
     ) -> Lookup:
-        """The vetted item for this question, or why there is none (a code, for the trace)."""
-        day = today or date.today()
+        """The vetted item for this question, or why there is none (a code, for the trace).
+
+        ``today`` decides validity (the server's date); ``reference_date`` only reads the
+        question (what 'last year' means), so a caller cannot move an item's window.
+        """
+        valid_on = today or date.today()
+        day = reference_date or valid_on
         with self._lock:
             rows = self._conn.execute(
                 "SELECT i.id, i.answer, i.sources, i.valid_from, i.valid_until, i.enabled,"
@@ -228,8 +257,8 @@ class FaqCache(SqliteStore):
         item = stored.item
         if not item.enabled:
             return Lookup("disabled", stored)
-        if (item.valid_from and day < item.valid_from) or (
-            item.valid_until and day > item.valid_until
+        if (item.valid_from and valid_on < item.valid_from) or (
+            item.valid_until and valid_on > item.valid_until
         ):
             return Lookup("expired", stored)
         if item.sensitivity == "RESTRICTED":
