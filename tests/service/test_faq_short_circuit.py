@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,22 @@ class Untouchable:
         raise AssertionError(f"{self._name}.{attr} used on a FAQ hit")
 
 
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """The app served by uvicorn on 127.0.0.1 in a thread; yields its URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
     used: list[str] = []
@@ -48,15 +65,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
     app = create_app(
         ServiceSettings(), engine=engine, faq=cache, keys=load_keys(tmp_path / "keys.yaml")
     )
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}", key, used
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield url, key, used
     cache.close()
 
 
@@ -97,14 +107,7 @@ def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_
     app = create_app(
         ServiceSettings(timeout=0.5), engine=engine, keys=load_keys(tmp_path / "keys.yaml")
     )
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    try:
-        url = f"http://127.0.0.1:{port}"
+    with serving(app) as url:
         started = time.monotonic()
         r = httpx.post(
             f"{url}/v1/ask", json={"question": "中国内地FY2024的REVENUE是多少"},
@@ -115,6 +118,3 @@ def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_
         ready = time.monotonic()
         assert httpx.get(f"{url}/readyz").status_code == 200  # not queued behind the slow one
         assert time.monotonic() - ready < 1.0
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
