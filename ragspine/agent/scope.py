@@ -66,7 +66,7 @@ class OutOfScope:
 def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
     """Another company the question names, or a ranking across companies; None if neither."""
     text, index = fold_with_index(question)
-    known = profile.memo("scope_known_words", lambda: _known_words(profile))
+    known = profile.memo("scope_known_pieces", lambda: _pieces(_known_words(profile)))
     home = profile.memo("scope_home_words", lambda: _home_words(profile))
     for match in _LEGAL.finditer(text):
         span = _trim(text, *match.span("name"))
@@ -84,7 +84,7 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
 
 
 def _entity_spans(
-    text: str, known: list[str], terms_pattern: re.Pattern[str], entities: list[str]
+    text: str, known: frozenset[str], terms_pattern: re.Pattern[str], entities: list[str]
 ) -> list[tuple[int, int]]:
     """Spans where an entity stands, naming nobody the profile knows: right after a year and
     before a statement term (2019年特变电工利息收入), or before a year that a statement term
@@ -126,7 +126,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start, end) if end - start >= 2 else None
 
 
-def _is_name(text: str, span: tuple[int, int], known: list[str], entities: list[str]) -> bool:
+def _is_name(text: str, span: tuple[int, int], known: frozenset[str], entities: list[str]) -> bool:
     flat = compact(text[span[0] : span[1]])
     if not 2 <= len(flat) <= 10 or flat in _GENERIC or flat[0] in "哪这那每各该本":
         return False
@@ -137,7 +137,15 @@ def _is_name(text: str, span: tuple[int, int], known: list[str], entities: list[
     # A span that is a word the profile knows, or part of one, or holds one of its entities
     # (香港业务), is its vocabulary; a name that merely holds a common word (宝新能源, 广汽集团)
     # is still a name.
-    return not any(flat == w or flat in w for w in known) and not any(w in flat for w in entities)
+    return flat not in known and not any(w in flat for w in entities)
+
+
+def _pieces(known: list[str]) -> frozenset[str]:
+    """Every stretch of 2 to 10 characters of the known words: a span is vocabulary when it is
+    one of them (one set lookup, not a scan of every known word for every span)."""
+    return frozenset(
+        w[i:j] for w in known for i in range(len(w)) for j in range(i + 2, min(len(w), i + 10) + 1)
+    )
 
 
 def _known_words(profile: DomainProfile) -> list[str]:
