@@ -6,19 +6,17 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import date, datetime
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from ragspine.errors import RagSpineError
+from ragspine.cli_errors import known_errors
 from ragspine.evals.run_cli import live_from, live_options
 
 DEFAULT_DB = "data/fact_metric.db"
 DEFAULT_CORPUS = "data/chunks.db"
 CLEARANCES = ("PUBLIC", "INTERNAL", "RESTRICTED")
-F = TypeVar("F", bound=Callable[..., Any])
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 DB_OPTION = click.option(
@@ -37,20 +35,6 @@ CORPUS_OPTION = click.option(
     envvar="RAGSPINE_CORPUS",
     help="the document chunk store (its index beside it); missing: document questions say so",
 )
-
-
-def _known_errors(func: F) -> F:
-    """RagSpineError becomes `error: …` on stderr and exit 1, never a traceback."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except RagSpineError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -96,7 +80,7 @@ def main() -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
 @live_options
-@_known_errors
+@known_errors
 def ask(
     question: str,
     provider: str,
@@ -132,7 +116,7 @@ def ask(
 @main.command()
 @DB_OPTION
 @CORPUS_OPTION
-@_known_errors
+@known_errors
 def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically).
 
@@ -164,7 +148,7 @@ def facts() -> None:
     default=None,
     help="check codes and units against this profile (default: the ACME demo profile)",
 )
-@_known_errors
+@known_errors
 def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     """Add the facts in CSV_FILE to the fact table: all of them, or none if one is bad."""
     from ragspine.engine import load_facts
@@ -189,7 +173,7 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     default=None,
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
-@_known_errors
+@known_errors
 def ingest(
     paths: tuple[Path, ...], corpus: Path, db: Path, profile: Path | None, sensitivity: str | None
 ) -> None:
@@ -256,7 +240,7 @@ def ingest(
     "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
     help="seconds between looks at the inbox",
 )  # fmt: skip
-@_known_errors
+@known_errors
 def worker(
     inbox: Path, corpus: Path, db: Path, profile: Path | None, once: bool, interval: float
 ) -> None:
@@ -339,7 +323,7 @@ DEMO_QUESTIONS = (
     default="2025-06-30",
     show_default=True,
 )
-@_known_errors
+@known_errors
 def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
     """Run the demo questions end to end with the offline MockProvider."""
     from ragspine.engine import Engine

@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).parents[1] / "ragspine"
 # "" is ragspine/__init__.py
-FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", ""}
+FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", "cli_errors", ""}
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}
 ALLOWED: dict[str, set[str]] = {
     "readers": set(),

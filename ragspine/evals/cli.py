@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
+from ragspine.cli_errors import fail
 from ragspine.errors import RagSpineError
-
-
-def _fail(exc: RagSpineError) -> NoReturn:
-    click.echo(f"error: {exc}", err=True)
-    sys.exit(1)
 
 
 @click.group(name="eval")
@@ -33,7 +28,7 @@ def validate(golden: Path) -> None:
     try:
         gs = load_golden(golden)
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     suites = sorted({c.suite for c in gs.cases})
     click.echo(f"ok: {len(gs.cases)} cases in {len(gs.files)} files ({', '.join(suites)})")
 
@@ -55,7 +50,7 @@ def diff(a: Path, b: Path, out: Path | None) -> None:
         result = diff_runs(a, b)
         write_diff(result, out or b)
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     click.echo(f"diff: {(out or b) / 'diff.md'}")
 
 
@@ -99,7 +94,7 @@ def gate(
             max_error_rate=max_error_rate,
         )
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     if verdict.passed:
         click.echo("gate: passed")
         return
@@ -122,7 +117,7 @@ def bless(run_dir: Path, baseline: Path, force: bool) -> None:
     try:
         do_bless(run_dir, baseline, force=force)
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     click.echo(f"blessed {run_dir} as {baseline}")
 
 
@@ -152,7 +147,7 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
         with Engine.open(db, corpus, profile=profile) as engine:
             rows = run_pack(engine, cases)
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     table = [
         [
             r.name,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from ragspine.cli_errors import fail
 from ragspine.errors import RagSpineError
 
 
@@ -42,7 +43,9 @@ def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: floa
         result = compare_runs(a, b, margin=margin)
         write_compare(result, out, gate=gate)
         write_compare_html(result, out, gate=gate)
-    except (RagSpineError, OSError) as exc:  # OSError: the out folder cannot be written
+    except RagSpineError as exc:
+        fail(exc)
+    except OSError as exc:  # the out folder cannot be written
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     click.echo(f"{result.pairs} pairs ({result.cases} cases)")

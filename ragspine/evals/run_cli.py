@@ -11,12 +11,8 @@ from typing import Any
 
 import click
 
+from ragspine.cli_errors import fail
 from ragspine.errors import RagSpineError
-
-
-def _fail(exc: RagSpineError) -> None:
-    click.echo(f"error: {exc}", err=True)
-    sys.exit(1)
 
 
 def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -181,7 +177,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 budget=budget,
             )
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     shown: list[RunProgress] = []
 
     def on_start(planned: int) -> None:
@@ -205,7 +201,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 progress.close()
         summary = finish_run(opts.out)
     except RagSpineError as exc:
-        _fail(exc)
+        fail(exc)
     except KeyboardInterrupt:
         saved = sum(1 for _ in iter_results(opts.out)) if (opts.out / RESULTS_FILE).exists() else 0
         click.echo(

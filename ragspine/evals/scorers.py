@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ragspine.evals.audit import Finding, SlotNames, audit_answer
@@ -61,6 +62,12 @@ class Observed:
     names: SlotNames | None = None  # the words that name each code, for the slot check
     model_text: str | None = None  # the narrative model's prose before the guard
     forced_tool_call: bool = False  # the model answered without the tool; the engine queried
+
+    @cached_property
+    def prose_findings(self) -> list[Finding]:
+        """The audit of the model's raw prose, read once for every scorer and record that needs
+        it."""
+        return audit(self, self.model_text) if self.model_text else []
 
     @property
     def statuses(self) -> list[str]:
@@ -200,7 +207,7 @@ def raw_unsupported(seen: Observed) -> list[str]:
     shown = normalise(seen.answer)
     return [
         f"{f.number} ({f.reason}; {'kept' if normalise(f.number) in shown else 'removed'})"
-        for f in audit(seen, seen.model_text)
+        for f in seen.prose_findings
     ]
 
 
@@ -264,7 +271,7 @@ def score_model_prose(case: GoldenCase, seen: Observed) -> Check | None:
     """The model's own prose, before the guard, states only numbers its sources support."""
     if not seen.model_text:
         return None
-    found = [f"{f.number} ({f.reason})" for f in audit(seen, seen.model_text)]
+    found = [f"{f.number} ({f.reason})" for f in seen.prose_findings]
     why = f"the model wrote numbers nothing supports: {', '.join(found)}" if found else ""
     return Check(name="model_prose", passed=not found, actual=found, why=why, informational=True)
 

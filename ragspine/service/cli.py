@@ -6,17 +6,15 @@ Imports happen inside the commands, so `ragspine --help` stays fast.
 from __future__ import annotations
 
 import os
-import sys
 from datetime import datetime
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
+from ragspine.cli_errors import known_errors
 from ragspine.errors import RagSpineError
 
-F = TypeVar("F")
 LEVELS = ("PUBLIC", "INTERNAL", "RESTRICTED")
 FAQ_OPTION = click.option(
     "--faq",
@@ -27,18 +25,6 @@ FAQ_OPTION = click.option(
     envvar="RAGSPINE_FAQ",
     help="the FAQ cache (SQLite)",
 )
-
-
-def _known(func: F) -> F:
-    @wraps(func)  # type: ignore[arg-type]
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)  # type: ignore[operator]
-        except RagSpineError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 @click.command()
@@ -79,7 +65,7 @@ def _known(func: F) -> F:
     show_default=True,
     help="seconds per request",
 )
-@_known
+@known_errors
 def serve(
     host: str,
     port: int,
@@ -161,7 +147,7 @@ def keys() -> None:
     default=Path("data/keys.yaml"),
     show_default=True,
 )
-@_known
+@known_errors
 def keys_new(name: str, clearance: str, path: Path) -> None:
     """Make a key for NAME; it is printed once, only its hash is stored."""
     from ragspine.service.keys import new_key
@@ -193,7 +179,7 @@ def _cache(path: Path) -> Any:
 @click.option("--sensitivity", type=click.Choice(LEVELS), default="INTERNAL", show_default=True)
 @click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @FAQ_OPTION
-@_known
+@known_errors
 def faq_add(
     questions: tuple[str, ...],
     answer: str,
@@ -232,7 +218,7 @@ def faq_add(
 
 @faq.command("list")
 @FAQ_OPTION
-@_known
+@known_errors
 def faq_list(faq_path: Path) -> None:
     """The items: id, state, validity, sensitivity, questions."""
     from tabulate import tabulate
@@ -255,7 +241,7 @@ def faq_list(faq_path: Path) -> None:
 @faq.command("disable")
 @click.argument("item_id", type=int)
 @FAQ_OPTION
-@_known
+@known_errors
 def faq_disable(item_id: int, faq_path: Path) -> None:
     """Stop serving an item (kept, so it can be enabled again)."""
     _toggle(faq_path, item_id, False)
@@ -264,7 +250,7 @@ def faq_disable(item_id: int, faq_path: Path) -> None:
 @faq.command("enable")
 @click.argument("item_id", type=int)
 @FAQ_OPTION
-@_known
+@known_errors
 def faq_enable(item_id: int, faq_path: Path) -> None:
     """Serve a disabled item again."""
     _toggle(faq_path, item_id, True)
@@ -283,7 +269,7 @@ def _toggle(path: Path, item_id: int, on: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @FAQ_OPTION
-@_known
+@known_errors
 def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
     """Add every item of a YAML file (a list of items): all of them, or none."""
     import yaml
