@@ -38,7 +38,7 @@ SUITE = "evals"
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE_DATE = date(2025, 6, 30)
 CASES_PER_FILE = 1_000
-TARGET_CASES_PER_S = 300.0
+TARGET_CASES_PER_S = 1000.0
 TARGET_MEM_RATIO = 1.5
 TARGET_MEM_GROWTH_MB = 20.0
 PLACEHOLDER_ID = "gen-00000"
@@ -61,27 +61,29 @@ _ASK, _REFUSE, _NARR, _COMP = "ask_first", "competitor", "narrative", "composite
 
 # Weighted like real traffic: mostly structured look-ups, then narrative, then the edge cases.
 TEMPLATES = (
-    Template(_F, "zh", "中国内地FY2024的REVENUE是多少", ("1320 USD_M", "ACME_CN"), ("查不到",)),
-    Template(_F, "zh", "集团2024年第三季度线上收入是多少?", ("122.8 USD_M",)),
-    Template(_F, "zh", "集团去年的毛利率是多少?", ("33.6 PCT",), ("【假设】",)),
-    Template(_F, "zh", "香港H1 2024收入是多少?", ("213.9 USD_M",)),
-    Template(_F, "zh-hant", "台灣2024年的門店數是多少?", ("63 COUNT", "ACME_TW")),
-    Template(_F, "zh-hant", "香港2024財年的營業收入是多少?", ("455 USD_M",)),
-    Template(_F, "zh-hant", "東南亞2024年同店銷售增長是多少?", ("6.3 PCT",)),
-    Template(_F, "en", "What was Hong Kong online revenue in FY2024?", ("77 USD_M",)),
-    Template(_F, "en", "What was Southeast Asia revenue in 3Q24?", ("98.8 USD_M",)),
-    Template(_F, "en", "What were group e-commerce sales in FY2022?", ("331 USD_M",)),
+    Template(
+        _F, "zh", "中国内地FY2024的REVENUE是多少", ("1,320 百万美元", "中国内地"), ("查不到",)
+    ),
+    Template(_F, "zh", "集团2024年第三季度线上收入是多少?", ("122.8 百万美元",)),
+    Template(_F, "zh", "集团去年的毛利率是多少?", ("33.6%",), ("【假设】",)),
+    Template(_F, "zh", "香港H1 2024收入是多少?", ("213.9 百万美元",)),
+    Template(_F, "zh-hant", "台灣2024年的門店數是多少?", ("63 家", "台湾")),
+    Template(_F, "zh-hant", "香港2024財年的營業收入是多少?", ("455 百万美元",)),
+    Template(_F, "zh-hant", "東南亞2024年同店銷售增長是多少?", ("6.3%",)),
+    Template(_F, "en", "What was Hong Kong online revenue in FY2024?", ("77 百万美元",)),
+    Template(_F, "en", "What was Southeast Asia revenue in 3Q24?", ("98.8 百万美元",)),
+    Template(_F, "en", "What were group e-commerce sales in FY2022?", ("331 百万美元",)),
     Template(_NF, "zh", "中国内地FY2025的REVENUE是多少", ("查不到",), ("1320",)),
     Template(_NF, "zh-hant", "台灣2024年第三季度營收是多少?", ("查不到",)),
     Template(_NF, "en", "What was Taiwan e-commerce revenue in FY2023?", ("查不到",)),
     Template(_NF, "en", "ACME_JP FY2024 revenue", ("ACME_JP",)),
     Template(_NF, "zh", "香港2024Q5收入是多少?", ("2024Q5",)),
-    Template(_MULTI, "zh", "香港2023和2024年的营收分别是多少?", ("410 USD_M", "455 USD_M")),
-    Template(_MULTI, "zh", "台湾2021和2022年的营收", ("查不到", "210 USD_M")),
-    Template(_MULTI, "zh-hant", "香港2022、2023和2024年的營收", ("380 USD_M",)),
-    Template(_MULTI, "en", "Hong Kong revenue in FY2023 and FY2024", ("410 USD_M",)),
+    Template(_MULTI, "zh", "香港2023和2024年的营收分别是多少?", ("410 百万美元", "455 百万美元")),
+    Template(_MULTI, "zh", "台湾2021和2022年的营收", ("查不到", "210 百万美元")),
+    Template(_MULTI, "zh-hant", "香港2022、2023和2024年的營收", ("380 百万美元",)),
+    Template(_MULTI, "en", "Hong Kong revenue in FY2023 and FY2024", ("410 百万美元",)),
     Template(_ASSUME, "zh", "集团的毛利率是多少?", ("【假设】", "FY2024")),
-    Template(_ASSUME, "zh-hant", "東南亞的門店數是多少?", ("【假设】", "176 COUNT")),
+    Template(_ASSUME, "zh-hant", "東南亞的門店數是多少?", ("【假设】", "176 家")),
     Template(_ASSUME, "en", "What is Taiwan's store count?", ("【假设】",)),
     Template(_ASK, "zh", "中国内地FY2024是多少?", ("请问",)),
     Template(_ASK, "en", "What was Hong Kong in FY2024?", ("请问",)),
@@ -93,9 +95,9 @@ TEMPLATES = (
     Template(_NARR, "zh", "董事会对2025年定价策略的意见是什么?", clearance="RESTRICTED"),
     Template(_NARR, "zh-hant", "數據出境安全評估有哪些要求?", clearance="PUBLIC"),
     Template(_NARR, "en", "How did the recovery in tourism affect Hong Kong in fiscal 2024?"),
-    Template(_COMP, "zh", "为什么中国内地FY2024收入下降?", ("1320 USD_M", "归因分析")),
-    Template(_COMP, "zh-hant", "為什麼中國內地FY2024營收下降?", ("1320 USD_M",)),
-    Template(_COMP, "en", "Why did mainland China revenue fall in FY2024?", ("1320 USD_M",)),
+    Template(_COMP, "zh", "为什么中国内地FY2024收入下降?", ("1,320 百万美元", "归因分析")),
+    Template(_COMP, "zh-hant", "為什麼中國內地FY2024營收下降?", ("1,320 百万美元",)),
+    Template(_COMP, "en", "Why did mainland China revenue fall in FY2024?", ("1,320 百万美元",)),
 )
 
 

@@ -156,7 +156,7 @@ def audit_answer(
     }
     units = names.units if names else None
     computed = _computed(facts, units)
-    given = [c for t in (question, assumption_note) for c in _claims_of(normalise(t))]
+    given = [*_stated(question), *_stated(assumption_note)]
     for line in normalise(answer).split("\n"):
         cited = [_cited(c.group(1), by_source) for c in _CITE.finditer(line)]
         local: list[Claim] = []
@@ -378,6 +378,13 @@ def _may_name_a_slot(line: str, slots: list[Mapping[str, Any]], names: SlotNames
         if str(keys.get("period", ""))[:4] in line and any(w.lower() in low for w in words):
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _stated(raw: str) -> tuple[Claim, ...]:
+    """What the question or the assumption note states, read once per text: every audit of a
+    case reads its question again, and most assumption notes are alike."""
+    return _claims_of(normalise(raw))
 
 
 def _claims_of(text: str) -> tuple[Claim, ...]:

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,7 @@ def read_claims(text: str) -> list[tuple[int, int, Claim]]:
 
 def _claim(m: re.Match[str], text: str) -> Claim | None:
     raw = m.group()
-    way = _direction(text[: m.start()])
+    way = _direction(text[max(0, m.start() - 10) : m.start()])
     if m.group("idiom"):
         amount, kind = _IDIOMS[m.group("idiom").lower()]
         return Claim(raw, Fraction(amount), kind, Fraction(1, 2), way)
@@ -277,7 +278,10 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign))
 
 
+@lru_cache(maxsize=4096)
 def _any_value(body: str) -> tuple[Fraction, Fraction] | None:
+    # Cached: parsing into Fractions is most of the audit's time, and figures recur (years,
+    # the same few amounts in every answer about a metric).
     if body[0].isdigit():
         return _arabic(body)
     value = _zh_value(body) if body[0] in _ZH else _en_value(body)

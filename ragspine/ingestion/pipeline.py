@@ -247,7 +247,10 @@ def rebuild_index(chunks: ChunkStore) -> bool:
     if index is not None and index.is_current(chunks.generation):
         return False
     CorpusIndex.build(
-        chunks.iter_chunks(), index_dir_for(chunks.path), generation=chunks.generation
+        chunks.iter_chunks(),
+        index_dir_for(chunks.path),
+        generation=chunks.generation,
+        n_chunks=chunks.count(),
     )
     return True
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from ragspine.errors import ProviderMisuseError
@@ -123,12 +124,18 @@ def _synthesise(question: str | None, snippets: list[prompts.Snippet]) -> str:
     wanted = _pairs(fold(question)) if question is not None else set()
     picked: list[tuple[int, str, str]] = []
     for snippet in snippets:
-        sentences = [s.strip() for s in _SENTENCE_END.split(snippet.text.strip()) if s.strip()]
-        scored = [(len(wanted & _pairs(fold(s))), -i, s) for i, s in enumerate(sentences)]
+        scored = [(len(wanted & pairs), -i, s) for i, (s, pairs) in enumerate(_read(snippet.text))]
         overlap, _, best = max(scored)
         picked.append((overlap, best, snippet.cite))
     relevant = [p for p in picked if p[0] > 0] or picked[:1]
     return "\n".join(f"{s}(来源:{cite})" for _, s, cite in relevant[:3])
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A passage's sentences with their overlap signal, read once however often it is cited."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    return tuple((s, frozenset(_pairs(fold(s)))) for s in sentences)
 
 
 def _pairs(text: str) -> set[str]:

@@ -80,7 +80,10 @@ def ingest_paths(
         index = None
     if index is None or not index.is_current(store.generation):
         CorpusIndex.build(
-            store.iter_chunks(), index_dir_for(store.path), generation=store.generation
+            store.iter_chunks(),
+            index_dir_for(store.path),
+            generation=store.generation,
+            n_chunks=store.count(),
         )
         report.index_rebuilt = True
     return report

@@ -108,5 +108,9 @@ def ensure_index(store: ChunkStore, *, progress: Progress | None = None) -> Corp
     except Exception:
         pass
     return CorpusIndex.build(
-        store.iter_chunks(), directory, generation=generation, progress=progress
+        store.iter_chunks(),
+        directory,
+        generation=generation,
+        progress=progress,
+        n_chunks=store.count(),
     )

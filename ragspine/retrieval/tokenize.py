@@ -9,7 +9,6 @@ Question words are dropped from queries only: they say what kind of answer, not 
 
 from __future__ import annotations
 
-import logging
 import re
 from functools import cache
 
@@ -90,11 +89,11 @@ _CJK_STOP = frozenset({"的", "了", "和", "与", "及", "在", "是", "对", "
 
 @cache
 def _jieba():  # type: ignore[no-untyped-def]
-    import jieba
+    # rjieba: jieba's dictionary and search-mode algorithm in Rust, the same words ~4x faster
+    # (tests/retrieval/test_tokenize.py holds it to jieba's output on real reports).
+    import rjieba
 
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+    return rjieba
 
 
 def _latin(run: str) -> list[str]:

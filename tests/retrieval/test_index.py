@@ -3,8 +3,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from rank_bm25 import BM25Okapi
 
+from ragspine.errors import StoreError
 from ragspine.retrieval.chunking.chunk_store import Chunk
 from ragspine.retrieval.index import CorpusIndex
 
@@ -85,3 +87,62 @@ def test_a_chunk_matching_only_the_querys_figures_is_not_ranked(tmp_path: Path) 
     index = CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
     (ranking,) = index.rank([["email", "2019"]], "PUBLIC", depth=5)
     assert [cid for cid, _ in ranking] == ["c1", "c2"]
+
+
+def _random_corpus(seed: int, n: int, vocab_size: int = 300) -> list[list[str]]:
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(vocab_size)]
+    weights = [1 / (r + 1) for r in range(vocab_size)]  # Zipf-like: a few common words
+    return [rng.choices(vocab, weights, k=rng.randint(3, 80)) for _ in range(n)]
+
+
+def test_scores_and_order_equal_bm25s_on_the_same_tokens(tmp_path: Path) -> None:
+    """bm25s (Lucene) as the oracle: every query's top 20, scores and order, ties included."""
+    import bm25s
+    import numpy as np
+
+    docs = _random_corpus(11, 500)
+    chunks = [_chunk(i, " ".join(d)) for i, d in enumerate(docs)]
+    index = CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
+    oracle = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    oracle.index(docs, show_progress=False)
+    rng = random.Random(5)
+    for _ in range(60):
+        query = rng.choices([f"w{i}" for i in range(320)], k=rng.randint(1, 12))  # some unknown
+        (ours,) = index.rank([query], "PUBLIC", depth=20)
+        known = [t for t in query if t in oracle.vocab_dict]
+        scores = oracle.get_scores(known) if known else np.zeros(len(docs))
+        expected = sorted(np.flatnonzero(scores > 0), key=lambda i: (-scores[i], i))[:20]
+        assert [c for c, _ in ours] == [f"c{i}" for i in expected], query
+        assert [s for _, s in ours] == pytest.approx([scores[i] for i in expected], rel=1e-5)
+
+
+def test_tokenising_in_worker_processes_builds_the_same_index(tmp_path: Path) -> None:
+    """The process pool (used for large corpora) and the in-process path write equal arrays."""
+    import numpy as np
+
+    docs = _random_corpus(3, 700)
+    levels = ["PUBLIC", "INTERNAL", "RESTRICTED"]
+    chunks = [_chunk(i, "收入 " + " ".join(d), levels[i % 3]) for i, d in enumerate(docs)]
+    said: list[str] = []
+    CorpusIndex.build(chunks, tmp_path / "one", generation=1, workers=0, progress=said.append)
+    CorpusIndex.build(chunks, tmp_path / "pool", generation=1, workers=2, progress=said.append)
+    assert [m for m in said if m.startswith("tokenised")] == [
+        "tokenised 700 chunks in this process",
+        "tokenised 700 chunks in 2 worker processes",
+    ]
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.*"))
+    assert len(files) == 3 + 4 * 3  # manifest, vocabulary, chunk ids; four arrays per level
+    for rel in files:
+        a, b = tmp_path / "one" / rel, tmp_path / "pool" / rel
+        if rel.suffix == ".npy":
+            assert np.array_equal(np.load(a), np.load(b)), rel
+        else:
+            assert a.read_bytes() == b.read_bytes(), rel
+
+
+def test_a_damaged_level_is_a_store_error_naming_the_file(tmp_path: Path) -> None:
+    CorpusIndex.build([_chunk(1, "alpha")], tmp_path / "idx", generation=1)
+    (tmp_path / "idx" / "PUBLIC" / "data.npy").write_bytes(b"not an array")
+    with pytest.raises(StoreError, match="PUBLIC"):
+        CorpusIndex.load(tmp_path / "idx").rank([["alpha"]], "PUBLIC", 5)

@@ -127,13 +127,21 @@ class ChunkStore(SqliteStore):
             ).fetchone()
         return int(gen)
 
-    def iter_chunks(self) -> Iterator[Chunk]:
-        """Every chunk, in a stable order (document, then position)."""
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM chunk ORDER BY doc_id, ord"
-            ).fetchall()
-        return (Chunk(*r) for r in rows)
+    def iter_chunks(self, page: int = 5_000) -> Iterator[Chunk]:
+        """Every chunk, in a stable order (document, then position), a page at a time so a
+        million-chunk corpus is never all in memory at once."""
+        after: tuple[str, int] = ("", -1)
+        while True:
+            with self._lock:
+                rows = self._conn.execute(
+                    f"SELECT {_COLUMNS} FROM chunk WHERE (doc_id, ord) > (?, ?)"
+                    " ORDER BY doc_id, ord LIMIT ?",
+                    (*after, page),
+                ).fetchall()
+            yield from (Chunk(*r) for r in rows)
+            if len(rows) < page:
+                return
+            after = (rows[-1][1], rows[-1][2])
 
     def get_chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]:
         if not chunk_ids:

@@ -45,3 +45,12 @@ def test_deleting_a_document_removes_its_chunks(mini_corpus: Path) -> None:
 def test_missing_store_names_the_fix(tmp_path: Path) -> None:
     with pytest.raises(StoreNotFoundError, match="ragspine ingest"):
         ChunkStore(tmp_path / "none.db", create=False)
+
+
+@pytest.mark.parametrize("page", [1, 2, 3, 1000])  # a page per chunk, uneven, exact, all at once
+def test_chunks_are_read_a_page_at_a_time_in_the_same_order(mini_corpus: Path, page: int) -> None:
+    store = ChunkStore(mini_corpus)
+    whole = list(store.iter_chunks(page=1000))
+    assert len(whole) > 3
+    assert list(store.iter_chunks(page=page)) == whole
+    assert [(c.doc_id, c.ord) for c in whole] == sorted((c.doc_id, c.ord) for c in whole)
