@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -132,7 +132,7 @@ def _expect_of(data: bytes) -> Expect:
     return Expect.model_validate_json(data)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class GoldenCase:
     """A case with its suite's defaults applied, and where it was written."""
 
@@ -141,30 +141,17 @@ class GoldenCase:
     tags: tuple[str, ...]
     reference_date: date
     clearance: str
-    # Kept as compact JSON, read back on use: a run holds every chosen case, and 10k cases'
+    # Kept as compact JSON and read back on use: a run holds every chosen case, and 10k cases'
     # validated models were 20 MB where their JSON is 2.
-    _expect: bytes
+    expectation: InitVar[Expect]
     suite: str
     file: str
     line: int
+    _expect: bytes = field(init=False, repr=False)
 
-    def __init__(
-        self,
-        id: str,
-        question: str,
-        tags: tuple[str, ...],
-        reference_date: date,
-        clearance: str,
-        expect: Expect,
-        suite: str,
-        file: str,
-        line: int,
-    ) -> None:
-        values = (id, question, tags, reference_date, clearance, suite, file, line)
-        names = ("id", "question", "tags", "reference_date", "clearance", "suite", "file", "line")
-        for name, value in zip(names, values, strict=True):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_expect", expect.model_dump_json(exclude_defaults=True).encode())
+    def __post_init__(self, expectation: Expect) -> None:
+        compact = expectation.model_dump_json(exclude_defaults=True).encode()
+        object.__setattr__(self, "_expect", compact)
 
     @property
     def expect(self) -> Expect:
@@ -326,7 +313,7 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
                 tags=tags,
                 reference_date=ref,
                 clearance=case.clearance or defaults.clearance,
-                expect=case.expect,
+                expectation=case.expect,
                 suite=suite,
                 file=where,
                 line=line,

@@ -15,20 +15,27 @@ import json
 import os
 import shutil
 import tempfile
+import threading
+import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ragspine.errors import StoreError
 from ragspine.retrieval.chunking.chunk_store import Chunk
+from ragspine.retrieval.index_files import (
+    CHUNK_IDS,
+    MANIFEST,
+    VOCABULARY,
+    Loaded,
+    load_index,
+    read_manifest,
+)
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
 
 INDEX_FORMAT = 2
-MANIFEST = "manifest.json"
 K1, B = 1.5, 0.75
 
 Progress = Callable[[str], None]
@@ -40,22 +47,14 @@ def index_dir_for(corpus_path: str | Path) -> Path:
     return p.with_name(p.stem + ".index")
 
 
-@dataclass
-class _LevelIndex:
-    indptr: np.ndarray  # int64, terms + 1
-    docs: np.ndarray  # int32: the level's document numbers, term by term
-    data: np.ndarray  # float32: each posting's BM25 weight
-    rows: np.ndarray  # int32: level document number → corpus row (chunk id)
-    n_docs: int
-
-
 class CorpusIndex:
+    """A saved index: the manifest at once, the rest (memory-mapped) on the first search."""
+
     def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
         self.directory = directory
         self.manifest = manifest
-        self._levels: dict[str, _LevelIndex] = {}
-        self._vocab: dict[str, int] | None = None
-        self._chunk_ids: list[str] | None = None
+        self._loaded: Loaded | None = None
+        self._lock = threading.Lock()  # the service's threads may all search first at once
 
     @property
     def generation(self) -> int:
@@ -99,8 +98,8 @@ class CorpusIndex:
         found.terms = found.counts = np.zeros(0, np.int32)  # freed before the levels are built
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
-            (tmp / "vocabulary.json").write_text(json.dumps(found.vocabulary, ensure_ascii=False))
-            (tmp / "chunk_ids.json").write_text(json.dumps(found.chunk_ids))
+            (tmp / VOCABULARY).write_text(json.dumps(found.vocabulary, ensure_ascii=False))
+            (tmp / CHUNK_IDS).write_text(json.dumps(found.chunk_ids))
             counts_by_level: dict[str, int] = {}
             lengths: dict[str, float] = {}
             for rank, level in enumerate(LEVELS):
@@ -122,6 +121,7 @@ class CorpusIndex:
                 "format": INDEX_FORMAT,
                 "tokenizer": TOKENIZER_VERSION,
                 "generation": generation,
+                "build": uuid.uuid4().hex,  # tells a reader it read all of one build
                 "bm25": {"method": "lucene", "k1": K1, "b": B},
                 "chunks": counts_by_level,
                 "average_tokens": lengths,
@@ -136,38 +136,19 @@ class CorpusIndex:
     # -- loading -----------------------------------------------------------------------------
     @classmethod
     def load(cls, directory: str | Path) -> CorpusIndex:
-        """Read the manifest; the vocabulary and each level are loaded on first use."""
+        """Read the manifest; the rest is read, all of one build, on the first search."""
         path = Path(directory)
-        try:
-            manifest = json.loads((path / MANIFEST).read_text())
-        except FileNotFoundError:
-            raise StoreError(f"search index not found: {path}") from None
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"{path}: unreadable search index manifest: {exc}") from exc
-        return cls(path, manifest)
+        return cls(path, read_manifest(path))
 
-    def _read(self, name: str) -> Any:
-        try:
-            return json.loads((self.directory / name).read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"{self.directory}: unreadable search index ({name}): {exc}") from exc
-
-    def _level(self, clearance: str) -> _LevelIndex:
-        level = check_level(clearance)
-        if level not in self._levels:
-            if self._vocab is None:
-                words = self._read("vocabulary.json")
-                self._vocab = dict(zip(words, range(len(words)), strict=True))
-                self._chunk_ids = self._read("chunk_ids.json")
-            d = self.directory / level
-            try:
-                # Memory-mapped: a process serving one clearance pages in only what it scores.
-                arrays = [np.load(d / f"{n}.npy", mmap_mode="r") for n in _ARRAYS]
-            except (OSError, ValueError) as exc:
-                raise StoreError(f"{d}: unreadable search index level: {exc}") from exc
-            indptr, docs, data, rows = (np.asarray(a) for a in arrays)
-            self._levels[level] = _LevelIndex(indptr, docs, data, rows, int(rows.size))
-        return self._levels[level]
+    def _data(self) -> Loaded:
+        loaded = self._loaded
+        if loaded is None:
+            with self._lock:
+                if self._loaded is None:
+                    self._loaded = load_index(self.directory)
+                    self.manifest = self._loaded.manifest  # a rebuild may have landed since
+                loaded = self._loaded
+        return loaded
 
     # -- searching ---------------------------------------------------------------------------
     def rank(
@@ -176,9 +157,8 @@ class CorpusIndex:
         """For each tokenised query, the best ``depth`` chunks this clearance may see."""
         from ragspine.retrieval.kernels import score_top
 
-        level = self._level(clearance)
-        vocab, ids = self._vocab, self._chunk_ids
-        assert vocab is not None and ids is not None
+        data = self._data()
+        level, vocab, ids = data.levels[check_level(clearance)], data.vocab, data.chunk_ids
         rankings: list[list[tuple[str, float]]] = []
         for tokens in queries:
             # A term this level lacks has an empty posting list: it scores nothing.
@@ -207,9 +187,6 @@ class CorpusIndex:
             rows = level.rows[top].tolist()
             rankings.append([(ids[r], s) for r, s in zip(rows, scores.tolist(), strict=True)])
         return rankings
-
-
-_ARRAYS = ("indptr", "docs", "data", "rows")
 
 
 def _swap_in(new: Path, target: Path) -> None:

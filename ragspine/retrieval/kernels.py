@@ -3,17 +3,31 @@
 Scoring a query is a scatter-add over posting lists, then a top-k over every document; numpy
 spends its time in temporaries there (``np.add.at``, a partition over all positive scores). A
 compiled loop does each in one pass. Compilation happens once per machine: ``cache=True`` keeps
-the machine code beside this file (or in ``NUMBA_CACHE_DIR``), so a new process loads it.
+the machine code beside this file (or in ``NUMBA_CACHE_DIR``, or the user's cache folder), so a
+new process loads it; where none is writable, each process compiles them once instead.
 ``nogil`` lets the service's threads score in parallel.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True)
+def _compiled(**options: Any) -> Callable[[Any], Any]:
+    def wrap(fn: Any) -> Any:
+        try:
+            return njit(cache=True, **options)(fn)
+        except RuntimeError:  # "cannot cache function …: no locator available"
+            return njit(cache=False, **options)(fn)
+
+    return wrap
+
+
+@_compiled(nogil=True)
 def score_top(indptr, indices, data, terms, n_words, n_docs, depth):  # type: ignore[no-untyped-def]
     """The ``depth`` best documents for the query ``terms``, best first.
 
@@ -53,7 +67,7 @@ def score_top(indptr, indices, data, terms, n_words, n_docs, depth):  # type: ig
     return top_d[:n], top_s[:n]
 
 
-@njit(cache=True)
+@_compiled()
 def transpose(doc_ptr, terms, tfs, n_terms):  # type: ignore[no-untyped-def]
     """Document-major postings (per document: term ids and counts) to term-major ones.
 
@@ -77,7 +91,7 @@ def transpose(doc_ptr, terms, tfs, n_terms):  # type: ignore[no-untyped-def]
     return indptr, docs, counts
 
 
-@njit(cache=True)
+@_compiled()
 def level_weights(indptr, docs, counts, keep, lengths, k1, b):  # type: ignore[no-untyped-def]
     """One clearance level's postings and their BM25 (Lucene) weights.
 

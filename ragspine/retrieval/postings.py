@@ -8,21 +8,25 @@ The tokens are exactly ``tokenize``'s, whichever process made them.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from multiprocessing import get_context
 
 import numpy as np
 
+from ragspine.errors import StoreError
 from ragspine.retrieval.chunking.chunk_store import Chunk
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import LEVELS
 
+WORKERS_ENV = "RAGSPINE_INDEX_WORKERS"
 BATCH = 2_000
 POOL_FROM = 20_000  # chunks: below this, starting workers costs more than it saves
 
@@ -89,7 +93,13 @@ def _fork_is_safe() -> bool:
 
 def default_workers(n_chunks: int) -> int:
     """One process per usable core for a large corpus in a single-threaded process on Linux;
-    none (in-process) otherwise."""
+    none (in-process) otherwise. ``RAGSPINE_INDEX_WORKERS`` overrides it (0: in-process)."""
+    chosen = os.environ.get(WORKERS_ENV, "").strip()
+    if chosen:
+        try:
+            return max(0, int(chosen))
+        except ValueError:
+            raise StoreError(f"{WORKERS_ENV}={chosen!r}: not a number of processes") from None
     if n_chunks < POOL_FROM or not _fork_is_safe():
         return 0
     try:
@@ -119,15 +129,28 @@ def _counted(batches: Iterator[list[tuple[str, str]]], workers: int) -> Iterator
         yield from map(count_batch, batches)
         return
     # Asked for workers in a threaded process: spawn (the caller's __main__ must be guarded).
-    context = get_context("fork" if _fork_is_safe() else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        pending: list[Future[_Batch]] = []
-        for batch in batches:
-            pending.append(pool.submit(count_batch, batch))
-            if len(pending) >= 2 * workers:
-                yield pending.pop(0).result()
-        for fut in pending:
-            yield fut.result()
+    fork = _fork_is_safe()
+    if fork:
+        gc.freeze()  # the children share the parent's pages; sweeps would copy them
+    try:
+        with ProcessPoolExecutor(
+            workers, mp_context=get_context("fork" if fork else "spawn")
+        ) as pool:
+            pending: list[Future[_Batch]] = []
+            for batch in batches:
+                pending.append(pool.submit(count_batch, batch))
+                if len(pending) >= 2 * workers:
+                    yield pending.pop(0).result()
+            for fut in pending:
+                yield fut.result()
+    except BrokenProcessPool as exc:
+        raise StoreError(
+            f"a tokenising worker process died ({exc}); the index is unchanged. Out of memory? "
+            f"{WORKERS_ENV}=0 tokenises in this process"
+        ) from exc
+    finally:
+        if fork:
+            gc.unfreeze()
 
 
 def collect(

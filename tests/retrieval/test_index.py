@@ -119,6 +119,8 @@ def test_scores_and_order_equal_bm25s_on_the_same_tokens(tmp_path: Path) -> None
 
 def test_tokenising_in_worker_processes_builds_the_same_index(tmp_path: Path) -> None:
     """The process pool (used for large corpora) and the in-process path write equal arrays."""
+    import json
+
     import numpy as np
 
     docs = _random_corpus(3, 700)
@@ -137,6 +139,9 @@ def test_tokenising_in_worker_processes_builds_the_same_index(tmp_path: Path) ->
         a, b = tmp_path / "one" / rel, tmp_path / "pool" / rel
         if rel.suffix == ".npy":
             assert np.array_equal(np.load(a), np.load(b)), rel
+        elif rel.name == "manifest.json":  # equal but for the build's own id
+            one, pool = json.loads(a.read_text()), json.loads(b.read_text())
+            assert one.pop("build") != pool.pop("build") and one == pool
         else:
             assert a.read_bytes() == b.read_bytes(), rel
 
@@ -146,3 +151,89 @@ def test_a_damaged_level_is_a_store_error_naming_the_file(tmp_path: Path) -> Non
     (tmp_path / "idx" / "PUBLIC" / "data.npy").write_bytes(b"not an array")
     with pytest.raises(StoreError, match="PUBLIC"):
         CorpusIndex.load(tmp_path / "idx").rank([["alpha"]], "PUBLIC", 5)
+
+
+def _two_builds(tmp_path: Path) -> tuple[Path, Path]:
+    a = [_chunk(i, f"alpha w{i}") for i in range(6)]
+    b = [_chunk(i, f"beta gamma v{i} u{i}", "INTERNAL") for i in range(9)]
+    CorpusIndex.build(a, tmp_path / "a", generation=1)
+    CorpusIndex.build(b, tmp_path / "b", generation=2)
+    return tmp_path / "a", tmp_path / "b"
+
+
+def test_an_index_rebuilt_before_its_first_search_is_read_whole_from_the_new_build(
+    tmp_path: Path,
+) -> None:
+    """Term numbers mean other words in another build: what a search reads is all one build."""
+    CorpusIndex.build([_chunk(1, "alpha")], tmp_path / "idx", generation=1)
+    index = CorpusIndex.load(tmp_path / "idx")  # the manifest only
+    CorpusIndex.build([_chunk(7, "beta alpha"), _chunk(8, "beta")], tmp_path / "idx", generation=2)
+    assert [c for c, _ in index.rank([["alpha"]], "PUBLIC", 5)[0]] == ["c7"]
+    assert index.generation == 2  # the manifest of what it read
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        # a level from another build: its term count does not fit this vocabulary
+        ("mix", "terms for a vocabulary"),
+        # chunk ids cut short
+        ("ids", "rows outside the chunk ids"),
+        # an array of the wrong type, which the compiled loops would misread
+        ("dtype", "docs is float64"),
+        # posting offsets scrambled
+        ("indptr", "posting offsets go backwards"),
+        # a vocabulary that is not a list of words
+        ("vocab", "not a list of strings"),
+    ],
+)
+def test_a_damaged_or_mixed_index_is_a_store_error(
+    tmp_path: Path, damage: str, message: str
+) -> None:
+    import json
+    import shutil
+
+    import numpy as np
+
+    a, b = _two_builds(tmp_path)
+    level = a / "PUBLIC"
+    if damage == "mix":
+        shutil.rmtree(level)
+        shutil.copytree(b / "PUBLIC", level)
+    elif damage == "ids":
+        (a / "chunk_ids.json").write_text(json.dumps(["c0"]))
+    elif damage == "dtype":
+        np.save(level / "docs.npy", np.load(level / "docs.npy").astype(np.float64))
+    elif damage == "indptr":
+        ptr = np.load(level / "indptr.npy")
+        ptr[1] = ptr[-1] + 5
+        np.save(level / "indptr.npy", ptr)
+    else:
+        (a / "vocabulary.json").write_text(json.dumps({"alpha": 0}))
+    with pytest.raises(StoreError, match=message):
+        CorpusIndex.load(a).rank([["alpha"]], "PUBLIC", 5)
+
+
+def test_threads_searching_first_at_once_all_get_the_answer(tmp_path: Path) -> None:
+    """The service's threads share one index: its first load happens once, for all of them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunks = [_chunk(i, " ".join(d)) for i, d in enumerate(_random_corpus(2, 300))]
+    CorpusIndex.build(chunks, tmp_path / "idx", generation=1)
+    expected = CorpusIndex.load(tmp_path / "idx").rank([["w1", "w7"]], "INTERNAL", 5)
+    index = CorpusIndex.load(tmp_path / "idx")
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda _: index.rank([["w1", "w7"]], "INTERNAL", 5), range(32)))
+    assert got == [expected] * 32
+
+
+def test_the_number_of_tokenising_processes_can_be_set_and_a_bad_one_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ragspine.retrieval.postings import default_workers
+
+    monkeypatch.setenv("RAGSPINE_INDEX_WORKERS", "0")
+    assert default_workers(10**6) == 0
+    monkeypatch.setenv("RAGSPINE_INDEX_WORKERS", "many")
+    with pytest.raises(StoreError, match="RAGSPINE_INDEX_WORKERS='many'"):
+        default_workers(10**6)

@@ -1,0 +1,132 @@
+"""Reading a saved search index back: all of one build, checked, or a StoreError.
+
+An index is a folder of arrays swapped in whole by a rename when it is rebuilt. A process that
+read the vocabulary of one build and the arrays of the next would score with term numbers that
+mean other words (and the compiled loops do not check bounds), so everything is read at once,
+between two reads of the manifest that must name the same build; the arrays are memory-mapped,
+so reading them all costs no more than reading one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragspine.errors import StoreError
+from ragspine.sensitivity import LEVELS
+
+MANIFEST = "manifest.json"
+VOCABULARY = "vocabulary.json"
+CHUNK_IDS = "chunk_ids.json"
+# name, dtype: what each level's arrays must be for the kernels
+ARRAYS = (("indptr", np.int64), ("docs", np.int32), ("data", np.float32), ("rows", np.int32))
+ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class LevelIndex:
+    indptr: np.ndarray  # int64, terms + 1
+    docs: np.ndarray  # int32: the level's document numbers, term by term
+    data: np.ndarray  # float32: each posting's BM25 weight
+    rows: np.ndarray  # int32: level document number → corpus row (chunk id)
+
+    @property
+    def n_docs(self) -> int:
+        return int(self.rows.size)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    manifest: dict[str, Any]
+    vocab: dict[str, int]
+    chunk_ids: list[str]
+    levels: dict[str, LevelIndex]
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((directory / MANIFEST).read_text("utf-8"))
+    except FileNotFoundError:
+        raise StoreError(f"search index not found: {directory}") from None
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{directory}: unreadable search index manifest: {exc}") from exc
+    if not isinstance(data, dict):
+        raise StoreError(f"{directory}: unreadable search index manifest: not an object")
+    return data
+
+
+def load_index(directory: Path) -> Loaded:
+    """Every file of one build; retried while a rebuild is being swapped in."""
+    for attempt in range(ATTEMPTS):
+        try:
+            before = read_manifest(directory)
+            loaded = _read_all(directory, before)
+            after = read_manifest(directory)
+        except StoreError:
+            if attempt == ATTEMPTS - 1 or directory.exists():
+                raise
+            time.sleep(0.05)  # between the two renames of a swap the folder is missing
+            continue
+        if before.get("build") == after.get("build"):
+            return loaded
+    raise StoreError(f"{directory}: the search index kept changing while it was read")
+
+
+def _read_json(directory: Path, name: str, kind: type) -> Any:
+    try:
+        data = json.loads((directory / name).read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{directory}: unreadable search index ({name}): {exc}") from exc
+    if not isinstance(data, list) or not all(isinstance(x, kind) for x in data):
+        raise StoreError(f"{directory}: unreadable search index ({name}): not a list of strings")
+    return data
+
+
+def _read_all(directory: Path, manifest: dict[str, Any]) -> Loaded:
+    words = _read_json(directory, VOCABULARY, str)
+    ids = _read_json(directory, CHUNK_IDS, str)
+    counts = manifest.get("chunks") or {}
+    levels = {
+        level: _read_level(directory / level, len(words), len(ids), counts.get(level))
+        for level in LEVELS
+    }
+    vocab = dict(zip(words, range(len(words)), strict=True))
+    return Loaded(manifest, vocab, ids, levels)
+
+
+def _read_level(d: Path, n_terms: int, n_ids: int, expected: object) -> LevelIndex:
+    arrays = []
+    for name, dtype in ARRAYS:
+        try:
+            # Memory-mapped: a process serving one clearance pages in only what it scores.
+            a = np.asarray(np.load(d / f"{name}.npy", mmap_mode="r"))
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"{d}: unreadable search index level ({name}): {exc}") from exc
+        if a.dtype != dtype or a.ndim != 1:
+            raise StoreError(f"{d}: damaged search index level: {name} is {a.dtype}, {a.ndim}-d")
+        arrays.append(a)
+    level = LevelIndex(*arrays)
+    ptr = level.indptr
+    problems = [
+        (ptr.size != n_terms + 1, f"{ptr.size - 1} terms for a vocabulary of {n_terms}"),
+        (ptr.size > 0 and int(ptr[0]) != 0, "postings do not start at 0"),
+        (
+            ptr.size > 0 and not (int(ptr[-1]) == level.docs.size == level.data.size),
+            "posting arrays of different lengths",
+        ),
+        (bool(np.any(ptr[1:] < ptr[:-1])), "posting offsets go backwards"),
+        (expected is not None and level.n_docs != expected, f"{level.n_docs} chunks"),
+        (
+            level.n_docs > 0 and not 0 <= int(level.rows[0]) <= int(level.rows[-1]) < n_ids,
+            "rows outside the chunk ids",
+        ),
+    ]
+    for bad, what in problems:
+        if bad:
+            raise StoreError(f"{d}: damaged search index level: {what}; rebuild it")
+    return level
