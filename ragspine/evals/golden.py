@@ -10,26 +10,55 @@ from __future__ import annotations
 import fnmatch
 import gc
 import hashlib
-import json
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from ragspine.errors import ConfigError
+from ragspine.evals.golden_spec import (
+    _TAG,
+    CaseSpec,
+    Clearance,
+    Expect,
+    GoldenCase,
+    GoldenError,
+    Mode,
+    Route,
+    SourceRef,
+    Status,
+    SuiteDefaults,
+    SuiteSpec,
+)
+from ragspine.parallel import fork_is_safe, ordered_map, usable_cores
 
-Route = Literal["structured", "narrative", "composite"]
-Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
-Status = Literal["found", "not_found", "unrecognized_param"]
-Clearance = Literal["PUBLIC", "INTERNAL", "RESTRICTED"]
+__all__ = [
+    "CaseSpec",
+    "Clearance",
+    "Expect",
+    "FilterError",
+    "GoldenCase",
+    "GoldenError",
+    "GoldenScan",
+    "GoldenSet",
+    "Mode",
+    "Route",
+    "SourceRef",
+    "Status",
+    "SuiteDefaults",
+    "SuiteSpec",
+    "compile_filter",
+    "golden_files",
+    "load_golden",
+    "scan_golden",
+]
 
 # libyaml when present (about 5x faster); the pure-Python safe loader otherwise. Both are safe.
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -53,124 +82,6 @@ class _Loader(_BaseLoader):  # type: ignore[misc]
             if len(_TAGS) < 20_000:
                 _TAGS[key] = tag
         return tag
-
-
-_ID = r"^[a-z0-9][a-z0-9._-]{0,99}$"
-_TAG = r"^[a-z0-9][a-z0-9_-]{0,49}$"
-
-
-class GoldenError(ConfigError):
-    """A golden file is invalid; the message names the file, line, case and field."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SourceRef(_Strict):
-    doc: str = Field(min_length=1)
-    locator: str | None = None
-    # Any passage of a section: 'section=5.16' also matches section=5.16.2,para=3 (never
-    # section=5.161); a list matches any of its prefixes: [page=10, page=11].
-    locator_prefix: str | list[str] | None = None
-
-    def matches(self, source: Mapping[str, object]) -> bool:
-        """Whether a cited source is this one."""
-        locator = str(source.get("locator", ""))
-        if source.get("doc") != self.doc or self.locator not in (None, locator):
-            return False
-        prefixes = (
-            [self.locator_prefix] if isinstance(self.locator_prefix, str) else self.locator_prefix
-        )
-        return prefixes is None or any(
-            locator.startswith(p) and locator[len(p) : len(p) + 1] in ("", ",", ".")
-            for p in prefixes
-        )
-
-    def describe(self) -> str:
-        where = self.locator or self.locator_prefix
-        if isinstance(where, list):
-            where = " | ".join(where)
-        return self.doc + (f" · {where}" if where else "") + ("…" if self.locator_prefix else "")
-
-
-class Expect(_Strict):
-    route: Route | None = None
-    clarification: Mode | None = None
-    statuses: list[Status] | None = None
-    # the metric codes queried, as a multiset: a derived metric, not its raw inputs
-    metrics: list[str] | None = None
-    guard_triggered: bool | None = None
-    sources: list[SourceRef] | None = None
-    answer_contains: list[str] = Field(default_factory=list)
-    answer_excludes: list[str] = Field(default_factory=list)
-
-
-class CaseSpec(_Strict):
-    id: str = Field(pattern=_ID)
-    question: str = Field(min_length=1)
-    tags: list[str] = Field(default_factory=list)
-    reference_date: date | None = None
-    clearance: Clearance | None = None
-    expect: Expect
-
-
-class SuiteDefaults(_Strict):
-    reference_date: date | None = None
-    clearance: Clearance = "INTERNAL"
-    tags: list[str] = Field(default_factory=list)
-
-
-class SuiteSpec(_Strict):
-    suite: str | None = Field(default=None, pattern=_TAG)
-    defaults: SuiteDefaults = SuiteDefaults()
-    cases: list[CaseSpec] = Field(min_length=1)
-
-
-@lru_cache(maxsize=64)
-def _expect_of(data: bytes) -> Expect:
-    return Expect.model_validate_json(data)
-
-
-@dataclass(frozen=True, slots=True)
-class GoldenCase:
-    """A case with its suite's defaults applied, and where it was written."""
-
-    id: str
-    question: str
-    tags: tuple[str, ...]
-    reference_date: date
-    clearance: str
-    # Kept as compact JSON and read back on use: a run holds every chosen case, and 10k cases'
-    # validated models were 20 MB where their JSON is 2.
-    expectation: InitVar[Expect]
-    suite: str
-    file: str
-    line: int
-    _expect: bytes = field(init=False, repr=False)
-
-    def __post_init__(self, expectation: Expect) -> None:
-        compact = expectation.model_dump_json(exclude_defaults=True).encode()
-        object.__setattr__(self, "_expect", compact)
-
-    @property
-    def expect(self) -> Expect:
-        return _expect_of(self._expect)
-
-    @property
-    def spec(self) -> str:
-        """A digest of what the case asks and expects: an edited expectation changes it."""
-        material = json.dumps(
-            {
-                "question": self.question,
-                "reference_date": self.reference_date.isoformat(),
-                "clearance": self.clearance,
-                "expect": self.expect.model_dump(mode="json"),
-            },
-            sort_keys=True,
-            ensure_ascii=False,
-        )
-        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -253,17 +164,33 @@ def _scan_files(
     seen: dict[str, str],
     chosen: list[GoldenCase],
 ) -> None:
-    for file in files:
-        raw = file.read_bytes()
+    raws = [(file, file.read_bytes()) for file in files]
+    for file, raw in raws:
         rel = file.relative_to(root).as_posix() if root.is_dir() else file.name
         digest.update(rel.encode() + b"\0" + raw + b"\0")
-        for case in _load_file(file, raw):
+    for cases in ordered_map(_load_pair, raws, _parse_workers(raws)):
+        for case in cases:
             where = f"{case.file}:{case.line}"
             if case.id in seen:
                 raise GoldenError(f"{where}: case {case.id}: id: duplicate of {seen[case.id]}")
             seen[case.id] = where
             if (predicate is None or predicate(case)) and (limit is None or len(chosen) < limit):
                 chosen.append(case)
+
+
+PARALLEL_FROM = 1_000_000  # bytes of YAML: below this, starting processes costs more
+
+
+def _parse_workers(raws: list[tuple[Path, bytes]]) -> int:
+    """Several large files parse in parallel (a file is a unit: its lines and errors are its
+    own); one file, or a small set, parses here."""
+    if len(raws) < 2 or sum(len(r) for _, r in raws) < PARALLEL_FROM or not fork_is_safe():
+        return 0
+    return min(len(raws), usable_cores()) if usable_cores() > 1 else 0
+
+
+def _load_pair(pair: tuple[Path, bytes]) -> list[GoldenCase]:
+    return _load_file(*pair)
 
 
 def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:

@@ -8,20 +8,16 @@ The tokens are exactly ``tokenize``'s, whichever process made them.
 
 from __future__ import annotations
 
-import gc
 import os
-import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
-from multiprocessing import get_context
 
 import numpy as np
 
 from ragspine.errors import StoreError
+from ragspine.parallel import fork_is_safe, ordered_map, usable_cores
 from ragspine.retrieval.chunking.chunk_store import Chunk
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import LEVELS
@@ -84,13 +80,6 @@ def count_batch(texts: list[tuple[str, str]]) -> _Batch:
     )
 
 
-def _fork_is_safe() -> bool:
-    # A forked child inherits the loaded segmenter for free, but forking a process with other
-    # threads can copy a lock some thread holds; spawning instead would re-run an unguarded
-    # __main__ script in every worker. So: a pool by default only where fork is safe.
-    return sys.platform == "linux" and threading.active_count() == 1
-
-
 def default_workers(n_chunks: int) -> int:
     """One process per usable core for a large corpus in a single-threaded process on Linux;
     none (in-process) otherwise. ``RAGSPINE_INDEX_WORKERS`` overrides it (0: in-process)."""
@@ -100,12 +89,9 @@ def default_workers(n_chunks: int) -> int:
             return max(0, int(chosen))
         except ValueError:
             raise StoreError(f"{WORKERS_ENV}={chosen!r}: not a number of processes") from None
-    if n_chunks < POOL_FROM or not _fork_is_safe():
+    if n_chunks < POOL_FROM or not fork_is_safe():
         return 0
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
+    cores = usable_cores()
     return cores if cores > 1 else 0
 
 
@@ -124,33 +110,13 @@ def _batches(chunks: Iterable[Chunk], ids: list[str], levels: list[int]) -> Iter
 
 
 def _counted(batches: Iterator[list[tuple[str, str]]], workers: int) -> Iterator[_Batch]:
-    """Batch results in input order; at most two batches per worker in flight."""
-    if workers <= 0:
-        yield from map(count_batch, batches)
-        return
-    # Asked for workers in a threaded process: spawn (the caller's __main__ must be guarded).
-    fork = _fork_is_safe()
-    if fork:
-        gc.freeze()  # the children share the parent's pages; sweeps would copy them
     try:
-        with ProcessPoolExecutor(
-            workers, mp_context=get_context("fork" if fork else "spawn")
-        ) as pool:
-            pending: list[Future[_Batch]] = []
-            for batch in batches:
-                pending.append(pool.submit(count_batch, batch))
-                if len(pending) >= 2 * workers:
-                    yield pending.pop(0).result()
-            for fut in pending:
-                yield fut.result()
+        yield from ordered_map(count_batch, batches, workers)
     except BrokenProcessPool as exc:
         raise StoreError(
             f"a tokenising worker process died ({exc}); the index is unchanged. Out of memory? "
             f"{WORKERS_ENV}=0 tokenises in this process"
         ) from exc
-    finally:
-        if fork:
-            gc.unfreeze()
 
 
 def collect(

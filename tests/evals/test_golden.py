@@ -138,3 +138,38 @@ def test_bad_filters_are_errors(expr: str) -> None:
 def test_limit_takes_the_first_cases(tmp_path: Path) -> None:
     scan = scan_golden(_write(tmp_path / "g", "a.yaml", GOOD).parent, limit=1)
     assert [c.id for c in scan.cases] == ["st-1"]
+
+
+def _big_suite(n: int, prefix: str, bad_at: int | None = None) -> str:
+    """A suite of ``n`` cases, about 200 bytes each; ``bad_at`` gets an unknown field."""
+    lines = ["suite: big", "defaults:", "  reference_date: 2025-06-30", "cases:"]
+    for i in range(n):
+        lines += [
+            f"  - id: {prefix}-{i:05d}",
+            f"    question: 香港FY2024的REVENUE是多少? 第{i}问",
+            "    expect:",
+            "      route: structured",
+            "      answer_contains: ['455 百万美元']",
+        ]
+        if i == bad_at:
+            lines.append("      answer_contain: ['typo']")
+    return "\n".join(lines) + "\n"
+
+
+def test_large_sets_parse_in_worker_processes_with_the_same_cases_and_errors(
+    tmp_path: Path,
+) -> None:
+    """Over a megabyte of YAML in several files parses in parallel: the cases, their order and
+    lines, and an error's file:line are what one file at a time gives."""
+    folder = tmp_path / "big"
+    folder.mkdir()
+    for part in range(3):
+        (folder / f"p{part}.yaml").write_text(_big_suite(2_500, f"p{part}"), "utf-8")
+    assert sum(f.stat().st_size for f in folder.iterdir()) > 1_000_000
+    together = scan_golden(folder).cases
+    apart = [c for part in range(3) for c in scan_golden(folder / f"p{part}.yaml").cases]
+    assert together == apart and len(together) == 7_500
+    assert together[-1].line == apart[-1].line > 10_000
+    (folder / "p1.yaml").write_text(_big_suite(2_500, "p1", bad_at=1_234), "utf-8")
+    with pytest.raises(GoldenError, match=r"p1\.yaml:\d+: case p1-01234: expect\.answer_contain"):
+        scan_golden(folder)
