@@ -17,7 +17,16 @@ import pytest
 
 PACKAGE = Path(__file__).parents[1] / "ragspine"
 # "" is ragspine/__init__.py
-FOUNDATION = {"errors", "text", "numbers", "observability", "sensitivity", "cli_errors", ""}
+FOUNDATION = {
+    "errors",
+    "text",
+    "numbers",
+    "observability",
+    "sensitivity",
+    "cli_errors",
+    "parallel",
+    "",
+}
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}
 ALLOWED: dict[str, set[str]] = {
     "readers": set(),
