@@ -320,9 +320,15 @@ def _run(
                         if meter.spent_out():  # queued cases never start
                             for other in pending:
                                 other.cancel()
-                except BaseException:  # Ctrl-C: queued cases never start; --resume runs them
+                except BaseException as exc:  # queued cases never start; --resume runs them
                     for future in pending:
                         future.cancel()
+                    if isinstance(exc, KeyboardInterrupt):
+                        # Answers already under way are paid for: let them finish, keep them.
+                        pool.shutdown(wait=True)
+                        for future in pending:
+                            if not future.cancelled() and future.exception() is None:
+                                _deliver(append(runner.judge(future.result())), on_result)
                     raise
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     record = record.model_copy(update={"status": status, "finished_at": _now()})

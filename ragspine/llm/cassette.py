@@ -55,6 +55,11 @@ def episode(case_id: str, repeat: int = 0) -> Iterator[None]:
         _episode.reset(token)
 
 
+def current_episode() -> tuple[str, int] | None:
+    """The case and repeat the calls made now belong to, if any."""
+    return _episode.get()
+
+
 class CassetteProvider:
     """Wraps the provider ``build()`` makes, building it only when a reply must be recorded."""
 

@@ -208,6 +208,30 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     assert resumed.returncode == 0, resumed.stderr
 
 
+def test_ctrl_c_keeps_the_answers_already_under_way(tmp_path: Path, stores: list[str]) -> None:
+    """With workers, an interrupted run still judges and writes every answer a worker had
+    started: a paid answer is never asked for again on --resume."""
+    out, log = tmp_path / "run", tmp_path / "answered.log"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAGSPINE_TEST_ANSWER_LOG": str(log)}
+    proc = subprocess.Popen(
+        [RAGSPINE, "eval", "run", "--out", str(out), "--concurrency", "4", "--provider",
+         "python:tests.fakes.providers:LoggingSlowMockProvider", "--filter", "suite:structured",
+         *stores],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not log.exists() or len(log.read_text().splitlines()) < 8
+    ):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    answered = set(log.read_text().split())
+    kept = {r.case_id for r in read_results(out)}
+    assert answered and answered <= kept, sorted(answered - kept)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

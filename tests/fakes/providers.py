@@ -85,6 +85,23 @@ class SlowMockProvider:
         return self._inner.create_message(**kwargs)  # type: ignore[arg-type]
 
 
+class LoggingSlowMockProvider(SlowMockProvider):
+    """The slow mock, writing each case it finished answering to $RAGSPINE_TEST_ANSWER_LOG: the
+    answers a run was given, to compare with the results it kept."""
+
+    def create_message(self, **kwargs: object) -> ProviderResponse:
+        import os
+
+        from ragspine.llm.cassette import current_episode
+
+        response = super().create_message(**kwargs)
+        case = current_episode()
+        if not response.tool_calls and case is not None:
+            with open(os.environ["RAGSPINE_TEST_ANSWER_LOG"], "a", encoding="utf-8") as log:
+                log.write(f"{case[0]}\n")
+        return response
+
+
 class OutageOnRevenue:
     """Fails for questions about revenue only: some cases error, the rest run."""
 
