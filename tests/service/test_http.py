@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -187,3 +188,25 @@ def test_the_access_log_holds_no_question_and_no_forged_line(service: Service) -
 def test_a_question_the_engine_refuses_is_refused_before_the_cache(service: Service) -> None:
     r = service.ask({"question": "退货政策是什么?\u0000", "reference_date": REF})
     assert r.status_code == 422
+
+
+def test_a_streamed_body_over_the_limit_is_413_too(service: Service) -> None:
+    """Chunked, with no Content-Length to refuse up front: counted as it arrives, and refused
+    with 413 once past the limit, not read to the end."""
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"question": "'
+        for _ in range(40):
+            yield b"x" * 1_000
+        yield b'"}'
+
+    r = httpx.post(
+        f"{service.url}/v1/ask",
+        content=chunks(),
+        headers={
+            "Authorization": f"Bearer {service.keys['INTERNAL']}",
+            "content-type": "application/json",
+        },
+    )
+    assert r.status_code == 413, r.text
+    assert "over 16384 bytes" in r.json()["detail"]

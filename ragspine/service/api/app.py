@@ -96,24 +96,29 @@ class _BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(send, self.limit)
             return
-        seen = 0
+        seen, refused = 0, False
 
+        # A streamed body is counted as it arrives. Past the limit the 413 goes out at once and
+        # the app is told the client left: FastAPI turns any error while reading the body into
+        # its own 400, so raising through it would lose the 413. What the app answers after
+        # that is dropped.
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message: Message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise _TooLarge
+                refused = True
+                await _too_large(send, self.limit)
+                return {"type": "http.disconnect"}
             return message
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
+        async def sent(message: Message) -> None:
+            if not refused:
+                await send(message)
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, counted, sent)
 
 
 async def _too_large(send: Any, limit: int) -> None:
