@@ -32,6 +32,15 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+def pool_size(limit: int | None = None) -> int:
+    """Processes worth starting here: one per usable core (at most ``limit``), or 0 where
+    forking is unsafe or there is one core to run on."""
+    cores = usable_cores()
+    if cores < 2 or not fork_is_safe():
+        return 0
+    return cores if limit is None else min(cores, limit)
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
     """``map(fn, items)`` in input order, over ``workers`` processes (0: in this one), with at
     most two items per worker in flight so memory stays flat however many items come.

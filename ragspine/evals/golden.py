@@ -37,7 +37,7 @@ from ragspine.evals.golden_spec import (
     SuiteDefaults,
     SuiteSpec,
 )
-from ragspine.parallel import fork_is_safe, ordered_map, usable_cores
+from ragspine.parallel import ordered_map, pool_size
 
 __all__ = [
     "CaseSpec",
@@ -184,9 +184,9 @@ PARALLEL_FROM = 1_000_000  # bytes of YAML: below this, starting processes costs
 def _parse_workers(raws: list[tuple[Path, bytes]]) -> int:
     """Several large files parse in parallel (a file is a unit: its lines and errors are its
     own); one file, or a small set, parses here."""
-    if len(raws) < 2 or sum(len(r) for _, r in raws) < PARALLEL_FROM or not fork_is_safe():
+    if len(raws) < 2 or sum(len(r) for _, r in raws) < PARALLEL_FROM:
         return 0
-    return min(len(raws), usable_cores()) if usable_cores() > 1 else 0
+    return pool_size(limit=len(raws))
 
 
 def _load_pair(pair: tuple[Path, bytes]) -> list[GoldenCase]:

@@ -31,6 +31,7 @@ from ragspine.retrieval.index_files import (
     Loaded,
     load_index,
     read_manifest,
+    save_level,
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
@@ -109,12 +110,7 @@ class CorpusIndex:
                 )
                 counts_by_level[level] = int(n_docs)
                 lengths[level] = round(float(avg), 3)
-                level_dir = tmp / level
-                level_dir.mkdir()
-                np.save(level_dir / "indptr.npy", ptr)
-                np.save(level_dir / "docs.npy", level_docs)
-                np.save(level_dir / "data.npy", data)
-                np.save(level_dir / "rows.npy", np.flatnonzero(keep).astype(np.int32))
+                save_level(tmp / level, ptr, level_docs, data, np.flatnonzero(keep))
                 if progress:
                     progress(f"indexed {level}: {n_docs} chunks")
             manifest = {

@@ -99,6 +99,13 @@ def _read_all(directory: Path, manifest: dict[str, Any]) -> Loaded:
     return Loaded(manifest, vocab, ids, levels)
 
 
+def save_level(d: Path, *arrays: np.ndarray) -> None:
+    """A level's arrays under the names and types ``_read_level`` checks."""
+    d.mkdir()
+    for (name, dtype), a in zip(ARRAYS, arrays, strict=True):
+        np.save(d / f"{name}.npy", np.asarray(a, dtype=dtype))
+
+
 def _read_level(d: Path, n_terms: int, n_ids: int, expected: object) -> LevelIndex:
     arrays = []
     for name, dtype in ARRAYS:

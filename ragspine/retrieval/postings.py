@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from ragspine.errors import StoreError
-from ragspine.parallel import fork_is_safe, ordered_map, usable_cores
+from ragspine.parallel import ordered_map, pool_size
 from ragspine.retrieval.chunking.chunk_store import Chunk
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import LEVELS
@@ -89,10 +89,7 @@ def default_workers(n_chunks: int) -> int:
             return max(0, int(chosen))
         except ValueError:
             raise StoreError(f"{WORKERS_ENV}={chosen!r}: not a number of processes") from None
-    if n_chunks < POOL_FROM or not fork_is_safe():
-        return 0
-    cores = usable_cores()
-    return cores if cores > 1 else 0
+    return pool_size() if n_chunks >= POOL_FROM else 0
 
 
 def _batches(chunks: Iterable[Chunk], ids: list[str], levels: list[int]) -> Iterator[list]:  # type: ignore[type-arg]

@@ -182,26 +182,35 @@ def test_a_terminal_gets_a_bar_with_counts_and_a_log_gets_lines(
     assert "progress: " not in tty.stdout  # the bar, not log lines
 
 
+def _interrupted_run(
+    out: Path, provider: str, stores: list[str], *, watch: Path, lines: int, **env: str
+) -> tuple[int, str]:
+    """`eval run` with ``provider``, sent Ctrl-C once ``watch`` has ``lines`` lines; its exit
+    status and stderr."""
+    proc = subprocess.Popen(
+        [RAGSPINE, "eval", "run", "--out", str(out), "--provider",
+         f"python:tests.fakes.providers:{provider}", "--filter", "suite:structured", *stores],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not watch.exists() or len(watch.read_text().splitlines()) < lines
+    ):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stderr
+
+
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     tmp_path: Path, stores: list[str]
 ) -> None:
     out = tmp_path / "run"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [RAGSPINE, "eval", "run", "--out", str(out), "--provider",
-         "python:tests.fakes.providers:SlowMockProvider", "--filter", "suite:structured",
-         *stores],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    results = out / "results.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (
-        not results.exists() or len(results.read_text().splitlines()) < 5
-    ):
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    status, stderr = _interrupted_run(
+        out, "SlowMockProvider", stores, watch=out / "results.jsonl", lines=5
+    )
+    assert status == 130
     assert f"resume with: ragspine eval run --resume {out}" in stderr
     assert "Traceback" not in stderr
     resumed = run("eval", "run", "--resume", str(out))
@@ -212,21 +221,15 @@ def test_ctrl_c_keeps_the_answers_already_under_way(tmp_path: Path, stores: list
     """With workers, an interrupted run still judges and writes every answer a worker had
     started: a paid answer is never asked for again on --resume."""
     out, log = tmp_path / "run", tmp_path / "answered.log"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAGSPINE_TEST_ANSWER_LOG": str(log)}
-    proc = subprocess.Popen(
-        [RAGSPINE, "eval", "run", "--out", str(out), "--concurrency", "4", "--provider",
-         "python:tests.fakes.providers:LoggingSlowMockProvider", "--filter", "suite:structured",
-         *stores],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (
-        not log.exists() or len(log.read_text().splitlines()) < 8
-    ):
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    status, stderr = _interrupted_run(
+        out,
+        "LoggingSlowMockProvider",
+        [*stores, "--concurrency", "4"],
+        watch=log,
+        lines=8,
+        RAGSPINE_TEST_ANSWER_LOG=str(log),
+    )
+    assert status == 130, stderr
     answered = set(log.read_text().split())
     kept = {r.case_id for r in read_results(out)}
     assert answered and answered <= kept, sorted(answered - kept)
