@@ -13,7 +13,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -40,6 +39,7 @@ from ragspine.evals.records import (
 )
 from ragspine.evals.run_options import RunOptions, options_of
 from ragspine.evals.scorers import Observed, raw_unsupported, score
+from ragspine.evals.workers import run_concurrent
 from ragspine.llm import episode
 from ragspine.llm.anthropic import USAGE_KEYS
 from ragspine.profile import DomainProfile
@@ -297,39 +297,16 @@ def _run(
                 if on_result:
                     on_result(result)
         else:
-            # The workers only ask; this thread scores and writes, so a worker's next request
-            # does not wait for the last answer's audit.
-            # Bounded, not the whole set; with a budget, no more in flight than workers, so a
-            # spent budget stops the run within one case per worker.
-            ahead = opts.concurrency * (1 if opts.budget is not None else 4)
-            with ThreadPoolExecutor(max_workers=opts.concurrency) as pool:
-                pending: set[Future[Answered]] = set()
-                try:
-                    for case, k in todo:
-                        if meter.spent_out():
-                            break
-                        pending.add(pool.submit(runner.answer, case, k))
-                        if len(pending) >= ahead:
-                            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                            for future in done:
-                                _deliver(append(runner.judge(future.result())), on_result)
-                    for future in as_completed(pending):
-                        if future.cancelled():
-                            continue
-                        _deliver(append(runner.judge(future.result())), on_result)
-                        if meter.spent_out():  # queued cases never start
-                            for other in pending:
-                                other.cancel()
-                except BaseException as exc:  # queued cases never start; --resume runs them
-                    for future in pending:
-                        future.cancel()
-                    if isinstance(exc, KeyboardInterrupt):
-                        # Answers already under way are paid for: let them finish, keep them.
-                        pool.shutdown(wait=True)
-                        for future in pending:
-                            if not future.cancelled() and future.exception() is None:
-                                _deliver(append(runner.judge(future.result())), on_result)
-                    raise
+            # With a budget, no more in flight than workers: a spent budget stops the run
+            # within one case per worker.
+            run_concurrent(
+                todo,
+                lambda item: runner.answer(*item),
+                lambda answered: _deliver(append(runner.judge(answered)), on_result),
+                workers=opts.concurrency,
+                ahead=opts.concurrency * (1 if opts.budget is not None else 4),
+                spent=meter.spent_out,
+            )
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
