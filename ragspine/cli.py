@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Callable
 from datetime import date, datetime
@@ -13,6 +14,7 @@ import click
 
 from ragspine.cli_errors import known_errors
 from ragspine.evals.run_cli import live_from, live_options
+from ragspine.interrupts import stop_requested
 
 DEFAULT_DB = "data/fact_metric.db"
 DEFAULT_CORPUS = "data/chunks.db"
@@ -278,20 +280,25 @@ def worker(
             return
         w.settle = 1.0  # a file still being copied in waits for the next look
         click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
+        stopping = "stopping after the file under way (Ctrl-C again stops now; it is not kept)"
         try:
-            w.run_forever(interval)
-        except KeyboardInterrupt:
-            click.echo("stopped", err=True)
+            with stop_requested(signal.SIGINT, signal.SIGTERM, on_request=stopping) as stop:
+                w.run_forever(interval, stop)
+        except KeyboardInterrupt:  # the second: the file under way is rolled back, left in place
+            click.echo("stopped; the file under way stays in the inbox", err=True)
+            sys.exit(130)
+        click.echo("stopped", err=True)
 
 
 def _page_progress() -> Callable[[str, int, int], None]:
-    """Pages read of pages, on stderr: rewritten in place on a terminal, the last line otherwise."""
+    """Pages read of pages, on stderr: rewritten in place on a terminal; in a log, the first page
+    and the last (a log shows which file a long read is on without a line per page)."""
     last: dict[str, int] = {}
 
     def show(name: str, done: int, total: int) -> None:
         step = max(total // 20, 1)
         live = sys.stderr.isatty()
-        if done == total or (live and done - last.get(name, 0) >= step):
+        if done == total or (done - last.get(name, 0) >= step if live else done == 1):
             last[name] = done
             end = "\n" if done == total else "\r"
             click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)

@@ -25,6 +25,7 @@ FOUNDATION = {
     "sensitivity",
     "cli_errors",
     "parallel",
+    "interrupts",
     "",
 }
 BELOW_AGENT = {"profile", "llm", "storage", "retrieval"}

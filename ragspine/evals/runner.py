@@ -40,12 +40,14 @@ from ragspine.evals.records import (
 from ragspine.evals.run_options import RunOptions, options_of
 from ragspine.evals.scorers import Observed, raw_unsupported, score
 from ragspine.evals.workers import run_concurrent
+from ragspine.interrupts import stop_requested
 from ragspine.llm import episode
 from ragspine.llm.anthropic import USAGE_KEYS
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
 Progress = Callable[[CaseResult], None]
+STOPPING = "\nstopping: the answers under way finish and are kept (Ctrl-C again stops now)"
 __all__ = ["Answered", "CaseRunner", "RunOptions", "options_of", "run_eval", "slot_names"]
 
 
@@ -288,10 +290,15 @@ def _run(
     runner = CaseRunner(engine)
     previous = iter_results(opts.out) if resume else []
     meter = budget_meter(opts.budget, opts.prices, engine.model, opts.provider, previous)
-    with _frozen_heap(), _appender(opts.out / RESULTS_FILE, meter) as append:
+    # Ctrl-C is a request: the answers under way are paid for, so they finish and are kept.
+    with (
+        stop_requested(on_request=STOPPING) as stop,
+        _frozen_heap(),
+        _appender(opts.out / RESULTS_FILE, meter) as append,
+    ):
         if opts.concurrency <= 1:
             for case, k in todo:
-                if meter.spent_out():
+                if meter.spent_out() or stop.is_set():
                     break
                 result = append(runner.run(case, k))
                 if on_result:
@@ -305,8 +312,10 @@ def _run(
                 lambda answered: _deliver(append(runner.judge(answered)), on_result),
                 workers=opts.concurrency,
                 ahead=opts.concurrency * (1 if opts.budget is not None else 4),
-                spent=meter.spent_out,
+                stop=lambda: meter.spent_out() or stop.is_set(),
             )
+    if stop.is_set():
+        raise KeyboardInterrupt  # the CLI says how to resume
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)

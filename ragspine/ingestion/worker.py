@@ -9,6 +9,7 @@ time, and moved.
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,9 +59,11 @@ class Worker:
         ]
         return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
 
-    def run_once(self) -> Batch:
+    def run_once(self, stop: threading.Event | None = None) -> Batch:
         batch = Batch()
         for path in self.pending():
+            if stop is not None and stop.is_set():
+                break
             try:
                 report = ingest_file(
                     path,
@@ -86,10 +89,12 @@ class Worker:
             rebuild_index(self.chunks)
         return batch
 
-    def run_forever(self, interval: float, stop: Callable[[], bool] = lambda: False) -> None:
-        while not stop():
-            self.run_once()
-            time.sleep(interval)
+    def run_forever(self, interval: float, stop: threading.Event) -> None:
+        """A look at the inbox every ``interval`` seconds until ``stop`` is set; a file being
+        ingested when it is set is finished first (each file is its own transaction)."""
+        while not stop.is_set():
+            self.run_once(stop)
+            stop.wait(interval)
 
 
 def _move(path: Path, folder: Path) -> Path:

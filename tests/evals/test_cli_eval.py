@@ -217,19 +217,29 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     assert resumed.returncode == 0, resumed.stderr
 
 
-def test_ctrl_c_keeps_the_answers_already_under_way(tmp_path: Path, stores: list[str]) -> None:
-    """With workers, an interrupted run still judges and writes every answer a worker had
-    started: a paid answer is never asked for again on --resume."""
+@pytest.mark.parametrize(
+    "concurrency",
+    [
+        "1",  # one case at a time: the case under way finishes
+        "4",  # workers: every case a worker had started finishes
+    ],
+)
+def test_ctrl_c_keeps_the_answers_already_under_way(
+    tmp_path: Path, stores: list[str], concurrency: str
+) -> None:
+    """An interrupted run still judges and writes every answer it had asked for: a paid answer
+    is never asked for again on --resume."""
     out, log = tmp_path / "run", tmp_path / "answered.log"
     status, stderr = _interrupted_run(
         out,
         "LoggingSlowMockProvider",
-        [*stores, "--concurrency", "4"],
+        [*stores, "--concurrency", concurrency],
         watch=log,
         lines=8,
         RAGSPINE_TEST_ANSWER_LOG=str(log),
     )
     assert status == 130, stderr
+    assert "stopping: the answers under way finish and are kept" in stderr
     answered = set(log.read_text().split())
     kept = {r.case_id for r in read_results(out)}
     assert answered and answered <= kept, sorted(answered - kept)

@@ -4,17 +4,22 @@ and a killed worker resumes without duplicates."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from ragspine.storage.fact_store import FactStore
 from tests.cli import invoke
 from tests.ingestion.test_ingest_command import _book
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
+ROOT = Path(__file__).parents[2]
 
 
 def _worker(tmp_path: Path, inbox: Path):  # type: ignore[no-untyped-def]
@@ -91,3 +96,66 @@ def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path)
     assert "watching" in stderr and "stopped" in stderr and "Traceback" not in stderr
     assert _count(tmp_path) == 4
     assert os.listdir(inbox) == ["done"]
+
+
+@pytest.fixture(scope="module")
+def report_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 20 pages of the real 金宇 annual report: a file that takes seconds to read."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader = PdfReader(next((ROOT / "examples" / "jinyu" / "report").glob("*.pdf")))
+    writer = PdfWriter()
+    for page in reader.pages[:20]:
+        writer.add_page(page)
+    path = tmp_path_factory.mktemp("report") / "jinyu-20-pages.pdf"
+    with path.open("wb") as fh:
+        writer.write(fh)
+    return path
+
+
+@pytest.mark.parametrize(
+    "signum",
+    [
+        signal.SIGINT,  # Ctrl-C at a terminal
+        signal.SIGTERM,  # a service manager (systemd, docker stop) stopping it
+    ],
+)
+def test_a_stop_asked_for_mid_file_finishes_that_file_first(
+    tmp_path: Path, report_pages: Path, signum: signal.Signals
+) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    proc = subprocess.Popen(
+        [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2",
+         "--profile", str(ROOT / "examples" / "jinyu" / "profile.yaml"),
+         "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    errors: list[str] = []
+    reading = threading.Event()
+
+    def read_stderr() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            errors.append(line)
+            if f"reading {report_pages.name}: page 1/" in line:
+                reading.set()
+
+    reader = threading.Thread(target=read_stderr)
+    reader.start()
+    try:
+        shutil.copy(report_pages, inbox / report_pages.name)
+        assert reading.wait(60), "".join(errors)
+        proc.send_signal(signum)  # while the pages are being read
+        proc.wait(timeout=120)
+    finally:
+        proc.kill()
+        reader.join()
+    assert proc.stdout is not None
+    stdout = proc.stdout.read()
+    log = "".join(errors)
+    assert proc.returncode == 0, log
+    assert "stopping after the file under way" in log and "stopped" in log
+    assert "Traceback" not in log
+    assert f"added  {report_pages.name}" in stdout  # finished, not dropped
+    assert os.listdir(inbox) == ["done"] and (inbox / "done" / report_pages.name).exists()
