@@ -92,7 +92,7 @@ def faq_items(path: Path) -> dict[str, int]:
 
 
 def start(
-    tmp: Path, db: Path, corpus: Path, *, provider: str = "mock"
+    tmp: Path, db: Path, corpus: Path, *, provider: str = "mock", extra: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[str], Service]:
     keys_file = tmp / "keys.yaml"
     keys = {
@@ -106,7 +106,7 @@ def start(
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [RAGSPINE, "serve", "--port", str(port), "--db", str(db), "--corpus", str(corpus),
-         "--keys", str(keys_file), "--faq", str(faq), "--provider", provider],
+         "--keys", str(keys_file), "--faq", str(faq), "--provider", provider, *extra],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -3,15 +3,18 @@ exclusions, keys and clearance, a provider outage, and bad input of every kind."
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from ragspine.engine import Engine
-from tests.service.conftest import POLICY, Service
+from tests.service.conftest import POLICY, Service, start
 
 REF = "2025-06-30"
 SEED_QUESTION = "中国内地FY2024的REVENUE是多少"
@@ -213,3 +216,55 @@ def test_a_streamed_body_over_the_limit_is_413_too(service: Service) -> None:
     )
     assert r.status_code == 413, r.text
     assert "over 16384 bytes" in r.json()["detail"]
+
+
+@pytest.fixture(scope="module")
+def impatient(
+    tmp_path_factory: pytest.TempPathFactory, demo_db: Path, demo_corpus: Path
+) -> Iterator[Service]:
+    """The service with a 1 s request timeout."""
+    proc, svc = start(
+        tmp_path_factory.mktemp("impatient"), demo_db, demo_corpus, extra=("--timeout", "1")
+    )
+    yield svc
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "trickle",
+    [
+        False,  # declares 200 bytes, sends 20 and waits
+        True,  # sends a byte every 0.2 s, never finishing inside the timeout
+    ],
+)
+def test_a_body_that_stops_arriving_is_408_not_a_held_connection(
+    impatient: Service, trickle: bool
+) -> None:
+    host, port = impatient.url.removeprefix("http://").split(":")
+    head = (
+        "POST /v1/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {impatient.keys['INTERNAL']}\r\nContent-Length: 200\r\n\r\n"
+    )
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(head.encode() + b'{"question": "')
+        reply = b""
+        conn.settimeout(0.2)
+        deadline = time.monotonic() + 30  # the service answers after 1 s
+        while time.monotonic() < deadline:
+            if trickle and not reply:
+                conn.sendall(b"x")
+            try:
+                piece = conn.recv(4096)
+            except TimeoutError:
+                continue
+            except ConnectionResetError:
+                break
+            if not piece:
+                break  # closed after the answer: the connection is not held
+            reply += piece
+    status, _, rest = reply.partition(b"\r\n")
+    assert status == b"HTTP/1.1 408 Request Timeout", reply
+    body = json.loads(rest.partition(b"\r\n\r\n")[2])
+    assert body["detail"] == "the request body did not arrive within 1 s"
+    assert httpx.get(f"{impatient.url}/healthz").status_code == 200  # and it still serves

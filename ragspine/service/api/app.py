@@ -4,6 +4,7 @@ the API keys, a body-size limit, a request id on every response and a one-line a
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -72,7 +73,7 @@ def create_app(
     )
     errors.install(app)
     app.include_router(router)
-    app.add_middleware(_BodyLimit, limit=settings.max_body)
+    app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app
 
@@ -83,10 +84,12 @@ def app_from_env() -> FastAPI:
 
 
 class _BodyLimit:
-    """413 for a body over the limit, declared or streamed; nothing past it is read."""
+    """413 for a body over the limit, declared or streamed; nothing past it is read. 408 for a
+    body that stops arriving: a client that declares more than it sends (or trickles it) would
+    otherwise hold a connection and a worker for as long as it likes."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, timeout: float) -> None:
+        self.app, self.limit, self.timeout = app, limit, timeout
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -96,18 +99,29 @@ class _BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(send, self.limit)
             return
-        seen, refused = 0, False
+        seen, refused, complete = 0, False, False
+        deadline = anyio.current_time() + self.timeout  # for the whole body, not per piece
 
-        # A streamed body is counted as it arrives. Past the limit the 413 goes out at once and
-        # the app is told the client left: FastAPI turns any error while reading the body into
-        # its own 400, so raising through it would lose the 413. What the app answers after
-        # that is dropped.
+        # A streamed body is counted as it arrives. Past the limit or the deadline the answer
+        # goes out at once and the app is told the client left: FastAPI turns any error while
+        # reading the body into its own 400, so raising through it would lose the 413. What
+        # the app answers after that is dropped.
         async def counted() -> Message:
-            nonlocal seen, refused
+            nonlocal seen, refused, complete
             if refused:
                 return {"type": "http.disconnect"}
-            message: Message = await receive()
+            if complete:  # after the body only a disconnect comes: no deadline on waiting for it
+                return await receive()  # type: ignore[no-any-return]
+            message: Message | None = None
+            with anyio.move_on_after(max(deadline - anyio.current_time(), 0)):
+                message = await receive()
+            if message is None:
+                refused = True
+                detail = f"the request body did not arrive within {self.timeout:g} s"
+                await _problem(send, 408, "Request timeout", detail)
+                return {"type": "http.disconnect"}
             seen += len(message.get("body", b""))
+            complete = message["type"] != "http.request" or not message.get("more_body", False)
             if seen > self.limit:
                 refused = True
                 await _too_large(send, self.limit)
@@ -122,17 +136,22 @@ class _BodyLimit:
 
 
 async def _too_large(send: Any, limit: int) -> None:
-    body = (
-        '{"type":"about:blank","title":"Payload too large","status":413,'
-        f'"detail":"the request body is over {limit} bytes"}}'
+    await _problem(send, 413, "Payload too large", f"the request body is over {limit} bytes")
+
+
+async def _problem(send: Any, status: int, title: str, detail: str) -> None:
+    """A problem+json answer sent below FastAPI, where its exception handlers do not reach."""
+    body = json.dumps(
+        {"type": "about:blank", "title": title, "status": status, "detail": detail}
     ).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", errors.PROBLEM.encode()),
                 (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
             ],
         }
     )
