@@ -53,16 +53,24 @@ class AliasMatcher:
         self._codes = [code for code, _ in pairs]
         self._patterns = [re.compile(_alias_pattern(alias, inflect=inflect)) for _, alias in pairs]
         # Any match contains each of the alias's words verbatim; the longest is the best probe.
-        self._probes = [
+        probes = [
             max((t for t in re.split(r"[\W_]+", fold(alias)) if t), key=len) for _, alias in pairs
         ]
+        # A probe can only be in a text that holds its first character: a sentence has a few
+        # dozen distinct characters, a profile hundreds of aliases.
+        self._by_first: dict[str, list[tuple[int, str]]] = {}
+        for i, probe in enumerate(probes):
+            self._by_first.setdefault(probe[0], []).append((i, probe))
         self._exact = {compact(alias): code for code, alias in pairs}
 
     def find_all(self, folded: str) -> list[AliasMatch]:
         """Every alias occurrence in folded text, leftmost-longest, without overlaps."""
+        by_first = self._by_first
         found = [
             (m.start(), m.start() - m.end(), i, m.end())
-            for i, probe in enumerate(self._probes)
+            for c in set(folded)
+            if c in by_first
+            for i, probe in by_first[c]
             if probe in folded
             for m in self._patterns[i].finditer(folded)
         ]

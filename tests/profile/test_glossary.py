@@ -1,8 +1,16 @@
 from __future__ import annotations
 
-import pytest
+import functools
+from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragspine.profile import DomainProfile, load_profile
 from ragspine.profile.glossary import (
+    AliasMatch,
+    AliasMatcher,
     glossary_for,
     normalize_channel,
     normalize_entity,
@@ -87,3 +95,51 @@ def test_find_entities_in_text(text: str, entities: list[str]) -> None:
 
 def test_glossary_is_compiled_once_per_profile() -> None:
     assert glossary_for() is glossary_for()
+
+
+def _every_alias_tried(matcher: AliasMatcher, folded: str) -> list[AliasMatch]:
+    """The matcher's answer with no prefilter: each alias's pattern over the whole text."""
+    found = sorted(
+        (m.start(), m.start() - m.end(), i, m.end())
+        for i, pattern in enumerate(matcher._patterns)
+        for m in pattern.finditer(folded)
+    )
+    out, taken_until = [], 0
+    for start, _, i, end in found:
+        if start >= taken_until:
+            out.append(AliasMatch(matcher._codes[i], start, end))
+            taken_until = end
+    return out
+
+
+REAL_PROFILE = Path(__file__).parents[2] / "examples" / "jinyu" / "profile.yaml"
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_first_character_prefilter_finds_what_trying_every_alias_finds(
+    data: st.DataObject,
+) -> None:
+    """Text made of the profiles' own aliases, cut and glued with noise: the prefiltered scan
+    and the scan of every alias agree on every match."""
+    profile = _profile(data.draw(st.sampled_from([None, REAL_PROFILE])))
+    matcher = glossary_for(profile)._all
+    words = [fold(w) for t in (*profile.metrics, *profile.entities, *profile.channels)
+             for w in (t.code, *t.aliases)]  # fmt: skip
+    pieces = data.draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(words),
+                st.sampled_from(words).map(lambda w: w[: max(1, len(w) // 2)]),
+                st.text(alphabet="的 -_/2024年FY与及和", max_size=4),
+            ),
+            max_size=12,
+        )
+    )
+    folded = fold("".join(pieces))
+    assert matcher.find_all(folded) == _every_alias_tried(matcher, folded)
+
+
+@functools.cache
+def _profile(path: Path | None) -> DomainProfile:
+    return load_profile(path)
