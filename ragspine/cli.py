@@ -274,18 +274,20 @@ def worker(
             on_done=done,
             on_failed=failed,
         )
-        if once:
-            batch = w.run_once()
-            click.echo(f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}")
-            return
-        w.settle = 1.0  # a file still being copied in waits for the next look
-        click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
         stopping = "stopping after the file under way (Ctrl-C again stops now; it is not kept)"
         try:
             with stop_requested(signal.SIGINT, signal.SIGTERM, on_request=stopping) as stop:
+                if once:
+                    batch = w.run_once(stop)
+                    click.echo(
+                        f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}"
+                    )
+                    return
+                w.settle = 1.0  # a file still being copied in waits for the next look
+                click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
                 w.run_forever(interval, stop)
-        except KeyboardInterrupt:  # the second: the file under way is rolled back, left in place
-            click.echo("stopped; the file under way stays in the inbox", err=True)
+        except KeyboardInterrupt:  # the second: a file not yet stored stays in the inbox
+            click.echo("stopped; a file not yet stored stays in the inbox", err=True)
             sys.exit(130)
         click.echo("stopped", err=True)
 

@@ -13,25 +13,51 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
 
 
+class StopRequest:
+    """A flag a signal sets and the loops read. Plain, not a ``threading.Event``: a handler runs
+    in the main thread, which may be inside ``Event.wait`` holding the very lock ``set`` needs."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less: it returns within a tenth of a second of a request."""
+        deadline = time.monotonic() + seconds
+        while not self._set and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.1))
+
+
 @contextmanager
 def stop_requested(
     *signums: signal.Signals, on_request: str | None = None
-) -> Iterator[threading.Event]:
-    """While open, the first of ``signums`` (default SIGINT) sets the returned event; a second
-    raises KeyboardInterrupt, for a user who does not want to wait. ``on_request`` is printed to
+) -> Iterator[StopRequest]:
+    """While open, the first of ``signums`` (default SIGINT) sets the returned flag; a second
+    raises KeyboardInterrupt, for a user who does not want to wait. ``on_request`` is written to
     stderr when the first arrives. Outside the main thread, where no signal is delivered, the
-    event is only ever set by the caller."""
-    stop = threading.Event()
+    flag is only ever set by the caller."""
+    stop = StopRequest()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
+    owner = os.getpid()
 
     def request(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a forked child: stopping is its parent's decision
+            return
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
@@ -48,3 +74,9 @@ def stop_requested(
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+
+
+def ignore_interrupts() -> None:
+    """For a pool's worker processes: Ctrl-C at a terminal reaches the whole process group, and
+    whether to stop is the parent's decision (it may finish the work under way)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -17,6 +17,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import TypeVar
 
+from ragspine.interrupts import ignore_interrupts
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -56,7 +58,9 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Itera
         gc.freeze()  # the children share the parent's pages; sweeps would copy them
     try:
         context = get_context("fork" if fork else "spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            workers, mp_context=context, initializer=ignore_interrupts
+        ) as pool:
             pending: list[Future[R]] = []
             for item in items:
                 pending.append(pool.submit(fn, item))

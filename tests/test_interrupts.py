@@ -60,6 +60,28 @@ def test_the_request_message_goes_to_stderr(capfd: pytest.CaptureFixture[str]) -
     assert capfd.readouterr().err == "stopping after this one\n"
 
 
+def test_a_request_wakes_a_sleep_at_once() -> None:
+    """The worker sleeps between looks at its inbox; Ctrl-C must not wait out the interval. (A
+    threading.Event here could deadlock: the handler's set() needs the lock wait() holds.)"""
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    with stop_requested() as stop:
+        timer.start()
+        started = time.monotonic()
+        stop.sleep(60)
+        assert stop.is_set() and time.monotonic() - started < 30
+
+
+def test_a_forked_child_leaves_stopping_to_its_parent() -> None:
+    with stop_requested() as stop:
+        pid = os.fork()
+        if pid == 0:  # the child: a Ctrl-C to the process group reaches it too
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            os._exit(0 if not stop.is_set() else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and not stop.is_set()
+
+
 def test_outside_the_main_thread_nothing_is_installed() -> None:
     before = signal.getsignal(signal.SIGINT)
     seen: list[object] = []

@@ -3,7 +3,9 @@ taking a run's own options, progress people can follow, and Ctrl-C that says how
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -209,6 +211,13 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
             f"resume with: ragspine eval run --resume {opts.out}",
             err=True,
         )
+        main = threading.main_thread()
+        if any(t is not main and t.is_alive() and not t.daemon for t in threading.enumerate()):
+            # A second Ctrl-C left answers under way: the user asked not to wait for them, and
+            # the interpreter would (every line written is flushed, every cassette swapped in).
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
         sys.exit(130)
     click.echo(headline_text(summary))
     click.echo(f"run: {opts.out} (report.md, report.html, results.jsonl, summary.json, junit.xml)")

@@ -314,8 +314,8 @@ def _run(
                 ahead=opts.concurrency * (1 if opts.budget is not None else 4),
                 stop=lambda: meter.spent_out() or stop.is_set(),
             )
-    if stop.is_set():
-        raise KeyboardInterrupt  # the CLI says how to resume
+    if stop.is_set() and meter.results < len(todo):
+        raise KeyboardInterrupt  # cases are left: the CLI says how to resume
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)

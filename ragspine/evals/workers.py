@@ -28,35 +28,37 @@ def run_concurrent(
     """Answer ``todo`` on ``workers`` threads, at most ``ahead`` queued, keeping each answer in
     this thread. Once ``stop()`` (a spent budget, a Ctrl-C request), nothing new starts and the
     answers under way finish and are kept."""
-    with ThreadPoolExecutor(workers) as pool:
+    pool = ThreadPoolExecutor(workers)
 
-        def ask(item: Item) -> tuple[Answer] | None:
-            if stop():  # picked up after the stop: left for --resume
-                return None
-            return (answer(item),)
+    def ask(item: Item) -> tuple[Answer] | None:
+        if stop():  # picked up after the stop: left for --resume
+            return None
+        return (answer(item),)
 
-        def keep_done(futures: Iterable[Future[tuple[Answer] | None]]) -> None:
-            for future in futures:
-                answered = None if future.cancelled() else future.result()
-                if answered is not None:
-                    keep(answered[0])
+    def keep_done(futures: Iterable[Future[tuple[Answer] | None]]) -> None:
+        for future in futures:
+            answered = None if future.cancelled() else future.result()
+            if answered is not None:
+                keep(answered[0])
 
-        pending: set[Future[tuple[Answer] | None]] = set()
-        try:
-            for item in todo:
-                if stop():
-                    break
-                pending.add(pool.submit(ask, item))
-                if len(pending) >= ahead:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    keep_done(done)
-            while pending:
+    pending: set[Future[tuple[Answer] | None]] = set()
+    try:
+        for item in todo:
+            if stop():
+                break
+            pending.add(pool.submit(ask, item))
+            if len(pending) >= ahead:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 keep_done(done)
-                if stop():  # queued cases never start
-                    for future in pending:
-                        future.cancel()
-        except BaseException:  # a second Ctrl-C, or a bug: queued cases never start
-            for future in pending:
-                future.cancel()
-            raise
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            keep_done(done)
+            if stop():  # queued cases never start
+                for future in pending:
+                    future.cancel()
+    except BaseException:
+        # A second Ctrl-C (or a bug): queued cases never start, and the answers under way are
+        # not waited for; the caller decides whether the process waits for their threads.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)

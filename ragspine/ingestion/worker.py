@@ -9,7 +9,6 @@ time, and moved.
 from __future__ import annotations
 
 import shutil
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from ragspine.errors import RagSpineError
 from ragspine.ingestion.pipeline import FileReport, Progress, ingest_file, rebuild_index
+from ragspine.interrupts import StopRequest
 from ragspine.profile import DomainProfile
 from ragspine.readers import BINARY_SUFFIXES
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -59,7 +59,7 @@ class Worker:
         ]
         return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
 
-    def run_once(self, stop: threading.Event | None = None) -> Batch:
+    def run_once(self, stop: StopRequest | None = None) -> Batch:
         batch = Batch()
         for path in self.pending():
             if stop is not None and stop.is_set():
@@ -85,16 +85,18 @@ class Worker:
             batch.done.append(report)
             if self.on_done:
                 self.on_done(report)
-        if batch.done:
-            rebuild_index(self.chunks)
+        # Every round, not only after new files: a worker stopped between storing files and
+        # indexing them leaves the index behind, and the next round catches it up (a current
+        # index costs one manifest read).
+        rebuild_index(self.chunks)
         return batch
 
-    def run_forever(self, interval: float, stop: threading.Event) -> None:
+    def run_forever(self, interval: float, stop: StopRequest) -> None:
         """A look at the inbox every ``interval`` seconds until ``stop`` is set; a file being
         ingested when it is set is finished first (each file is its own transaction)."""
         while not stop.is_set():
             self.run_once(stop)
-            stop.wait(interval)
+            stop.sleep(interval)
 
 
 def _move(path: Path, folder: Path) -> Path:

@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -243,6 +244,40 @@ def test_ctrl_c_keeps_the_answers_already_under_way(
     answered = set(log.read_text().split())
     kept = {r.case_id for r in read_results(out)}
     assert answered and answered <= kept, sorted(answered - kept)
+
+
+def test_a_second_ctrl_c_stops_without_waiting_for_the_answers_under_way(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    out, started = tmp_path / "run", tmp_path / "started.log"
+    proc = subprocess.Popen(
+        [RAGSPINE, "eval", "run", "--out", str(out), "--provider",
+         "python:tests.fakes.providers:StuckMockProvider", "--concurrency", "4", *stores],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
+                       "RAGSPINE_TEST_STARTED_LOG": str(started)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, "")))  # type: ignore[union-attr]
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (
+            not started.exists() or len(started.read_text().splitlines()) < 4
+        ):
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        while time.monotonic() < deadline and not any("stopping:" in line for line in lines):
+            time.sleep(0.02)  # two signals pending at once would count as one
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)  # the answers under way would take a minute
+    finally:
+        proc.kill()
+        reader.join()
+    stderr = "".join(lines)
+    assert proc.returncode == 130, stderr
+    assert f"resume with: ragspine eval run --resume {out}" in stderr
+    assert "Traceback" not in stderr
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,20 @@ class LoggingSlowMockProvider(SlowMockProvider):
         return response
 
 
+class StuckMockProvider(SlowMockProvider):
+    """A model that takes a minute: each call it starts is a line in $RAGSPINE_TEST_STARTED_LOG,
+    so a test knows when answers are under way."""
+
+    def create_message(self, **kwargs: object) -> ProviderResponse:
+        import os
+        import time
+
+        with open(os.environ["RAGSPINE_TEST_STARTED_LOG"], "a", encoding="utf-8") as log:
+            log.write("started\n")
+        time.sleep(60)
+        return super().create_message(**kwargs)
+
+
 class OutageOnRevenue:
     """Fails for questions about revenue only: some cases error, the rest run."""
 

@@ -73,6 +73,28 @@ def test_a_file_ingested_but_not_moved_when_killed_is_not_ingested_twice(tmp_pat
     assert _count(tmp_path) == 4
 
 
+def test_an_index_left_behind_is_caught_up_by_the_next_round(tmp_path: Path) -> None:
+    from ragspine.ingestion.pipeline import ingest_file
+    from ragspine.profile import load_profile
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.retrieval.index import CorpusIndex, index_dir_for
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    assert _worker(tmp_path, inbox).returncode == 0  # an empty corpus, indexed
+    notes = tmp_path / "notes.md"
+    notes.write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
+    corpus = tmp_path / "chunks.db"
+    # what a worker stopped between storing a file and indexing it leaves behind
+    with ChunkStore(corpus) as chunks:
+        ingest_file(notes, chunks=chunks, facts=None, profile=load_profile(None))
+        generation = chunks.generation
+    assert not CorpusIndex.load(index_dir_for(corpus)).is_current(generation)
+    out = _worker(tmp_path, inbox)  # nothing new in the inbox
+    assert out.returncode == 0, out.stderr
+    assert CorpusIndex.load(index_dir_for(corpus)).is_current(generation)
+
+
 def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
