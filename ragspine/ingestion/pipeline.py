@@ -238,21 +238,9 @@ class RunReport:
 
 def rebuild_index(chunks: ChunkStore) -> bool:
     """Rebuild the search index if the corpus changed since it was built."""
-    from ragspine.retrieval.index import CorpusIndex, index_dir_for
+    from ragspine.retrieval.index import refresh_index
 
-    try:
-        index = CorpusIndex.load(index_dir_for(chunks.path))
-    except Exception:  # a missing or unreadable index is rebuilt
-        index = None
-    if index is not None and index.is_current(chunks.generation):
-        return False
-    CorpusIndex.build(
-        chunks.iter_chunks(),
-        index_dir_for(chunks.path),
-        generation=chunks.generation,
-        n_chunks=chunks.count(),
-    )
-    return True
+    return refresh_index(chunks)[1]
 
 
 def ingest_paths_all(

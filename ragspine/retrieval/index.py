@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ragspine.retrieval.chunking.chunk_store import Chunk
+from ragspine.retrieval.chunking.chunk_store import Chunk, ChunkStore
 from ragspine.retrieval.index_files import (
     CHUNK_IDS,
     MANIFEST,
@@ -46,6 +46,29 @@ def index_dir_for(corpus_path: str | Path) -> Path:
     """data/chunks.db → data/chunks.index/"""
     p = Path(corpus_path)
     return p.with_name(p.stem + ".index")
+
+
+def refresh_index(
+    store: ChunkStore, *, progress: Progress | None = None
+) -> tuple[CorpusIndex, bool]:
+    """The store's index, and whether it had to be rebuilt (missing, unreadable, or older than
+    the store): the one place that decides, for ingest, the worker and the retriever alike."""
+    directory = index_dir_for(store.path)
+    generation = store.generation
+    try:
+        index = CorpusIndex.load(directory)
+        if index.is_current(generation):
+            return index, False
+    except Exception:  # a missing or unreadable index is rebuilt
+        pass
+    built = CorpusIndex.build(
+        store.iter_chunks(),
+        directory,
+        generation=generation,
+        progress=progress,
+        n_chunks=store.count(),
+    )
+    return built, True
 
 
 class CorpusIndex:

@@ -10,7 +10,7 @@ from ragspine.errors import IngestError
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import chunk_text
 from ragspine.retrieval.documents import SUPPORTED_SUFFIXES, load_document
-from ragspine.retrieval.index import CorpusIndex, index_dir_for
+from ragspine.retrieval.index import refresh_index
 from ragspine.sensitivity import check_level
 
 ADDED, REPLACED, UNCHANGED = "added", "replaced", "unchanged"
@@ -73,17 +73,5 @@ def ingest_paths(
         report.files.append((doc.doc_id, outcome, n))
         if on_file:
             on_file(doc.doc_id, outcome, n)
-    index = None
-    try:
-        index = CorpusIndex.load(index_dir_for(store.path))
-    except Exception:
-        index = None
-    if index is None or not index.is_current(store.generation):
-        CorpusIndex.build(
-            store.iter_chunks(),
-            index_dir_for(store.path),
-            generation=store.generation,
-            n_chunks=store.count(),
-        )
-        report.index_rebuilt = True
+    report.index_rebuilt = refresh_index(store)[1]
     return report

@@ -10,7 +10,7 @@ from ragspine.profile import DomainProfile, default_profile
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.fusion import rrf_fuse
-from ragspine.retrieval.index import CorpusIndex, Progress, index_dir_for
+from ragspine.retrieval.index import CorpusIndex, Progress, refresh_index
 from ragspine.retrieval.rewrite import rewrite_queries
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
@@ -99,18 +99,4 @@ class HybridRetriever:
 
 def ensure_index(store: ChunkStore, *, progress: Progress | None = None) -> CorpusIndex:
     """The store's index, rebuilt if it is missing or older than the store."""
-    directory = index_dir_for(store.path)
-    generation = store.generation
-    try:
-        index = CorpusIndex.load(directory)
-        if index.is_current(generation):
-            return index
-    except Exception:
-        pass
-    return CorpusIndex.build(
-        store.iter_chunks(),
-        directory,
-        generation=generation,
-        progress=progress,
-        n_chunks=store.count(),
-    )
+    return refresh_index(store, progress=progress)[0]

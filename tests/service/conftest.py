@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -125,14 +126,25 @@ def start(
     return proc, Service(url, keys, log)
 
 
+@contextmanager
+def running(
+    tmp: Path, db: Path, corpus: Path, *, provider: str = "mock", extra: tuple[str, ...] = ()
+) -> Iterator[Service]:
+    """``ragspine serve`` for the length of the block."""
+    proc, svc = start(tmp, db, corpus, provider=provider, extra=extra)
+    try:
+        yield svc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 @pytest.fixture(scope="session")
 def service(
     tmp_path_factory: pytest.TempPathFactory, demo_db: Path, demo_corpus: Path
 ) -> Iterator[Service]:
-    proc, svc = start(tmp_path_factory.mktemp("service"), demo_db, demo_corpus)
-    yield svc
-    proc.terminate()
-    proc.wait(timeout=30)
+    with running(tmp_path_factory.mktemp("service"), demo_db, demo_corpus) as svc:
+        yield svc
 
 
 @pytest.fixture(scope="session")
@@ -157,10 +169,8 @@ def outage(
     tmp_path_factory: pytest.TempPathFactory, demo_db: Path, demo_corpus: Path
 ) -> Iterator[Service]:
     """The same service with a model that is down."""
-    proc, svc = start(
+    with running(
         tmp_path_factory.mktemp("outage"), demo_db, demo_corpus,
         provider="python:tests.fakes.providers:FailingProvider",
-    )  # fmt: skip
-    yield svc
-    proc.terminate()
-    proc.wait(timeout=30)
+    ) as svc:  # fmt: skip
+        yield svc

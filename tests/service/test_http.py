@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from ragspine.engine import Engine
-from tests.service.conftest import POLICY, Service, start
+from tests.service.conftest import POLICY, Service, running
 
 REF = "2025-06-30"
 SEED_QUESTION = "中国内地FY2024的REVENUE是多少"
@@ -223,12 +223,10 @@ def impatient(
     tmp_path_factory: pytest.TempPathFactory, demo_db: Path, demo_corpus: Path
 ) -> Iterator[Service]:
     """The service with a 1 s request timeout."""
-    proc, svc = start(
+    with running(
         tmp_path_factory.mktemp("impatient"), demo_db, demo_corpus, extra=("--timeout", "1")
-    )
-    yield svc
-    proc.terminate()
-    proc.wait(timeout=30)
+    ) as svc:
+        yield svc
 
 
 @pytest.mark.parametrize(
