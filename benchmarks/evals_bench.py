@@ -218,8 +218,8 @@ def worker_prepare(tmp: Path, sizes: list[int]) -> dict[str, Any]:
     from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store
     from ragspine.engine import Engine
-    from ragspine.evals.records import iter_results
-    from ragspine.evals.runner import RunOptions, run_eval
+    from ragspine.evals.run.records import iter_results
+    from ragspine.evals.run.runner import RunOptions, run_eval
 
     t0 = time.perf_counter()
     build_demo_store(tmp / "f.db")
@@ -267,17 +267,17 @@ def _dir_mb(path: Path) -> float:
 
 
 def _opts(tmp: Path, golden: str, out: str) -> Any:
-    from ragspine.evals.runner import RunOptions
+    from ragspine.evals.run.runner import RunOptions
 
     return RunOptions(golden=tmp / golden, out=tmp / out, db=tmp / "f.db", corpus=tmp / "c.db")
 
 
 def worker_run(tmp: Path, size: int) -> dict[str, Any]:
     """Warm up, reset the peak, then time run_eval and summarize over ``size`` cases."""
-    from ragspine.evals.golden import load_golden
-    from ragspine.evals.records import RESULTS_FILE, CaseResult, iter_results
-    from ragspine.evals.runner import run_eval
-    from ragspine.evals.summary import summarize
+    from ragspine.evals.golden.suite import load_golden
+    from ragspine.evals.run.records import RESULTS_FILE, CaseResult, iter_results
+    from ragspine.evals.run.runner import run_eval
+    from ragspine.evals.score.summary import summarize
 
     out: dict[str, Any] = {"rss_start_mb": _rss_mb()}
     warm = run_eval(_opts(tmp, "golden-warm", f"run-warm-{size}"))
@@ -330,9 +330,9 @@ def worker_run(tmp: Path, size: int) -> dict[str, Any]:
 
 def worker_profile(tmp: Path, size: int, top: int) -> str:
     """cProfile of one run_eval + summarize after warm-up: where the harness spends its time."""
-    from ragspine.evals.records import iter_results
-    from ragspine.evals.runner import run_eval
-    from ragspine.evals.summary import summarize
+    from ragspine.evals.run.records import iter_results
+    from ragspine.evals.run.runner import run_eval
+    from ragspine.evals.score.summary import summarize
 
     run_eval(_opts(tmp, "golden-warm", "prof-warm"))
     prof = cProfile.Profile()

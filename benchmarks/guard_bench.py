@@ -19,10 +19,10 @@ from ragspine.agent.request import Request
 from ragspine.demo.corpus import build_demo_corpus
 from ragspine.demo.facts import build_demo_store
 from ragspine.engine import Engine
-from ragspine.evals.adversarial import ATTACKS, AdversarialProvider
-from ragspine.evals.golden import load_golden
-from ragspine.evals.runner import CaseRunner
-from ragspine.evals.scorers import audit, raw_unsupported
+from ragspine.evals.audit.attacks import ATTACKS, AdversarialProvider
+from ragspine.evals.golden.suite import load_golden
+from ragspine.evals.run.runner import CaseRunner
+from ragspine.evals.score.scorers import audit, raw_unsupported
 from ragspine.observability import Trace
 
 SUITE = "guard"

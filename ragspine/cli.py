@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.evals.run_cli import live_from, live_options
+from ragspine.evals.run.cli import live_from, live_options
 from ragspine.interrupts import stop_requested
 
 DEFAULT_DB = "data/fact_metric.db"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.evals.claims import is_label, normalise, read_claims
+from ragspine.evals.audit.claims import is_label, normalise, read_claims
 from ragspine.numbers import fold_numbers, read_numbers
 
 REALWORLD = Path(__file__).parents[2] / "shared" / "realworld"

@@ -23,7 +23,7 @@ def eval_group() -> None:
 )
 def validate(golden: Path) -> None:
     """Check the golden files without running anything."""
-    from ragspine.evals.golden import load_golden
+    from ragspine.evals.golden.suite import load_golden
 
     try:
         gs = load_golden(golden)
@@ -44,7 +44,7 @@ def validate(golden: Path) -> None:
 )
 def diff(a: Path, b: Path, out: Path | None) -> None:
     """Compare run A (e.g. the baseline) with run B, case by case."""
-    from ragspine.evals.diff import diff_runs, write_diff
+    from ragspine.evals.compare.diff import diff_runs, write_diff
 
     try:
         result = diff_runs(a, b)
@@ -82,8 +82,8 @@ def gate(
     max_error_rate: float,
 ) -> None:
     """Exit 1, listing why, if the current run regressed, broke a threshold or proves nothing."""
-    from ragspine.evals.gate import gate as run_gate
-    from ragspine.evals.gate import load_thresholds
+    from ragspine.evals.compare.gate import gate as run_gate
+    from ragspine.evals.compare.gate import load_thresholds
 
     try:
         verdict = run_gate(
@@ -112,7 +112,7 @@ def gate(
 @click.option("--force", is_flag=True, help="bless even an empty, unfinished or subset run")
 def bless(run_dir: Path, baseline: Path, force: bool) -> None:
     """Make RUN_DIR the new baseline (volatile fields left out)."""
-    from ragspine.evals.gate import bless as do_bless
+    from ragspine.evals.compare.gate import bless as do_bless
 
     try:
         do_bless(run_dir, baseline, force=force)
@@ -141,7 +141,7 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
     from tabulate import tabulate
 
     from ragspine.engine import Engine
-    from ragspine.evals.pack import run_pack
+    from ragspine.evals.audit.pack import run_pack
 
     try:
         with Engine.open(db, corpus, profile=profile) as engine:
@@ -178,8 +178,8 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
 
 
 def _register() -> None:
-    from ragspine.evals.compare_cli import compare_command
-    from ragspine.evals.run_cli import run
+    from ragspine.evals.compare.cli import compare_command
+    from ragspine.evals.run.cli import run
 
     eval_group.add_command(run)
     eval_group.add_command(compare_command)

@@ -224,8 +224,8 @@ def test_a_quote_cut_inside_a_number_is_not_a_quote(store: FactStore, reply: str
 def test_a_unit_declared_with_its_scale_is_held_at_that_scale(tmp_path: Path) -> None:
     """Facts in 万元: a narrative figure in 亿元 is checked at scale against them, as declared
     in the profile, not guessed from the unit's code."""
-    from ragspine.evals.audit import audit_answer
-    from ragspine.evals.runner import slot_names
+    from ragspine.evals.audit.findings import audit_answer
+    from ragspine.evals.run.runner import slot_names
     from ragspine.profile import DomainProfile
 
     profile = DomainProfile.model_validate(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.evals.records import read_results
+from ragspine.evals.run.records import read_results
 from tests.cli import Ran, invoke
 
 ROOT = Path(__file__).parents[2]

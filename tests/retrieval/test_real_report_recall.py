@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ragspine.evals.golden import SourceRef
+from ragspine.evals.golden.suite import SourceRef
 from ragspine.profile import load_profile
 from ragspine.retrieval.retriever import HybridRetriever
 from tests.conftest import JinyuExample

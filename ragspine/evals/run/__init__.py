@@ -1,0 +1,1 @@
+"""Running a golden set: options, the runner and its workers, records on disk, cost, progress."""

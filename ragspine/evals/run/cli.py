@@ -1,0 +1,301 @@
+"""`ragspine eval run`: the options of a run (live ones included), --resume and --retry-errors
+taking a run's own options, progress people can follow, and Ctrl-C that says how to go on."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ragspine.cli_errors import fail
+from ragspine.errors import RagSpineError
+
+
+def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--base-url, --timeout, --max-retries, --cassette, --cassette-mode: for `ask` and `eval run`.
+
+    The SDK's own environment variables (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY) still apply.
+    """
+    options = [
+        click.option(
+            "--base-url", default=None, help="the Messages API's URL [default: the SDK's]"
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            help="seconds per request [default: 60]",
+        ),
+        click.option(
+            "--max-retries",
+            type=click.IntRange(min=0),
+            default=None,
+            help="the SDK's retries of a failed request [default: 2]",
+        ),
+        click.option(
+            "--cassette",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="record the model's replies in this folder, or replay them",
+        ),
+        click.option(
+            "--cassette-mode",
+            type=click.Choice(["replay", "record", "strict"]),
+            default="replay",
+            show_default=True,
+            help="replay: recorded, else call and record; record: call and overwrite; "
+            "strict: recorded only, a miss is an error",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def live_from(kwargs: dict[str, Any]) -> Any:
+    """The LiveOptions the live_options flags name (popped from a command's kwargs)."""
+    from ragspine.llm import LiveOptions
+
+    return LiveOptions(
+        base_url=kwargs.pop("base_url"),
+        timeout=kwargs.pop("timeout"),
+        max_retries=kwargs.pop("max_retries"),
+        cassette=kwargs.pop("cassette"),
+        cassette_mode=kwargs.pop("cassette_mode"),
+    )
+
+
+@click.command()
+@click.option(
+    "--golden", type=click.Path(path_type=Path), default=Path("golden"), show_default=True
+)
+@click.option(
+    "--provider",
+    default="mock",
+    show_default=True,
+    help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="run folder [default: reports/<run id>]",
+)
+@click.option(
+    "--filter",
+    "filter_expr",
+    default=None,
+    help="tag expression, e.g. 'zh and not (restricted or id:st-*)'",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None)
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--resume",
+    "resume_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="finish an interrupted run in this folder, with the options in its run.json",
+)
+@click.option(
+    "--retry-errors",
+    "retry_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="run again, in place, the cases of this run that ended in an error",
+)
+@click.option(
+    "--max-error-rate",
+    type=click.FloatRange(min=0, max=1),
+    default=0.1,
+    show_default=True,
+    help="exit 1 when more of the cases than this ended in an error",
+)
+@click.option(
+    "--prices",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="a price table (USD per million tokens) instead of the shipped, dated one",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="USD: stop, resumably, when the estimated cost reaches it",
+)
+@click.option(
+    "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
+)
+@click.option(
+    "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
+)
+@click.option(
+    "--profile",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="domain profile YAML [default: demo]",
+)
+@live_options
+@click.pass_context
+def run(ctx: click.Context, /, **kwargs: Any) -> None:
+    """Run the golden set; results are appended as each case finishes."""
+    from ragspine.evals.report.markdown import headline_text
+    from ragspine.evals.run.finish import finish_run
+    from ragspine.evals.run.progress import RunProgress
+    from ragspine.evals.run.records import RESULTS_FILE, CaseResult, RecordError, iter_results
+    from ragspine.evals.run.runner import RunOptions, run_eval
+
+    resume_dir, retry_dir = kwargs.pop("resume_dir"), kwargs.pop("retry_dir")
+    max_error_rate, concurrency = kwargs.pop("max_error_rate"), kwargs.pop("concurrency")
+    budget = kwargs.pop("budget")
+    live = live_from(kwargs)
+    try:
+        if resume_dir and retry_dir:
+            raise RecordError("--resume and --retry-errors: give one run folder, not both")
+        folder = resume_dir or retry_dir
+        if folder is not None:
+            opts = _recorded_options(ctx, folder, kwargs, live, concurrency, budget)
+        else:
+            folder = kwargs["out"] or Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
+            opts = RunOptions(
+                golden=kwargs["golden"],
+                out=folder,
+                provider=kwargs["provider"],
+                db=kwargs["db"],
+                corpus=kwargs["corpus"],
+                filter=kwargs["filter_expr"],
+                limit=kwargs["limit"],
+                repeat=kwargs["repeat"],
+                concurrency=concurrency,
+                profile=kwargs["profile"],
+                live=live,
+                prices=kwargs["prices"],
+                budget=budget,
+            )
+    except RagSpineError as exc:
+        fail(exc)
+    shown: list[RunProgress] = []
+
+    def on_start(planned: int) -> None:
+        shown.append(RunProgress(planned))
+
+    def on_result(result: CaseResult) -> None:
+        for progress in shown:
+            progress.update(result)
+
+    try:
+        try:
+            record = run_eval(
+                opts,
+                resume=folder in (resume_dir, retry_dir) and folder is not None,
+                retry_errors=retry_dir is not None,
+                on_start=on_start,
+                on_result=on_result,
+            )
+        finally:
+            for progress in shown:
+                progress.close()
+        summary = finish_run(opts.out)
+    except RagSpineError as exc:
+        fail(exc)
+    except KeyboardInterrupt:
+        saved = sum(1 for _ in iter_results(opts.out)) if (opts.out / RESULTS_FILE).exists() else 0
+        click.echo(
+            f"\ninterrupted: {saved} results are saved in {opts.out}; "
+            f"resume with: ragspine eval run --resume {opts.out}",
+            err=True,
+        )
+        main = threading.main_thread()
+        if any(t is not main and t.is_alive() and not t.daemon for t in threading.enumerate()):
+            # A second Ctrl-C left answers under way: the user asked not to wait for them, and
+            # the interpreter would (every line written is flushed, every cassette swapped in).
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
+        sys.exit(130)
+    click.echo(headline_text(summary))
+    click.echo(f"run: {opts.out} (report.md, report.html, results.jsonl, summary.json, junit.xml)")
+    if record.status == "stopped":
+        click.echo(
+            f"stopped: the estimated cost reached --budget ${budget:g} after {summary.cases} of "
+            f"{record.cases_planned} cases; finish with --resume {opts.out} --budget MORE",
+            err=True,
+        )
+        sys.exit(1)
+    errors = int(summary.metrics.get("errors", 0))
+    if summary.cases and errors / summary.cases > max_error_rate:
+        click.echo(
+            f"error: {errors} of {summary.cases} cases ended in an error, above --max-error-rate "
+            f"{max_error_rate:g}; the quality figures are over the answered cases "
+            f"(run the rest with --retry-errors {opts.out})",
+            err=True,
+        )
+        sys.exit(1)
+
+
+# What a run's options are called on the command line, for --resume's "which option differs".
+_RECORDED_FLAGS = {
+    "golden": "--golden",
+    "provider": "--provider",
+    "filter_expr": "--filter",
+    "limit": "--limit",
+    "repeat": "--repeat",
+    "db": "--db",
+    "corpus": "--corpus",
+    "profile": "--profile",
+    "base_url": "--base-url",
+    "timeout": "--timeout",
+    "max_retries": "--max-retries",
+    "cassette": "--cassette",
+    "cassette_mode": "--cassette-mode",
+    "prices": "--prices",
+}
+
+
+def _recorded_options(
+    ctx: click.Context,
+    folder: Path,
+    kwargs: dict[str, Any],
+    live: Any,
+    concurrency: int,
+    budget: float | None,
+) -> Any:
+    """The run's own options from its run.json; one given again must say the same."""
+    from click.core import ParameterSource
+
+    from ragspine.evals.run.records import RecordError
+    from ragspine.evals.run.runner import options_of
+
+    opts = options_of(folder, concurrency=concurrency, budget=budget)
+    recorded = {
+        "golden": opts.golden,
+        "provider": opts.provider,
+        "filter_expr": opts.filter,
+        "limit": opts.limit,
+        "repeat": opts.repeat,
+        "db": opts.db,
+        "corpus": opts.corpus,
+        "profile": opts.profile,
+        "base_url": opts.live.base_url,
+        "timeout": opts.live.timeout,
+        "max_retries": opts.live.max_retries,
+        "cassette": opts.live.cassette,
+        "cassette_mode": opts.live.cassette_mode,
+        "prices": opts.prices,
+    }
+    given = kwargs | vars(live)
+    for name, flag in _RECORDED_FLAGS.items():
+        if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE:
+            continue
+        if given[name] != recorded[name]:
+            raise RecordError(
+                f"{folder}: {flag} {given[name]} differs from the run's {recorded[name]}; "
+                "leave it out to continue the run with its own options"
+            )
+    return opts

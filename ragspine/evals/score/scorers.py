@@ -1,0 +1,299 @@
+"""Scorers: one behaviour each, each returning a Check (expected, actual, passed, why), or
+None when the case says nothing the scorer could judge.
+
+``unsupported_numbers`` is the independent audit of the anti-fabrication guard (``audit.py``,
+which shares no code with the engine's reader): every number in an answer must be stated by what
+its line relies on, a cited fact or passage, a found fact or a change computed from two, the
+question or the surfaced assumption.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from ragspine.evals.audit.claims import normalise
+from ragspine.evals.audit.findings import Finding, SlotNames, audit_answer
+from ragspine.evals.golden.suite import GoldenCase
+from ragspine.evals.run.records import Check
+
+ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
+ScoreFn = Callable[[GoldenCase, "Observed"], Check | None]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    check: str  # the name of the Check it returns
+    fn: ScoreFn
+    rate: str | None  # the rate metric it feeds, if any (metrics.py reads it)
+
+
+SCORERS: list[Scorer] = []
+
+
+def scorer(check: str, *, rate: str | None = None) -> Callable[[ScoreFn], ScoreFn]:
+    """Register a scorer: every case is scored by every registered scorer, in this order."""
+
+    def register(fn: ScoreFn) -> ScoreFn:
+        SCORERS.append(Scorer(check, fn, rate))
+        return fn
+
+    return register
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What the engine did for one case: the AgentResult, flattened to what scorers read."""
+
+    question: str
+    answer: str
+    route: str
+    clarification: str
+    assumption_note: str
+    narrowing_options: list[str]
+    tool_results: Sequence[Mapping[str, Any]]
+    sources: Sequence[Mapping[str, Any]]
+    guard_triggered: bool
+    chunk_text: ChunkText | None = None
+    names: SlotNames | None = None  # the words that name each code, for the slot check
+    model_text: str | None = None  # the narrative model's prose before the guard
+    forced_tool_call: bool = False  # the model answered without the tool; the engine queried
+
+    @cached_property
+    def prose_findings(self) -> list[Finding]:
+        """The audit of the model's raw prose, read once for every scorer and record that needs
+        it."""
+        return audit(self, self.model_text) if self.model_text else []
+
+    @property
+    def statuses(self) -> list[str]:
+        return [str(r.get("status")) for r in self.tool_results]
+
+    @property
+    def found(self) -> list[Mapping[str, Any]]:
+        return [r for r in self.tool_results if r.get("status") == "found"]
+
+    @property
+    def narrative_sources(self) -> list[Mapping[str, Any]]:
+        fact_sources = [o["source"] for r in self.found for o in (r.get("operands") or [r])]
+        return [s for s in self.sources if s not in fact_sources]
+
+
+@scorer("route", rate="route_accuracy")
+def score_route(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.route
+    if want is None:
+        return None
+    ok = seen.route == want
+    return Check(
+        name="route",
+        passed=ok,
+        expected=want,
+        actual=seen.route,
+        why="" if ok else f"routed {seen.route}, expected {want}",
+    )
+
+
+@scorer("clarification", rate="clarification_accuracy")
+def score_clarification(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.clarification
+    if want is None:
+        return None
+    ok = seen.clarification == want
+    return Check(
+        name="clarification",
+        passed=ok,
+        expected=want,
+        actual=seen.clarification,
+        why="" if ok else f"clarification {seen.clarification}, expected {want}",
+    )
+
+
+@scorer("statuses", rate="status_accuracy")
+def score_statuses(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.statuses
+    if want is None:
+        return None
+    ok = Counter(want) == Counter(seen.statuses)
+    return Check(
+        name="statuses",
+        passed=ok,
+        expected=sorted(want),
+        actual=sorted(seen.statuses),
+        why="" if ok else "tool result statuses differ (compared as a multiset)",
+    )
+
+
+@scorer("metrics")
+def score_metrics(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.metrics
+    if want is None:
+        return None
+    queried = [
+        str(r.get("metric_code") or (r.get("normalized") or {}).get("metric_code"))
+        for r in seen.tool_results
+        if r.get("status") in ("found", "not_found")
+    ]
+    ok = Counter(want) == Counter(queried)
+    why = "" if ok else "queried metrics differ (compared as a multiset)"
+    return Check(name="metrics", passed=ok, expected=sorted(want), actual=sorted(queried), why=why)
+
+
+@scorer("guard", rate="guard_accuracy")
+def score_guard(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.guard_triggered
+    if want is None:
+        return None
+    ok = seen.guard_triggered == want
+    why = "" if ok else ("guard fired" if seen.guard_triggered else "guard did not fire")
+    return Check(name="guard", passed=ok, expected=want, actual=seen.guard_triggered, why=why)
+
+
+@scorer("citations", rate="citation_completeness")
+def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
+    """Expected sources present; every found fact's source listed and named; every doc named."""
+    expected = case.expect.sources or []
+    if not (expected or seen.found or seen.narrative_sources):
+        return None
+    problems: list[str] = []
+    for ref in expected:
+        if not any(ref.matches(s) for s in seen.sources):
+            problems.append(f"missing expected source {ref.describe()}")
+    stated = [o for f in seen.found for o in (f.get("operands") or [f])]
+    for fact in stated:  # a derived metric rests on each of its operands' sources
+        src = fact["source"]
+        if src not in seen.sources:
+            problems.append(f"found fact's source {src['doc']} · {src['locator']} not in sources")
+        if src["doc"] not in seen.answer or src["locator"] not in seen.answer:
+            problems.append(f"found fact's source {src['doc']} not named in the answer")
+    for src in seen.narrative_sources:
+        if src["doc"] not in seen.answer:
+            problems.append(f"narrative source {src['doc']} not named in the answer")
+    return Check(
+        name="citations",
+        passed=not problems,
+        expected=[r.model_dump(exclude_none=True) for r in expected],
+        actual=seen.sources,
+        why="; ".join(dict.fromkeys(problems)),
+    )
+
+
+def audit(seen: Observed, text: str) -> list[Finding]:
+    """The audit's findings on ``text``: the answer, or the model's raw prose."""
+    given = "\n".join([seen.assumption_note, *seen.narrowing_options])
+    findings = audit_answer(
+        text,
+        question=seen.question,
+        assumption_note=given,
+        tool_results=seen.tool_results,
+        chunk_text=seen.chunk_text,
+        names=seen.names,
+    )
+    return list(dict.fromkeys(findings))
+
+
+def unsupported_numbers(seen: Observed) -> list[str]:
+    return [f"{f.number} ({f.reason})" for f in audit(seen, seen.answer)]
+
+
+def raw_unsupported(seen: Observed) -> list[str]:
+    """What the audit flags in the model's raw prose, and whether the answer still shows it."""
+    if not seen.model_text or seen.model_text.strip() in seen.answer:
+        return []  # shown whole: the audit of the answer has read every number in it
+    shown = normalise(seen.answer)
+    return [
+        f"{f.number} ({f.reason}; {'kept' if normalise(f.number) in shown else 'removed'})"
+        for f in seen.prose_findings
+    ]
+
+
+@scorer("unsupported_numbers")
+def score_unsupported_numbers(case: GoldenCase, seen: Observed) -> Check:
+    bad = unsupported_numbers(seen)
+    return Check(
+        name="unsupported_numbers",
+        passed=not bad,
+        expected=[],
+        actual=bad,
+        why="" if not bad else f"numbers nothing explains: {', '.join(bad)}",
+    )
+
+
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _in_answer(text: str, answer: str) -> bool:
+    """Plain containment, with thousands separators ignored on both sides: an expectation of
+    1320 is met by 1,320 and an exclusion of 1320 is broken by it."""
+    return _GROUPED.sub("", text) in _GROUPED.sub("", answer)
+
+
+@scorer("answer_contains")
+def score_answer_contains(case: GoldenCase, seen: Observed) -> Check | None:
+    want = case.expect.answer_contains
+    if not want:
+        return None
+    missing = [w for w in want if not _in_answer(w, seen.answer)]
+    return Check(
+        name="answer_contains",
+        passed=not missing,
+        expected=want,
+        actual=missing,
+        why="" if not missing else f"answer lacks {missing}",
+    )
+
+
+@scorer("answer_excludes")
+def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
+    banned = case.expect.answer_excludes
+    if not banned:
+        return None
+    present = [b for b in banned if _in_answer(b, seen.answer)]
+    return Check(
+        name="answer_excludes",
+        passed=not present,
+        expected=banned,
+        actual=present,
+        why="" if not present else f"answer contains {present}",
+    )
+
+
+# The model, apart from the engine: what a careless model did that the engine then overruled.
+# Informational checks never fail a case; their rates compare two models (`eval compare`).
+
+
+@scorer("model_prose", rate="model_prose_clean")
+def score_model_prose(case: GoldenCase, seen: Observed) -> Check | None:
+    """The model's own prose, before the guard, states only numbers its sources support."""
+    if not seen.model_text:
+        return None
+    found = [f"{f.number} ({f.reason})" for f in seen.prose_findings]
+    why = f"the model wrote numbers nothing supports: {', '.join(found)}" if found else ""
+    return Check(name="model_prose", passed=not found, actual=found, why=why, informational=True)
+
+
+@scorer("model_tool_use", rate="model_tool_use")
+def score_model_tool_use(case: GoldenCase, seen: Observed) -> Check | None:
+    """On the structured path the model looked the number up instead of answering from memory."""
+    if not seen.tool_results:
+        return None
+    why = (
+        "the model answered without query_metric; the engine queried"
+        if seen.forced_tool_call
+        else ""
+    )
+    return Check(
+        name="model_tool_use",
+        passed=not seen.forced_tool_call,
+        actual=seen.forced_tool_call,
+        why=why,
+        informational=True,
+    )
+
+
+def score(case: GoldenCase, seen: Observed) -> list[Check]:
+    return [c for s in SCORERS if (c := s.fn(case, seen)) is not None]

@@ -1,0 +1,88 @@
+"""The audit recomputes a derived metric from its operand facts with the profile's formula, in
+its own arithmetic: the engine's figure for it is never taken on trust."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ragspine.evals.audit.findings import SlotNames, audit_answer
+
+
+def _operand(code: str, year: str, text: str) -> dict[str, Any]:
+    return {
+        "status": "found", "value": float(text), "value_text": text, "unit": "CNY",
+        "metric_code": code, "entity": "CO", "period_type": "FY", "period": year,
+        "channel": "TOTAL", "source": {"doc": "book.xlsx", "locator": f"row={code},col={year}"},
+    }  # fmt: skip
+
+
+REVENUE_2019 = _operand("REVENUE", "2019", "1126782253.35")
+REVENUE_2020 = _operand("REVENUE", "2020", "1581905632.48")
+COST_2020 = _operand("COST", "2020", "607495250.51")
+NAMES = SlotNames(
+    metrics={"REVENUE": ["营业收入"], "COST": ["营业成本"], "GM": ["毛利率"], "GROWTH": ["增长率"]},
+    entities={"CO": ["样例"]},
+    channels={"TOTAL": ["合计"]},
+    formulas={
+        "GM": ("(REVENUE - COST) / REVENUE", True),
+        "GROWTH": ("(REVENUE - prev(REVENUE)) / prev(REVENUE)", True),
+    },
+)
+
+
+def _derived(code: str, value: str, operands: list[dict[str, Any]]) -> dict[str, Any]:
+    """The engine's result, as it would hand it over: its own value, and the operands."""
+    return {
+        **operands[0], "metric_code": code, "unit": "PCT", "value": float(value),
+        "value_text": value, "period": "2020", "operands": operands, "formula": "ignored",
+    }  # fmt: skip
+
+
+def _answer(code_name: str, shown: str, operands: list[dict[str, Any]]) -> str:
+    lines = [f"样例 FY2020 {code_name}:{shown}(由公式计算:…)"]
+    for o in operands:
+        src = o["source"]
+        lines.append(
+            f"  其中 FY{o['period']} {o['metric_code']}:{o['value_text']} 元"
+            f"(来源:{src['doc']} · {src['locator']})"
+        )
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("code", "operands", "engine_value", "shown", "flagged"),
+    [
+        # a right answer: 61.60%, recomputed from the operands, raises nothing
+        ("GM", [REVENUE_2020, COST_2020], "61.5971", "61.60%", []),
+        # the engine's value is wrong and so is the answer: the audit does not take it on trust
+        ("GM", [REVENUE_2020, COST_2020], "65.0000", "65.00%", ["65.00%"]),
+        # a right value but rounded wrongly for two decimals
+        ("GM", [REVENUE_2020, COST_2020], "61.5971", "61.70%", ["61.70%"]),
+        # a growth rate reads last year's operand: 40.39%, the figure the 2020 report prints
+        ("GROWTH", [REVENUE_2020, REVENUE_2019], "40.39", "40.39%", []),
+        # a growth rate written as the wrong sign is not supported either
+        ("GROWTH", [REVENUE_2020, REVENUE_2019], "40.39", "-40.39%", ["-40.39%"]),
+    ],
+)
+def test_a_derived_value_is_checked_against_the_audits_own_arithmetic(
+    code: str,
+    operands: list[dict[str, Any]],
+    engine_value: str,
+    shown: str,
+    flagged: list[str],
+) -> None:
+    answer = _answer("毛利率", shown, operands)
+    findings = audit_answer(
+        answer, tool_results=[_derived(code, engine_value, operands)], names=NAMES
+    )
+    # a wrong figure is both unsupported and, the line naming 毛利率, a contradiction of it
+    assert sorted({f.number for f in findings}) == flagged
+
+
+def test_without_the_profiles_formula_a_derived_value_is_unexplained() -> None:
+    operands = [REVENUE_2020, COST_2020]
+    answer = _answer("毛利率", "61.60%", operands)
+    findings = audit_answer(answer, tool_results=[_derived("GM", "61.5971", operands)])
+    assert [f.number for f in findings] == ["61.60%"]

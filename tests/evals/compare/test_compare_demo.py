@@ -1,0 +1,44 @@
+"""`make compare-demo`, as CI can run it: two models behind a fake Messages API, each run
+through the real SDK with a cassette, then compared and gated. The sloppy one must come out
+worse with confidence, its fabrications caught by the guard and the audit; a second run
+replays every reply from the cassettes and makes no call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import compare_demo
+
+ROOT = Path(__file__).parents[3]
+
+
+def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
+    tmp_path: Path, demo_db: Path, demo_corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        "--out", str(tmp_path / "demo"), "--golden", str(ROOT / "golden"),
+        "--db", str(demo_db), "--corpus", str(demo_corpus),
+    ]  # fmt: skip
+    assert compare_demo.main(args) == 0  # 0: the gate refused the sloppy model
+    first = capsys.readouterr().out
+    assert "== sloppy-1: 0 API calls" not in first  # the first time records
+
+    compared = json.loads((tmp_path / "demo" / "compare.json").read_text("utf-8"))
+    page = (tmp_path / "demo" / "compare.html").read_text("utf-8")
+    assert 'data-metric="model_prose_clean"' in page  # the comparison as a page too
+    verdicts = {m["name"]: m["verdict"] for m in compared["metrics"]}
+    assert verdicts["model_prose_clean"] == "worse" and verdicts["model_tool_use"] == "worse"
+    assert verdicts["pass_rate"] == "no detectable difference"  # the engine held
+    assert not compared["gate"]["passed"]
+    sloppy = json.loads((tmp_path / "demo" / "sloppy-1" / "summary.json").read_text("utf-8"))
+    metrics = sloppy["metrics"]
+    assert metrics["raw_unsupported"]["numbers"] > 0  # the audit read the raw prose
+    assert metrics["narrative_removed"]["numbers"] > 0  # the guard took them out
+    assert metrics["unsupported_numbers"]["numbers"] == 0  # none reached an answer
+
+    assert compare_demo.main(args) == 0
+    again = capsys.readouterr().out
+    assert "== careful-1: 0 API calls" in again and "== sloppy-1: 0 API calls" in again

@@ -1,0 +1,247 @@
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from ragspine.evals.audit.findings import SlotNames
+from ragspine.evals.golden.suite import Expect, GoldenCase, SourceRef
+from ragspine.evals.score.scorers import Observed, score, unsupported_numbers
+
+FACT = {
+    "status": "found",
+    "value": 1320.0,
+    "unit": "USD_M",
+    "metric_code": "REVENUE",
+    "entity": "ACME_CN",
+    "period_type": "FY",
+    "period": "2024",
+    "channel": "TOTAL",
+    "source": {
+        "doc": "ACME_FY2024_Review.pptx",
+        "locator": "slide=2,table=1,row=REVENUE,col=FY2024",
+    },
+}
+ANSWER = (
+    "中国内地 FY2024 收入:1,320 百万美元"
+    "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)"
+)
+
+
+def _case(**expect: Any) -> GoldenCase:
+    return GoldenCase(
+        "c",
+        "中国内地FY2024的REVENUE是多少",
+        ("t",),
+        date(2025, 6, 30),
+        "INTERNAL",
+        Expect(**expect),
+        "s",
+        "f.yaml",
+        1,
+    )
+
+
+def _seen(**kw: Any) -> Observed:
+    base: dict[str, Any] = dict(
+        question="中国内地FY2024的REVENUE是多少",
+        answer=ANSWER,
+        route="structured",
+        clarification="none",
+        assumption_note="",
+        narrowing_options=[],
+        tool_results=[FACT],
+        sources=[FACT["source"]],
+        guard_triggered=False,
+    )
+    return Observed(**(base | kw))
+
+
+def _checks(case: GoldenCase, seen: Observed) -> dict[str, Any]:
+    return {c.name: c for c in score(case, seen)}
+
+
+def test_a_correct_answer_passes_every_check() -> None:
+    case = _case(
+        route="structured",
+        clarification="none",
+        statuses=["found"],
+        guard_triggered=False,
+        sources=[SourceRef(doc="ACME_FY2024_Review.pptx")],
+        answer_contains=["1,320 百万美元"],
+        answer_excludes=["9999"],
+    )
+    checks = _checks(case, _seen())
+    assert set(checks) == {
+        "route",
+        "clarification",
+        "statuses",
+        "guard",
+        "citations",
+        "unsupported_numbers",
+        "answer_contains",
+        "answer_excludes",
+        "model_tool_use",  # informational: the model looked the number up
+    }
+    assert all(c.passed for c in checks.values())
+    assert all(c.passed for c in checks.values())
+
+
+def test_unstated_expectations_are_not_checked() -> None:
+    # and what every case says of the model: here, that it used the tool
+    assert set(_checks(_case(), _seen())) == {"citations", "unsupported_numbers", "model_tool_use"}
+
+
+@pytest.mark.parametrize(
+    ("seen", "check", "passed"),
+    [
+        ({"forced_tool_call": True}, "model_tool_use", False),  # answered from memory
+        ({"model_text": "收入增长了 99.9%(来源:MDA.md para=1)"}, "model_prose", False),  # invented
+    ],
+)
+def test_what_the_model_did_is_measured_and_never_fails_the_case(
+    seen: dict[str, Any], check: str, passed: bool
+) -> None:
+    result = _checks(_case(), _seen(**seen))[check]
+    assert result.passed is passed and result.informational and result.why
+
+
+@pytest.mark.parametrize(
+    ("expect", "seen", "check", "why"),
+    [
+        ({"route": "narrative"}, {}, "route", "routed structured, expected narrative"),  # route
+        ({"clarification": "ask_first"}, {}, "clarification", "expected ask_first"),  # mode
+        ({"statuses": ["found", "found"]}, {}, "statuses", "multiset"),  # counts matter
+        ({"guard_triggered": True}, {}, "guard", "guard did not fire"),  # a guard that stayed quiet
+        (
+            {"answer_contains": ["查不到"]},
+            {},
+            "answer_contains",
+            "lacks ['查不到']",
+        ),  # text missing
+        ({"answer_excludes": ["1320"]}, {}, "answer_excludes", "contains ['1320']"),  # banned text
+        # an expected source the answer does not have
+        (
+            {"sources": [SourceRef(doc="ACME_FY2024_MDA.md")]},
+            {},
+            "citations",
+            "missing expected source",
+        ),
+        # a found fact whose source the answer does not name
+        (
+            {},
+            {"answer": "中国内地 FY2024 收入:1,320 百万美元"},
+            "citations",
+            "not named in the answer",
+        ),
+        # a narrative source the answer never mentions
+        (
+            {},
+            {"sources": [FACT["source"], {"doc": "MDA.md", "locator": "para=1"}]},
+            "citations",
+            "narrative source MDA.md",
+        ),
+        # a number nothing explains: the independent audit of the guard
+        ({}, {"answer": ANSWER + " 去年是 8888"}, "unsupported_numbers", "8888"),
+        # a derived metric expected, its raw input queried instead
+        ({"metrics": ["GROSS_MARGIN"]}, {}, "metrics", "queried metrics differ"),
+        # a section expected, a passage elsewhere cited
+        (
+            {"sources": [SourceRef(doc="ACME_FY2024_Review.pptx", locator_prefix="slide=9")]},
+            {},
+            "citations",
+            "slide=9…",
+        ),
+        # thousands separators are ignored: an excluded 1320 is still found in 1,320
+        ({"answer_excludes": ["1320"]}, {"answer": ANSWER}, "answer_excludes", "['1320']"),
+        # a prefix ends at a boundary: page=3 is not page=37
+        (
+            {"sources": [SourceRef(doc="AR.pdf", locator_prefix="page=3")]},
+            {"sources": [FACT["source"], {"doc": "AR.pdf", "locator": "page=37,para=2"}]},
+            "citations",
+            "AR.pdf · page=3…",
+        ),
+        # a list of prefixes: none of the pages cited
+        (
+            {"sources": [SourceRef(doc="AR.pdf", locator_prefix=["page=10", "page=11"])]},
+            {"sources": [FACT["source"], {"doc": "AR.pdf", "locator": "page=12,para=1"}]},
+            "citations",
+            "page=10 | page=11…",
+        ),
+    ],
+)
+def test_each_scorer_fails_with_a_reason(
+    expect: dict[str, Any], seen: dict[str, Any], check: str, why: str
+) -> None:
+    result = _checks(_case(**expect), _seen(**seen))[check]
+    assert not result.passed and why in result.why
+
+
+@pytest.mark.parametrize(
+    ("answer", "extra", "bad"),
+    [
+        (
+            "【假设】按最近完整财年 FY2024。(如需收窄:FY2023 / FY2022)",
+            {"assumption_note": "FY2024", "narrowing_options": ["FY2023", "FY2022"]},
+            [],
+        ),  # surfaced assumptions explain their years
+        (
+            "香港 收入 FY2024 较 FY2023 变化:+45 百万美元",
+            {"tool_results": [FACT | {"value": 410.0, "period": "2023"}, FACT | {"value": 455.0}]},
+            [],
+        ),  # a computed difference
+        (
+            "查不到:中国内地 FY2025 收入",
+            {
+                "tool_results": [{"status": "not_found", "normalized": {"period": "2025"}}],
+                "sources": [],
+            },
+            [],
+        ),  # what was looked for
+        (
+            "收入下降至1320百万美元,降幅5.7%。(来源:MDA.md section=1.2,para=3)",
+            {
+                "tool_results": [],
+                "sources": [{"doc": "MDA.md", "locator": "section=1.2,para=3"}],
+                "chunk_text": lambda d, loc: "收入由1400下降至1320百万美元,降幅约为5.7%。",
+            },
+            [],
+        ),  # cited chunk text
+        (
+            "收入下降至1111百万美元。(来源:MDA.md para=3)",
+            {
+                "tool_results": [],
+                "sources": [{"doc": "MDA.md", "locator": "para=3"}],
+                "chunk_text": lambda d, loc: "收入下降。",
+            },
+            ["1111百万 (unsupported)"],
+        ),  # a number the cited passage does not state
+        (
+            "中国内地FY2024收入为1400百万美元。(来源:MDA.md para=3)",
+            {
+                "tool_results": [FACT],
+                "sources": [{"doc": "MDA.md", "locator": "para=3"}],
+                "chunk_text": lambda d, loc: "中国内地收入由上年的1400百万美元下降。",
+                "names": SlotNames({"REVENUE": ["收入"]}, {"ACME_CN": ["中国内地"]}, {}),
+            },
+            ["1400百万 (contradicts_fact)"],
+        ),  # a passage's number, given to the fact's slot
+    ],
+)
+def test_what_explains_a_number(answer: str, extra: dict[str, Any], bad: list[str]) -> None:
+    assert unsupported_numbers(_seen(answer=answer, **extra)) == bad
+
+
+@pytest.mark.parametrize(
+    ("prefix", "locator"),
+    [
+        ("section=5.16", "section=5.16.2,para=3"),  # a subsection of the section
+        ("page=37", "page=37,para=2"),  # a passage of the page
+        (["page=10", "page=11"], "page=11,para=4"),  # any page of a section over two
+    ],
+)
+def test_a_section_prefix_matches_its_passages(prefix: str | list[str], locator: str) -> None:
+    assert SourceRef(doc="AR.pdf", locator_prefix=prefix).matches(
+        {"doc": "AR.pdf", "locator": locator}
+    )
