@@ -203,6 +203,10 @@ def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path)
         ("python:tests.fakes.providers:SlowMockProvider", "香港 FY2024 收入:455 百万美元"),
         # a provider that is down: an honest degrade, exit 0, no number
         ("python:tests.fakes.providers:FailingProvider", "AI 服务暂时不可用"),
+        # a provider with a bug of its own (RuntimeError): degraded, never a traceback
+        ("python:tests.fakes.providers:RaisingProvider", "AI 服务暂时不可用"),
+        # a reply with text=None: malformed, degraded, never an AttributeError
+        ("python:tests.fakes.providers:NoneTextProvider", "AI 服务暂时不可用"),
     ],
 )
 def test_ask_takes_a_python_provider_spec_as_eval_run_does(
@@ -213,6 +217,27 @@ def test_ask_takes_a_python_provider_spec_as_eval_run_does(
     data = json.loads(out.stdout)
     assert data["answer"].startswith(answer)
     assert data["degraded"] == (None if "Slow" in spec else "provider_unavailable")
+    assert "internal state" not in out.stdout + out.stderr  # the provider's message stays out
+
+
+@pytest.mark.parametrize(
+    "provider",
+    [
+        "RaisingProvider",  # its own exception, on the narrative route
+        "NoneTextProvider",  # text=None, on the narrative route
+    ],
+)
+def test_a_broken_provider_degrades_a_document_answer(
+    demo_db: Path, demo_corpus: Path, provider: str
+) -> None:
+    out = run(
+        "ask", "--db", str(demo_db), "--corpus", str(demo_corpus), "--json",
+        "--provider", f"python:tests.fakes.providers:{provider}", "门店网络有什么变化?",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["degraded"] == "provider_unavailable"
+    assert data["trace"]["codes"]["provider_error"] in ("other", "malformed")
 
 
 def test_demo_runs_every_demo_question(demo_db: Path, demo_corpus: Path) -> None:

@@ -56,7 +56,7 @@ from ragspine.agent.render import (
 )
 from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
 from ragspine.errors import ProviderError
-from ragspine.llm import LLMProvider
+from ragspine.llm import LLMProvider, ask_model
 from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile
@@ -283,8 +283,8 @@ def _run_tool_loop(req: Request, task: SubTask) -> list[ToolResult]:
     results: list[ToolResult] = []
     for _ in range(MAX_TOOL_ITERATIONS):
         with trace.span("llm"):
-            response = req.provider.create_message(
-                system=STRUCTURED_SYSTEM, messages=messages, tools=tools
+            response = ask_model(
+                req.provider, system=STRUCTURED_SYSTEM, messages=messages, tools=tools
             )
         trace.count("llm_calls")
         for key, value in response.usage.items():

@@ -19,6 +19,7 @@ from ragspine.agent.request import (
     note_provider_error,
 )
 from ragspine.errors import ProviderError
+from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
 from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
 
@@ -83,9 +84,7 @@ def run_narrative(
     ]
     try:
         with trace.span("synthesis"):
-            response = req.provider.create_message(
-                system=NARRATIVE_SYSTEM, messages=messages, tools=[]
-            )
+            response = ask_model(req.provider, system=NARRATIVE_SYSTEM, messages=messages, tools=[])
     except ProviderError as exc:
         note_provider_error(trace, exc)
         trace.code("narrative", "provider_error")

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ragspine.errors import ProviderError, RagSpineError
+
 
 @dataclass(frozen=True)
 class ToolCall:
@@ -31,6 +33,43 @@ class LLMProvider(Protocol):
         messages: list[dict[str, object]],
         tools: list[dict[str, object]],
     ) -> ProviderResponse: ...
+
+
+def ask_model(
+    provider: LLMProvider,
+    *,
+    system: str,
+    messages: list[dict[str, object]],
+    tools: list[dict[str, object]],
+) -> ProviderResponse:
+    """One call through the seam, whoever wrote the provider.
+
+    A provider's own failure (any exception that is not one of ours) and a reply that is not a
+    ``ProviderResponse`` with text are a ``ProviderError``, so the answer degrades honestly
+    instead of crashing. The message names the exception's type, never its text: that may quote
+    the request. Our own errors (a misuse, a cassette miss) propagate as they are.
+    """
+    try:
+        response = provider.create_message(system=system, messages=messages, tools=tools)
+    except RagSpineError:
+        raise
+    except Exception as exc:
+        raise ProviderError(f"the provider raised {type(exc).__name__}", kind="other") from exc
+    if not isinstance(response, ProviderResponse):
+        raise ProviderError(
+            f"the provider returned {type(response).__name__}, not a ProviderResponse",
+            kind="malformed",
+        )
+    if not isinstance(response.text, str):
+        raise ProviderError(
+            f"the provider's reply text is {type(response.text).__name__}, not text",
+            kind="malformed",
+        )
+    if not isinstance(response.tool_calls, list) or not all(
+        isinstance(c, ToolCall) for c in response.tool_calls
+    ):
+        raise ProviderError("the provider's tool calls are not ToolCall objects", kind="malformed")
+    return response
 
 
 def estimate_tokens(*parts: object) -> int:

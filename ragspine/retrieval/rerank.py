@@ -11,7 +11,7 @@ import json
 import re
 
 from ragspine.errors import ProviderError
-from ragspine.llm import LLMProvider
+from ragspine.llm import LLMProvider, ask_model
 from ragspine.llm.prompts import RERANK_SYSTEM, Candidate, rerank_message
 from ragspine.retrieval.base import NarrativeHit
 
@@ -32,7 +32,7 @@ def listwise_rerank(
         return list(hits), "skipped_too_few"
     messages: list[dict[str, object]] = [{"role": "user", "content": rerank_prompt(question, hits)}]
     try:
-        response = provider.create_message(system=RERANK_SYSTEM, messages=messages, tools=[])
+        response = ask_model(provider, system=RERANK_SYSTEM, messages=messages, tools=[])
     except ProviderError:
         return list(hits), "fallback_provider_error"
     order, status = parse_order(response.text, len(hits))

@@ -68,6 +68,20 @@ class FailingProvider:
         raise ProviderError("simulated outage")
 
 
+class RaisingProvider:
+    """A provider with a bug of its own: it raises something that is not a ProviderError."""
+
+    def create_message(self, **_: object) -> ProviderResponse:
+        raise RuntimeError("internal state corrupted: request body was …")
+
+
+class NoneTextProvider:
+    """A provider whose reply carries no text at all (``text=None``), on every route."""
+
+    def create_message(self, **_: object) -> ProviderResponse:
+        return ProviderResponse(text=None, stop_reason="end_turn")  # type: ignore[arg-type]
+
+
 class SlowMockProvider:
     """The mock, a little slow, so a test can kill a run half-way (python:MODULE:ATTR)."""
 
