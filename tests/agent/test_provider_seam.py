@@ -26,17 +26,30 @@ def test_default_model_is_the_documented_one() -> None:
     assert DEFAULT_ANTHROPIC_MODEL == "claude-opus-4-8"
 
 
+def test_misuse_propagates_instead_of_degrading(store: FactStore) -> None:
+    """Driving a provider wrongly is our bug: never hidden behind an honest degrade."""
+    with pytest.raises(ProviderMisuseError):
+        answer_question(
+            "香港FY2024营收",
+            store,
+            ScriptedProvider([ProviderMisuseError("driven wrongly")]),
+            reference_date=REF,
+        )
+
+
 @pytest.mark.parametrize(
     "error",
     [
-        RuntimeError("a bug in a provider"),  # program errors are not outages
-        ProviderMisuseError("driven wrongly"),  # misuse is a bug, never a degrade
-        KeyError("x"),
+        RuntimeError("a bug in a provider"),  # the provider's own bug, not ours
+        KeyError("x"),  # likewise: whoever wrote it, the caller gets an answer, not a traceback
     ],
 )
-def test_program_errors_propagate_instead_of_degrading(store: FactStore, error: Exception) -> None:
-    with pytest.raises(type(error)):
-        answer_question("香港FY2024营收", store, ScriptedProvider([error]), reference_date=REF)
+def test_a_providers_own_exception_degrades_with_its_kind(
+    store: FactStore, error: Exception
+) -> None:
+    result = answer_question("香港FY2024营收", store, ScriptedProvider([error]), reference_date=REF)
+    assert result.answer == PROVIDER_UNAVAILABLE
+    assert result.trace.to_dict()["codes"]["provider_error"] == "other"
 
 
 def test_only_provider_errors_degrade(store: FactStore) -> None:
