@@ -7,6 +7,8 @@ seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -17,14 +19,21 @@ from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.intent import IntentParser
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
 from ragspine.profile import DomainProfile, default_profile, load_profile
+from ragspine.retrieval.index import index_dir_for
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE
 from ragspine.storage.fact_store import FactStore
 from ragspine.storage.facts_csv import read_facts_csv
 
+logger = logging.getLogger("ragspine.engine")
+
 
 class Engine:
-    """Long-lived and shared: one instance serves every question, from any thread."""
+    """Long-lived and shared: one instance serves every question, from any thread.
+
+    Each question is answered from the stores as they are then: a fact written since is read
+    at once, and the search index follows the chunk store (``HybridRetriever.current_index``).
+    """
 
     def __init__(
         self,
@@ -34,12 +43,16 @@ class Engine:
         profile: DomainProfile | None = None,
         retriever: HybridRetriever | None = None,
         intent_parser: IntentParser | None = None,
+        corpus: str | Path | None = None,
     ) -> None:
         self.store = store
         self.provider = provider
         self.profile = profile or default_profile()
         self.retriever = retriever
         self.intent_parser = intent_parser
+        # A corpus to wire once it exists, when there was none to open.
+        self._corpus = Path(corpus) if corpus is not None and retriever is None else None
+        self._wiring = threading.Lock()
 
     @classmethod
     def open(
@@ -55,7 +68,9 @@ class Engine:
 
         The fact store must exist (``StoreNotFoundError`` says how to build it). A corpus that is
         not given or not there leaves the narrative channel unwired: document questions then say
-        so (``degraded="narrative_unavailable"``) instead of failing.
+        so (``degraded="narrative_unavailable"``) instead of failing. A corpus given but created
+        only later (the first ``ragspine ingest``) is wired by the first question asked once its
+        search index exists; until then each question costs one more ``stat``.
         """
         prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
         llm = resolve(provider, live) if isinstance(provider, str) else provider
@@ -71,7 +86,7 @@ class Engine:
         except BaseException:
             store.close()
             raise
-        return cls(store, llm, profile=prof, retriever=retriever)
+        return cls(store, llm, profile=prof, retriever=retriever, corpus=corpus_path)
 
     @property
     def model(self) -> str | None:
@@ -95,12 +110,29 @@ class Engine:
             self.store,
             self.provider,
             reference_date=reference_date,
-            narrative_retriever=self.retriever,
+            narrative_retriever=self._narrative(),
             intent_parser=self.intent_parser,
             profile=self.profile,
             clearance=clearance,
             rerank=rerank,
         )
+
+    def _narrative(self) -> HybridRetriever | None:
+        """The retriever, wired now if the corpus it waited for has been ingested since."""
+        corpus = self._corpus
+        if self.retriever is not None or corpus is None:
+            return self.retriever
+        # Its index is built last, once the store is whole: never open one still being created.
+        if not index_dir_for(corpus).is_dir() or not self._wiring.acquire(blocking=False):
+            return None
+        try:
+            if self.retriever is None:
+                self.retriever = HybridRetriever.open(corpus, profile=self.profile)
+        except Exception:  # still unwired; the next question tries again
+            logger.warning("corpus %s could not be opened", corpus, exc_info=True)
+        finally:
+            self._wiring.release()
+        return self.retriever
 
     def close(self) -> None:
         self.store.close()

@@ -12,7 +12,8 @@
     ├── StoreError               the SQLite fact store
     │   ├── StoreNotFoundError   the database file does not exist
     │   ├── MigrationError       schema history is inconsistent
-    │   └── DuplicateFactError   a fact with the same dimensions already exists
+    │   ├── DuplicateFactError   a fact with the same dimensions already exists
+    │   └── IndexBusyError       another process is rebuilding the search index (not waited for)
     ├── ProviderError            network / API / timeout / malformed reply from an LLM
     │                            (.kind: rate_limit, overloaded, server, … .status: HTTP)
     └── ProviderMisuseError      a provider was called in a way it cannot serve (a bug)
@@ -75,6 +76,10 @@ class MigrationError(StoreError):
 
 class DuplicateFactError(StoreError):
     """A fact with the same dimensions is already stored; nothing was overwritten."""
+
+
+class IndexBusyError(StoreError):
+    """Another process is rebuilding the search index, and the caller asked not to wait."""
 
 
 # Why a provider call failed, as an eval run counts them: an outage is not a quality result.

@@ -2,7 +2,9 @@
 
 A caller's index holds only the chunks their clearance allows, so a RESTRICTED chunk cannot
 appear in, rank above, or even shift the term statistics of what an INTERNAL caller sees.
-Built at ingest, saved to disk as plain arrays, memory-mapped on load; never rebuilt per query.
+Built at ingest, saved to disk as plain arrays, memory-mapped on load. A long-running reader
+(``HybridRetriever``) reloads it when the store's generation moves on; one builder at a time, in
+any process, rebuilds it (``refresh_index``).
 
 Scores equal bm25s's (method "lucene", k1 1.5, b 0.75) on the same tokens; the posting lists
 are built and scored by the compiled loops in ``kernels`` (numba), because a numpy scatter-add
@@ -14,15 +16,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ragspine.errors import IndexBusyError
 from ragspine.retrieval.chunking.chunk_store import Chunk, ChunkStore
 from ragspine.retrieval.index_files import (
     CHUNK_IDS,
@@ -35,6 +40,9 @@ from ragspine.retrieval.index_files import (
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
+
+if sys.platform != "win32":
+    import fcntl
 
 INDEX_FORMAT = 2
 K1, B = 1.5, 0.75
@@ -49,26 +57,60 @@ def index_dir_for(corpus_path: str | Path) -> Path:
 
 
 def refresh_index(
-    store: ChunkStore, *, progress: Progress | None = None
+    store: ChunkStore, *, progress: Progress | None = None, wait: bool = True
 ) -> tuple[CorpusIndex, bool]:
     """The store's index, and whether it had to be rebuilt (missing, unreadable, or older than
-    the store): the one place that decides, for ingest, the worker and the retriever alike."""
+    the store): the one place that decides, for ingest, the worker and the retriever alike.
+
+    A rebuild holds a lock file beside the index (``chunks.index.lock``), so no two builders, in
+    any process, build or swap at once: one that finds the index stale waits for a rebuild under
+    way and takes its result if it is current. With ``wait=False`` (a long-running reader, which
+    keeps the index it has meanwhile) it raises ``IndexBusyError`` instead of waiting.
+    """
     directory = index_dir_for(store.path)
-    generation = store.generation
+    index = _current(directory, store.generation)
+    if index is not None:
+        return index, False
+    with _building(directory, wait=wait):
+        generation = store.generation  # read again: the rebuild waited for may be of this one
+        index = _current(directory, generation)
+        if index is not None:
+            return index, False
+        built = CorpusIndex.build(
+            store.iter_chunks(),
+            directory,
+            generation=generation,
+            progress=progress,
+            n_chunks=store.count(),
+        )
+    return built, True
+
+
+def _current(directory: Path, generation: int) -> CorpusIndex | None:
+    """The saved index if it is of this generation; None if missing, unreadable or stale (a
+    folder between the two renames of a swap reads as missing: the swapper holds the lock)."""
     try:
         index = CorpusIndex.load(directory)
-        if index.is_current(generation):
-            return index, False
-    except Exception:  # a missing or unreadable index is rebuilt
-        pass
-    built = CorpusIndex.build(
-        store.iter_chunks(),
-        directory,
-        generation=generation,
-        progress=progress,
-        n_chunks=store.count(),
-    )
-    return built, True
+        return index if index.is_current(generation) else None
+    except Exception:
+        return None
+
+
+@contextmanager
+def _building(directory: Path, *, wait: bool) -> Iterator[None]:
+    """One builder at a time: an exclusive flock on ``<index>.lock``, released when the file is
+    closed or the process ends (a builder killed mid-way holds nothing)."""
+    if sys.platform == "win32":  # no flock: builders are not kept apart
+        yield
+        return
+    lock = directory.with_name(directory.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IndexBusyError(f"{directory}: another process is rebuilding it") from None
+        yield
 
 
 class CorpusIndex:
@@ -158,6 +200,11 @@ class CorpusIndex:
         """Read the manifest; the rest is read, all of one build, on the first search."""
         path = Path(directory)
         return cls(path, read_manifest(path))
+
+    def ready(self) -> CorpusIndex:
+        """Read every file now (all of one build), so that no search waits for it."""
+        self._data()
+        return self
 
     def _data(self) -> Loaded:
         loaded = self._loaded

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import threading
+import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Protocol
 
+from ragspine.errors import IndexBusyError
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -17,6 +22,9 @@ from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
 
 RRF_K = 60
 WEAK_VARIANT = 0.1  # of the best variant's top BM25 score
+RETRY_REFRESH = 5.0  # seconds before a refresh that failed is tried again
+
+logger = logging.getLogger("ragspine.retrieval")
 
 
 class VectorChannel(Protocol):
@@ -26,7 +34,13 @@ class VectorChannel(Protocol):
 
 
 class HybridRetriever:
-    """A NarrativeRetriever over a chunk store and its saved index."""
+    """A NarrativeRetriever over a chunk store and its saved index, as the store is now.
+
+    Long-lived and shared by threads: each search first compares the store's generation with
+    its index's (one single-row query) and, when the store has moved on, one thread reloads the
+    index through ``refresh_index`` (or rebuilds it, if no process has) and swaps it in whole;
+    the other threads keep searching the index they had meanwhile.
+    """
 
     def __init__(
         self,
@@ -44,6 +58,8 @@ class HybridRetriever:
         self.vector = vector
         self.rewrite = rewrite
         self.depth = depth
+        self._refreshing = threading.Lock()
+        self._retry_at = 0.0
 
     @classmethod
     def open(
@@ -56,9 +72,39 @@ class HybridRetriever:
     ) -> HybridRetriever:
         """Open a corpus; its index is loaded, or rebuilt once if missing or stale."""
         store = ChunkStore(corpus_path, create=False)
-        store.init_schema()
-        index = ensure_index(store, progress=progress)
+        try:
+            store.init_schema()
+            index = ensure_index(store, progress=progress)
+        except BaseException:
+            store.close()
+            raise
         return cls(store, index, profile=profile, vector=vector)
+
+    def current_index(self) -> CorpusIndex:
+        """The index of the store's present generation, or, while another thread or process is
+        bringing it there, the one searched so far (never one half loaded)."""
+        index = self.index
+        try:
+            stale = self.store.generation != index.generation
+        except sqlite3.Error:  # the store is busy past its timeout: ask again next time
+            return index
+        if not stale or time.monotonic() < self._retry_at:
+            return index
+        if not self._refreshing.acquire(blocking=False):
+            return index  # another thread is refreshing it
+        try:
+            index = self.index  # swapped in since this search began?
+            if self.store.generation != index.generation:
+                fresh, _ = refresh_index(self.store, wait=False)
+                self.index = index = fresh.ready()  # read whole before any search sees it
+        except IndexBusyError:
+            pass  # another process is rebuilding it: the next search looks again
+        except Exception:
+            self._retry_at = time.monotonic() + RETRY_REFRESH
+            logger.warning("search index %s not refreshed", self.store.path, exc_info=True)
+        finally:
+            self._refreshing.release()
+        return index
 
     def retrieve(
         self, query: str, *, top_k: int = 5, clearance: str = DEFAULT_CLEARANCE
@@ -66,7 +112,8 @@ class HybridRetriever:
         allowed = allowed_levels(clearance)
         variants = rewrite_queries(query, self.profile) if self.rewrite else [query]
         depth = max(self.depth, top_k)
-        bm25 = self.index.rank([tokenize(v, query=True) for v in variants], clearance, depth)
+        index = self.current_index()
+        bm25 = index.rank([tokenize(v, query=True) for v in variants], clearance, depth)
         # A variant whose best match scores a tenth of the best variant's matched only stray
         # words (an English rewrite on a Chinese report); fused rank for rank, it would weigh as
         # much as the real match.
