@@ -174,10 +174,10 @@ def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> Tool
         at = previous_period(period) if operand.lag else period
         fact = store.lookup(
             metric_code=operand.code,
-            entity=key["entity"],
+            entity=operand.entity or key["entity"],
             period_type=at.period_type,
             period=at.period,
-            channel=key["channel"],
+            channel=operand.channel or key["channel"],
         )
         if fact is None:
             missing.append({"metric_code": operand.code, "period": at.label})

@@ -128,7 +128,13 @@ def fact_line(r: FoundResult, prof: DomainProfile, decimals: int | None = None) 
     formula = parse_formula(r.get("formula", ""))
 
     def name(o: Operand) -> str:
-        return ("上年" if o.lag else "") + _metric_name(o.code, prof)
+        whose = _entity_name(o.entity, prof) if o.entity else ""
+        channel = (  # fixed by the formula: named even when it is the default (合计)
+            f"({next((c.aliases[0] for c in prof.channels if c.code == o.channel), o.channel)})"
+            if o.channel
+            else ""
+        )
+        return ("上年" if o.lag else "") + whose + _metric_name(o.code, prof) + channel
 
     lines = [
         f"{head}{_amount(r['value_text'], r['unit'], prof, rounding)}"
@@ -136,8 +142,11 @@ def fact_line(r: FoundResult, prof: DomainProfile, decimals: int | None = None) 
     ]
     for op in operands:
         when = _when(op["metric_code"], op["period_type"], op["period"], prof)
+        other = op["entity"] != r["entity"]  # a share of the group names the group
+        whose = f"{_entity_name(op['entity'], prof)} " if other else ""
         lines.append(
-            f"  其中 {when} {_metric_name(op['metric_code'], prof)}:"
+            f"  其中 {whose}{when} "
+            f"{_metric_name(op['metric_code'], prof)}{_channel_name(op['channel'], prof)}:"
             f"{_amount(op['value_text'], op['unit'], prof, None)}{_cite(op['source'])}"
         )
     return "\n".join(lines)

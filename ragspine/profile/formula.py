@@ -1,6 +1,10 @@
 """Derived-metric formulas: ``(REVENUE - prev(REVENUE)) / prev(REVENUE)``, parsed once, evaluated
 exactly in Decimal. A formula names stored metric codes, ``prev(CODE)`` for the period before,
 numbers, + - * / and parentheses; nothing else, so a profile cannot run code.
+
+An operand may fix its entity or channel instead of taking the question's:
+``REVENUE / REVENUE[entity=ACME_GROUP]`` is a share of the group,
+``REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]`` a share of one channel.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>[-+*/()]))"
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>[-+*/()\[\]=,]))"
 )
 
 
@@ -21,10 +25,13 @@ class FormulaError(ValueError):
 
 @dataclass(frozen=True)
 class Operand:
-    """A metric in the formula's period (lag 0) or the period before it (lag 1)."""
+    """A metric in the formula's period (lag 0) or the period before it (lag 1), for the
+    question's entity and channel unless the formula fixes one (``entity``, ``channel``)."""
 
     code: str
     lag: int = 0
+    entity: str | None = None
+    channel: str | None = None
 
 
 # An expression tree: a Decimal, an Operand, or (op, left, right).
@@ -130,11 +137,39 @@ class _Parser:
             if code is None or code[0] != "name" or code[1] == "prev":
                 raise FormulaError(f"formula {self.text!r}: prev() takes one metric code")
             self.pos += 1
+            operand = self._qualified(Operand(code[1], 1))
             self._take(")")
-            return Operand(code[1], 1)
+            return operand
         if kind == "name":
-            return Operand(value)
+            return self._qualified(Operand(value))
         raise FormulaError(f"formula {self.text!r}: unexpected {value!r}")
+
+    def _qualified(self, operand: Operand) -> Operand:
+        """``CODE[entity=X, channel=Y]``: the operand's own entity or channel."""
+        token = self._peek()
+        if token is None or token[1] != "[":
+            return operand
+        self.pos += 1
+        fixed: dict[str, str] = {}
+        while True:
+            key, value = self._peek(), None
+            if key is None or key[0] != "name" or key[1] not in ("entity", "channel"):
+                raise FormulaError(
+                    f"formula {self.text!r}: {operand.code}[…] takes entity=CODE or channel=CODE"
+                )
+            self.pos += 1
+            self._take("=")
+            value = self._peek()
+            if value is None or value[0] != "name" or key[1] in fixed:
+                raise FormulaError(f"formula {self.text!r}: {key[1]}= needs one code")
+            self.pos += 1
+            fixed[key[1]] = value[1]
+            token = self._peek()
+            if token is not None and token[1] == ",":
+                self.pos += 1
+                continue
+            self._take("]")
+            return Operand(operand.code, operand.lag, fixed.get("entity"), fixed.get("channel"))
 
 
 def _collect(node: Node, out: list[Operand]) -> None:

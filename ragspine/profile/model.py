@@ -191,6 +191,15 @@ class DomainProfile(_Strict):
                     f"derived_metrics[{d.code}].formula: {', '.join(missing)} is not a metric "
                     "code (a formula is over stored metrics)"
                 )
+            for o in d.parsed.operands:
+                if o.entity is not None and o.entity not in self.entity_codes:
+                    raise ValueError(
+                        f"derived_metrics[{d.code}].formula: entity={o.entity} is not an entity"
+                    )
+                if o.channel is not None and o.channel not in self.channel_codes:
+                    raise ValueError(
+                        f"derived_metrics[{d.code}].formula: channel={o.channel} is not a channel"
+                    )
         return self
 
     def _vocabulary(self) -> list[tuple[str, str, str]]:

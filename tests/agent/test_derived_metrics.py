@@ -12,7 +12,7 @@ from ragspine.agent.query_tools import execute_query_metric
 from ragspine.agent.render import asked_decimals, fact_line, fact_sources, format_value
 from ragspine.engine import Engine
 from ragspine.llm.mock import MockProvider
-from ragspine.profile import DomainProfile
+from ragspine.profile import DomainProfile, default_profile
 from ragspine.storage.fact_store import Fact, FactStore
 
 PROFILE = DomainProfile.model_validate(
@@ -184,3 +184,55 @@ def test_a_user_question_gets_the_rounding_it_asked_for(store: FactStore, tmp_pa
     assert "毛利率:23.15%" in two.answer and "毛利率:23.1485%" in four.answer
     balance = engine.ask("样例2020年的货币资金是多少?", reference_date=REF)
     assert balance.answer.startswith("样例 FY2020末 货币资金:1,516,034,246.28 元")
+
+
+def _acme_with(*derived: dict[str, object]) -> DomainProfile:
+    data = default_profile().model_dump(exclude_none=True)
+    data["derived_metrics"] = [*data.get("derived_metrics", []), *derived]
+    return DomainProfile.model_validate(data)
+
+
+SHARES = _acme_with(
+    {"code": "GROUP_SHARE", "name_zh": "收入占集团比重", "aliases": ["收入占集团比重"],
+     "formula": "REVENUE / REVENUE[entity=ACME_GROUP]"},
+    {"code": "WEB_SHARE", "name_zh": "线上收入占比", "aliases": ["线上收入占比"],
+     "formula": "REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("metric", "entity", "expected", "operands", "formula"),
+    [
+        # a region's share of the group: its revenue over the group's, same period
+        ("收入占集团比重", "ACME_HK", "18.97", [("ACME_HK", "TOTAL"), ("ACME_GROUP", "TOTAL")],
+         "(由公式计算:收入 / 集团收入)"),
+        # an online share: the entity's online revenue over its total
+        ("线上收入占比", "ACME_CN", None, [("ACME_CN", "ONLINE"), ("ACME_CN", "TOTAL")],
+         "(由公式计算:收入(线上) / 收入(总计))"),
+    ],
+)  # fmt: skip
+def test_an_operand_fixed_to_another_entity_or_channel_is_looked_up_there(
+    demo_db: Path,
+    metric: str,
+    entity: str,
+    expected: str | None,
+    operands: list[tuple[str, str]],
+    formula: str,
+) -> None:
+    with FactStore(demo_db, create=False) as store:
+        r = dict(execute_query_metric(store, metric, entity, "FY2024", profile=SHARES))
+    assert r["status"] == "found", r
+    got = r["operands"]
+    assert isinstance(got, list)
+    assert [(o["entity"], o["channel"]) for o in got] == operands
+    a, b = (float(o["value_text"]) for o in got)
+    assert float(str(r["value_text"])) == pytest.approx(a / b * 100)
+    if expected is not None:
+        assert format_value(str(r["value_text"]), 2) == expected
+    line = fact_line(r, SHARES)  # type: ignore[arg-type]
+    assert formula in line
+
+
+def test_a_formula_naming_an_unknown_entity_is_refused_at_load() -> None:
+    with pytest.raises(ValueError, match=r"entity=NOWHERE is not an entity"):
+        _acme_with({"code": "X", "aliases": ["某比重"], "formula": "REVENUE[entity=NOWHERE]"})

@@ -74,3 +74,26 @@ def test_the_formula_renders_in_words_with_the_parentheses_it_needs() -> None:
 def test_a_bad_formula_is_refused_saying_why(formula: str, why: str) -> None:
     with pytest.raises(FormulaError, match=why.replace("(", r"\(").replace(")", r"\)")):
         parse_formula(formula)
+
+
+def test_an_operand_may_fix_its_entity_or_channel() -> None:
+    f = parse_formula("REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL, entity=ACME_GROUP]")
+    assert f.operands == (
+        Operand("REVENUE", channel="ONLINE"),
+        Operand("REVENUE", entity="ACME_GROUP", channel="TOTAL"),
+    )
+    assert parse_formula("prev(REVENUE[entity=G])").operands == (Operand("REVENUE", 1, "G"),)
+
+
+@pytest.mark.parametrize(
+    ("formula", "why"),
+    [
+        ("REVENUE[period=FY2024]", "takes entity=CODE or channel=CODE"),  # only two qualifiers
+        ("REVENUE[entity=]", "needs one code"),  # a key without a value
+        ("REVENUE[entity=A, entity=B]", "needs one code"),  # one entity per operand
+        ("REVENUE[entity=A", "expected ']'"),  # unclosed
+    ],
+)
+def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
+    with pytest.raises(FormulaError, match=why.replace("[", r"\[").replace("]", r"\]")):
+        parse_formula(formula)
