@@ -7,6 +7,7 @@ seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -40,6 +41,7 @@ class Engine:
         self.profile = profile or default_profile()
         self.retriever = retriever
         self.intent_parser = intent_parser
+        self._owns_stores = True  # False in an engine from with_provider: it borrows them
 
     @classmethod
     def open(
@@ -73,6 +75,19 @@ class Engine:
             raise
         return cls(store, llm, profile=prof, retriever=retriever)
 
+    def with_provider(self, provider: LLMProvider | str, live: LiveOptions | None = None) -> Engine:
+        """This engine with another provider (an object, or a spec resolved as ``open`` does):
+        the same stores, retriever, profile and intent parser, shared, not reopened.
+
+        The new engine borrows the stores: closing it closes nothing, and it answers as long as
+        this engine is open (closing this one closes them for both).
+        """
+        llm = resolve(provider, live) if isinstance(provider, str) else provider
+        derived = copy.copy(self)
+        derived.provider = llm
+        derived._owns_stores = False
+        return derived
+
     @property
     def model(self) -> str | None:
         return model_name(self.provider)
@@ -103,6 +118,8 @@ class Engine:
         )
 
     def close(self) -> None:
+        if not self._owns_stores:
+            return
         self.store.close()
         if self.retriever is not None:
             self.retriever.store.close()
