@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ragspine.errors import ConfigError
+from ragspine.errors import FilterError as FilterError
 from ragspine.evals.golden_spec import (
     _TAG,
     CaseSpec,
@@ -292,10 +292,6 @@ def _line(node: Any) -> int:
 # -- selecting cases --------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"\s*(\(|\)|and\b|or\b|not\b|[A-Za-z0-9_.:*?\[\]-]+)")
-
-
-class FilterError(ConfigError):
-    """A --filter expression could not be parsed."""
 
 
 def compile_filter(expr: str) -> Any:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragspine.errors import ConfigError
+from ragspine.errors import GoldenError as GoldenError
 
 Route = Literal["structured", "narrative", "composite"]
 Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
@@ -24,10 +24,6 @@ Clearance = Literal["PUBLIC", "INTERNAL", "RESTRICTED"]
 
 _ID = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 _TAG = r"^[a-z0-9][a-z0-9_-]{0,49}$"
-
-
-class GoldenError(ConfigError):
-    """A golden file is invalid; the message names the file, line, case and field."""
 
 
 class _Strict(BaseModel):

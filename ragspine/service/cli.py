@@ -13,7 +13,6 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.errors import RagSpineError
 
 LEVELS = ("PUBLIC", "INTERNAL", "RESTRICTED")
 FAQ_OPTION = click.option(
@@ -82,7 +81,7 @@ def serve(
     import uvicorn
 
     from ragspine.engine import Engine
-    from ragspine.service.keys import load_keys
+    from ragspine.service.keys import KeysError, load_keys
     from ragspine.service.settings import ServiceSettings
 
     settings = ServiceSettings(
@@ -95,7 +94,7 @@ def serve(
         timeout=timeout,
     )
     if not len(load_keys(settings.keys)):  # before a worker starts: one clear line
-        raise _NoKeys(
+        raise KeysError(
             f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
             f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
         )
@@ -126,10 +125,6 @@ def _log_config() -> dict[str, Any]:
         "propagate": False,
     }
     return config
-
-
-class _NoKeys(RagSpineError):
-    pass
 
 
 @click.group()

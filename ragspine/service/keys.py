@@ -19,14 +19,11 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import ConfigError, first_problem
+from ragspine.errors import KeysError as KeysError
+from ragspine.errors import first_problem
 
 ENV = "RAGSPINE_API_KEYS"
 PREFIX = "rsk_"
-
-
-class KeysError(ConfigError):
-    """The keys file or variable is invalid; names the file and the entry."""
 
 
 class KeyEntry(BaseModel):

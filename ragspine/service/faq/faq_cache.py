@@ -27,7 +27,8 @@ from ragspine.agent.intent import (
     parse_intent,
 )
 from ragspine.agent.intent import ROUTE_NARRATIVE as NARRATIVE
-from ragspine.errors import ConfigError, StoreError
+from ragspine.errors import FaqError as FaqError
+from ragspine.errors import StoreError
 from ragspine.profile import DomainProfile
 from ragspine.sensitivity import allowed_levels
 from ragspine.storage.sqlite import SqliteStore
@@ -53,10 +54,6 @@ Reason = Literal[
     "restricted",
     "above_clearance",
 ]
-
-
-class FaqError(ConfigError):
-    """A FAQ item that cannot be stored or would never be served; names the item and field."""
 
 
 class FaqSource(BaseModel):
