@@ -26,7 +26,6 @@ from ragspine.errors import FilterError as FilterError
 from ragspine.evals.golden_spec import (
     _TAG,
     CaseSpec,
-    Clearance,
     Expect,
     GoldenCase,
     GoldenError,
@@ -38,6 +37,7 @@ from ragspine.evals.golden_spec import (
     SuiteSpec,
 )
 from ragspine.parallel import ordered_map, pool_size
+from ragspine.sensitivity import Clearance
 
 __all__ = [
     "CaseSpec",
