@@ -47,6 +47,7 @@ def test_the_levels_are_their_strings_from_least_to_most() -> None:
          "error: RAGSPINE_API_KEYS: entry 1: clearance: " + FIELD),
         # the options that take a level
         (["ask", "--clearance", "SECRET", "q"], {}, "Invalid value for '--clearance'"),
+        (["ask", "q"], {"RAGSPINE_CLEARANCE": "SECRET"}, "Invalid value for '--clearance'"),
         (["keys", "new", "a", "--clearance", "SECRET"], {}, "Invalid value for '--clearance'"),
         (["ingest", "{tmp}/doc.md", "--sensitivity", "SECRET"], {},
          "Invalid value for '--sensitivity'"),
