@@ -45,12 +45,7 @@ def _run(engine: Engine, quick: bool) -> list[Row]:
         for c in load_golden(GOLDEN).cases
         if c.expect.route in ("narrative", "composite") and c.clearance != "RESTRICTED"
     ]
-    hostile = Engine(
-        engine.store,
-        AdversarialProvider(ATTACKS["invented_percent"]),
-        profile=engine.profile,
-        retriever=engine.retriever,
-    )
+    hostile = engine.with_provider(AdversarialProvider(ATTACKS["invented_percent"]))
     runner = CaseRunner(engine)  # the harness's own reading of an answer
     rows: list[Row] = []
     n = 200 if quick else 2000

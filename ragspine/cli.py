@@ -13,30 +13,17 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.evals.run.cli import live_from, live_options
+from ragspine.cli_options import (
+    LEVEL,
+    clearance_option,
+    corpus_option,
+    db_option,
+    live_options,
+    profile_option,
+    provider_option,
+)
+from ragspine.evals.run.cli import live_from
 from ragspine.interrupts import stop_requested
-
-DEFAULT_DB = "data/fact_metric.db"
-DEFAULT_CORPUS = "data/chunks.db"
-CLEARANCES = ("PUBLIC", "INTERNAL", "RESTRICTED")
-
-_FILE = click.Path(dir_okay=False, path_type=Path)
-DB_OPTION = click.option(
-    "--db",
-    type=_FILE,
-    default=DEFAULT_DB,
-    show_default=True,
-    envvar="RAGSPINE_DB",
-    help="the fact store (SQLite)",
-)
-CORPUS_OPTION = click.option(
-    "--corpus",
-    type=_FILE,
-    default=DEFAULT_CORPUS,
-    show_default=True,
-    envvar="RAGSPINE_CORPUS",
-    help="the document chunk store (its index beside it); missing: document questions say so",
-)
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -51,35 +38,18 @@ def main() -> None:
 
 @main.command()
 @click.argument("question")
-@click.option(
-    "--provider",
-    default="mock",
-    show_default=True,
-    help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
-)
-@DB_OPTION
+@provider_option()
+@db_option()
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),
     default=None,
     help="the day 'last year' is relative to [default: today]",
 )
-@CORPUS_OPTION
-@click.option(
-    "--clearance",
-    type=click.Choice(CLEARANCES),
-    default="INTERNAL",
-    show_default=True,
-    help="the caller's clearance: documents above it are never retrieved",
-)
+@corpus_option()
+@clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
-@click.option(
-    "--profile",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    envvar="RAGSPINE_PROFILE",
-    help="domain profile YAML [default: the ACME demo]",
-)
+@profile_option()
 @click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
 @live_options
 @known_errors
@@ -116,8 +86,8 @@ def ask(
 
 
 @main.command()
-@DB_OPTION
-@CORPUS_OPTION
+@db_option()
+@corpus_option()
 @known_errors
 def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically).
@@ -143,13 +113,8 @@ def facts() -> None:
 
 @facts.command("load")
 @click.argument("csv_file", type=click.Path(path_type=Path))
-@DB_OPTION
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="check codes and units against this profile (default: the ACME demo profile)",
-)
+@db_option()
+@profile_option("check codes and units against this profile [default: the ACME demo]")
 @known_errors
 def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     """Add the facts in CSV_FILE to the fact table: all of them, or none if one is bad."""
@@ -161,17 +126,12 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@CORPUS_OPTION
-@DB_OPTION
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="maps table rows to metrics (default: the ACME demo profile)",
-)
+@corpus_option()
+@db_option()
+@profile_option("maps table rows to metrics [default: the ACME demo]")
 @click.option(
     "--sensitivity",
-    type=click.Choice(CLEARANCES),
+    type=LEVEL,
     default=None,
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
@@ -234,9 +194,9 @@ def ingest(
     required=True,
     help="the folder to watch; files move to done/ or failed/ inside it",
 )
-@CORPUS_OPTION
-@DB_OPTION
-@click.option("--profile", type=click.Path(path_type=Path), default=None)
+@corpus_option()
+@db_option()
+@profile_option("maps table rows to metrics [default: the ACME demo]")
 @click.option("--once", is_flag=True, help="ingest what is there, then exit")
 @click.option(
     "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
@@ -262,6 +222,7 @@ def worker(
     def failed(path: Path, why: str) -> None:
         click.echo(f"   failed  {path.name}: {why}", err=True)
 
+    prof = load_profile(profile)  # a bad profile creates no store
     with ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
@@ -269,7 +230,7 @@ def worker(
             inbox,
             chunks,
             facts,
-            load_profile(profile),
+            prof,
             progress=_page_progress(),
             on_done=done,
             on_failed=failed,
@@ -324,8 +285,8 @@ DEMO_QUESTIONS = (
 
 
 @main.command()
-@DB_OPTION
-@CORPUS_OPTION
+@db_option()
+@corpus_option()
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),

@@ -7,6 +7,7 @@ seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable
@@ -53,6 +54,7 @@ class Engine:
         # A corpus to wire once it exists, when there was none to open.
         self._corpus = Path(corpus) if corpus is not None and retriever is None else None
         self._wiring = threading.Lock()
+        self._owns_stores = True  # False in an engine from with_provider: it borrows them
 
     @classmethod
     def open(
@@ -87,6 +89,19 @@ class Engine:
             store.close()
             raise
         return cls(store, llm, profile=prof, retriever=retriever, corpus=corpus_path)
+
+    def with_provider(self, provider: LLMProvider | str, live: LiveOptions | None = None) -> Engine:
+        """This engine with another provider (an object, or a spec resolved as ``open`` does):
+        the same stores, retriever, profile and intent parser, shared, not reopened.
+
+        The new engine borrows the stores: closing it closes nothing, and it answers as long as
+        this engine is open (closing this one closes them for both).
+        """
+        llm = resolve(provider, live) if isinstance(provider, str) else provider
+        derived = copy.copy(self)
+        derived.provider = llm
+        derived._owns_stores = False
+        return derived
 
     @property
     def model(self) -> str | None:
@@ -135,6 +150,8 @@ class Engine:
         return self.retriever
 
     def close(self) -> None:
+        if not self._owns_stores:
+            return
         self.store.close()
         if self.retriever is not None:
             self.retriever.store.close()

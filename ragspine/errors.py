@@ -5,9 +5,18 @@
     RagSpineError
     ├── ConfigError              a file the user wrote is wrong (names file and field)
     │   ├── ProfileError         domain profile YAML
-    │   └── ProviderConfigError  missing SDK, missing key, unknown provider name
+    │   ├── ProviderConfigError  missing SDK, missing key, unknown provider name
+    │   ├── CassetteMissError    a strict cassette has no recording of a request
+    │   ├── KeysError            the API keys file or RAGSPINE_API_KEYS; no key at all
+    │   ├── FaqError             a FAQ item that cannot be stored or would never be served
+    │   ├── GoldenError          a golden file (names file, line, case and field)
+    │   ├── FilterError          an eval run's --filter expression
+    │   ├── RecordError          a run folder: missing, incomplete or incompatible
+    │   ├── PricesError          a price table
+    │   └── ThresholdsError      a gate's thresholds file
     ├── InvalidQuestionError     empty, too long, or control characters
     ├── IngestError              a document cannot be read or validated (names the file)
+    │   └── ReadError            a file a reader cannot read: corrupt, encrypted, empty
     ├── FactFileError            a facts CSV is wrong (names file, line and column)
     ├── StoreError               the SQLite fact store
     │   ├── StoreNotFoundError   the database file does not exist
@@ -19,7 +28,9 @@
     └── ProviderMisuseError      a provider was called in a way it cannot serve (a bug)
 
 ``ProviderError`` is the only one the agent turns into an honest degrade; every other
-error is a caller or program error and propagates.
+error is a caller or program error and propagates. Every subclass in the package is drawn
+here (``tests/test_errors.py`` checks the drawing against the classes), and defined here unless
+it needs more than this module.
 """
 
 from __future__ import annotations
@@ -50,12 +61,48 @@ class ProviderConfigError(ConfigError):
     """A provider cannot be built: missing SDK, missing key, unknown name."""
 
 
+class CassetteMissError(ConfigError):
+    """Strict mode met a request that was never recorded (names the case and the key)."""
+
+
+class KeysError(ConfigError):
+    """The keys file or variable is invalid, or holds no key; names the file and the entry."""
+
+
+class FaqError(ConfigError):
+    """A FAQ item that cannot be stored or would never be served; names the item and field."""
+
+
+class GoldenError(ConfigError):
+    """A golden file is invalid; the message names the file, line, case and field."""
+
+
+class FilterError(ConfigError):
+    """A --filter expression could not be parsed."""
+
+
+class RecordError(ConfigError):
+    """A run folder is missing, incomplete or written by an incompatible version."""
+
+
+class PricesError(ConfigError):
+    """A price table is invalid; the message names the file and the field."""
+
+
+class ThresholdsError(ConfigError):
+    """The thresholds file is invalid; the message names the file and the field."""
+
+
 class InvalidQuestionError(RagSpineError):
     """The question is not acceptable input (empty, too long, control characters)."""
 
 
 class IngestError(RagSpineError):
     """A document could not be ingested; the message names the file and the field."""
+
+
+class ReadError(IngestError):
+    """A file that cannot be read: corrupt, encrypted, empty. Names the file and where."""
 
 
 class FactFileError(RagSpineError):

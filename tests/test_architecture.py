@@ -24,6 +24,7 @@ FOUNDATION = {
     "observability",
     "sensitivity",
     "cli_errors",
+    "cli_options",
     "parallel",
     "interrupts",
     "",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from importlib import resources
@@ -12,7 +13,7 @@ import pytest
 
 from ragspine.engine import Engine
 from ragspine.errors import ProfileError, ProviderConfigError, StoreNotFoundError
-from ragspine.llm import MockProvider
+from ragspine.llm import LiveOptions, MockProvider
 from ragspine.profile import default_profile
 from tests.fakes.providers import FailingProvider
 
@@ -117,3 +118,37 @@ def test_one_engine_serves_many_threads_with_the_answers_of_one(
         with ThreadPoolExecutor(max_workers=4) as pool:
             threaded = list(pool.map(lambda q: engine.ask(q, reference_date=REF).answer, questions))
     assert threaded == serial
+
+
+def test_with_provider_shares_the_stores_and_closing_it_closes_none_of_them(
+    demo_db: Path, demo_corpus: Path
+) -> None:
+    document = "个人信息出境有什么要求?"
+    with Engine.open(demo_db, demo_corpus, profile=default_profile()) as base:
+        failing = base.with_provider(FailingProvider())
+        # the parts are the base's own objects, not reopened copies; only the provider differs
+        for part in ("store", "retriever", "profile", "intent_parser"):
+            assert getattr(failing, part) is getattr(base, part), part
+        assert failing.provider is not base.provider
+        assert failing.ask("香港FY2024营收", reference_date=REF).degraded == "provider_unavailable"
+        assert base.ask("香港FY2024营收", reference_date=REF).degraded is None  # base unchanged
+        with base.with_provider("python:tests.fakes.providers:SlowMockProvider") as slow:
+            assert slow.model == "mock-slow"  # a spec is resolved as Engine.open resolves it
+        failing.close()
+        # both derived engines are closed: the shared fact store and corpus still answer
+        assert base.ask("中国内地FY2024的REVENUE是多少", reference_date=REF).answer.startswith(
+            "中国内地 FY2024 收入:1,320 百万美元"
+        )
+        answered = base.ask(document, reference_date=REF)
+        assert answered.degraded is None and answered.sources
+    # closing the base closes them, for the derived engines too
+    for store in (base.store, base.retriever.store):  # type: ignore[union-attr]
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            store._conn.execute("SELECT 1")
+
+
+def test_with_provider_passes_live_options_to_the_spec(demo_db: Path) -> None:
+    with Engine.open(demo_db) as base:
+        with pytest.raises(ProviderConfigError, match="--timeout: for a live model"):
+            base.with_provider("mock", LiveOptions(timeout=5))
+        assert base.ask("香港FY2024营收", reference_date=REF).degraded is None  # still open

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ragspine.cli_errors import fail
+from ragspine.cli_options import corpus_option, db_option, profile_option
 from ragspine.errors import RagSpineError
 
 
@@ -129,13 +130,9 @@ def bless(run_dir: Path, baseline: Path, force: bool) -> None:
     show_default=True,
     help="the questions every hostile provider is asked",
 )
-@click.option(
-    "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
-)
-@click.option(
-    "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
-)
-@click.option("--profile", type=click.Path(path_type=Path), default=None)
+@db_option()
+@corpus_option()
+@profile_option()
 def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> None:
     """Run the adversarial pack: per attack class, did the engine hold, did the audit catch it?"""
     from tabulate import tabulate

@@ -24,7 +24,7 @@ from ragspine.readers import FileContent, PdfReader
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft, split_long
 from ragspine.retrieval.documents import Document, DocumentMeta
-from ragspine.sensitivity import check_level
+from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.text import fold
 
@@ -85,7 +85,7 @@ def extract(
             "deck or workbook is ingested for its tables' figures (put prose in .docx, .md or .pdf)"
         )
     meta = DocumentMeta.model_validate(
-        {"title": path.stem, "sensitivity": "INTERNAL"} | content.meta
+        {"title": path.stem, "sensitivity": DEFAULT_CLEARANCE} | content.meta
     )
     if sensitivity is not None:
         meta = meta.model_copy(update={"sensitivity": sensitivity})

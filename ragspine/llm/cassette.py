@@ -31,7 +31,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-from ragspine.errors import ConfigError, ProviderConfigError
+from ragspine.errors import CassetteMissError as CassetteMissError
+from ragspine.errors import ProviderConfigError
 from ragspine.llm.base import LLMProvider, ProviderResponse, ToolCall
 
 Mode = Literal["replay", "record", "strict"]
@@ -39,10 +40,6 @@ MODES: tuple[Mode, ...] = ("replay", "record", "strict")
 CASSETTE_VERSION = 1
 
 _episode: ContextVar[tuple[str, int] | None] = ContextVar("ragspine_episode", default=None)
-
-
-class CassetteMissError(ConfigError):
-    """Strict mode met a request that was never recorded (names the case and the key)."""
 
 
 @contextmanager

@@ -11,11 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ragspine.errors import IngestError
-
-
-class ReadError(IngestError):
-    """A file that cannot be read: corrupt, encrypted, empty. Names the file and where."""
+from ragspine.errors import ReadError as ReadError
 
 
 @dataclass(frozen=True)

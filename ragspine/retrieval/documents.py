@@ -6,14 +6,13 @@ import hashlib
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import IngestError, first_problem
 from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION
-from ragspine.sensitivity import DEFAULT_CLEARANCE
+from ragspine.sensitivity import DEFAULT_CLEARANCE, Clearance
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
 
@@ -25,7 +24,7 @@ class DocumentMeta(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, coerce_numbers_to_str=True)
 
     title: str = Field(default="", max_length=300)
-    sensitivity: Literal["PUBLIC", "INTERNAL", "RESTRICTED"] = DEFAULT_CLEARANCE  # type: ignore[assignment]
+    sensitivity: Clearance = DEFAULT_CLEARANCE
     language: str = ""
     entity: str = ""
     period: str = ""

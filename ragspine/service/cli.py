@@ -13,9 +13,9 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.errors import RagSpineError
+from ragspine.cli_options import LEVEL, corpus_option, db_option, profile_option, provider_option
+from ragspine.sensitivity import Clearance
 
-LEVELS = ("PUBLIC", "INTERNAL", "RESTRICTED")
 FAQ_OPTION = click.option(
     "--faq",
     "faq_path",
@@ -31,20 +31,10 @@ FAQ_OPTION = click.option(
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/fact_metric.db"),
-    show_default=True,
-)
-@click.option(
-    "--corpus",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/chunks.db"),
-    show_default=True,
-)
-@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
-@click.option("--provider", default="mock", show_default=True)
+@db_option()
+@corpus_option()
+@profile_option()
+@provider_option()
 @click.option(
     "--faq",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -63,7 +53,7 @@ FAQ_OPTION = click.option(
     type=click.FloatRange(min=0.1),
     default=30.0,
     show_default=True,
-    help="seconds per request",
+    help="seconds per HTTP request",
 )
 @known_errors
 def serve(
@@ -82,7 +72,7 @@ def serve(
     import uvicorn
 
     from ragspine.engine import Engine
-    from ragspine.service.keys import load_keys
+    from ragspine.service.keys import KeysError, load_keys
     from ragspine.service.settings import ServiceSettings
 
     settings = ServiceSettings(
@@ -95,7 +85,7 @@ def serve(
         timeout=timeout,
     )
     if not len(load_keys(settings.keys)):  # before a worker starts: one clear line
-        raise _NoKeys(
+        raise KeysError(
             f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
             f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
         )
@@ -128,10 +118,6 @@ def _log_config() -> dict[str, Any]:
     return config
 
 
-class _NoKeys(RagSpineError):
-    pass
-
-
 @click.group()
 def keys() -> None:
     """API keys: each carries a clearance; only its hash is kept."""
@@ -139,7 +125,12 @@ def keys() -> None:
 
 @keys.command("new")
 @click.argument("name")
-@click.option("--clearance", type=click.Choice(LEVELS), required=True)
+@click.option(
+    "--clearance",
+    type=LEVEL,
+    required=True,
+    help="what the key may see (never from RAGSPINE_CLEARANCE: a key's clearance is chosen)",
+)
 @click.option(
     "--file",
     "path",
@@ -176,8 +167,8 @@ def _cache(path: Path) -> Any:
 @click.option("--source", "sources", multiple=True, required=True, help="DOC#LOCATOR")
 @click.option("--valid-from", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
 @click.option("--valid-until", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
-@click.option("--sensitivity", type=click.Choice(LEVELS), default="INTERNAL", show_default=True)
-@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--sensitivity", type=LEVEL, default=Clearance.INTERNAL, show_default=True)
+@profile_option("checks the question can be served [default: the ACME demo]")
 @FAQ_OPTION
 @known_errors
 def faq_add(
@@ -267,7 +258,7 @@ def _toggle(path: Path, item_id: int, on: bool) -> None:
 
 @faq.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@profile_option("checks the questions can be served [default: the ACME demo]")
 @FAQ_OPTION
 @known_errors
 def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:

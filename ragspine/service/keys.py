@@ -14,19 +14,16 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import ConfigError, first_problem
+from ragspine.errors import KeysError as KeysError
+from ragspine.errors import first_problem
+from ragspine.sensitivity import Clearance
 
 ENV = "RAGSPINE_API_KEYS"
 PREFIX = "rsk_"
-
-
-class KeysError(ConfigError):
-    """The keys file or variable is invalid; names the file and the entry."""
 
 
 class KeyEntry(BaseModel):
@@ -34,7 +31,7 @@ class KeyEntry(BaseModel):
 
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9._-]{1,64}$")
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
-    clearance: Literal["PUBLIC", "INTERNAL", "RESTRICTED"]
+    clearance: Clearance
 
 
 class KeysFile(BaseModel):
@@ -104,7 +101,7 @@ def new_key(path: Path, name: str, clearance: str) -> str:
     current.keys.append(entry)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(yaml.safe_dump(current.model_dump(), sort_keys=False), "utf-8")
+    tmp.write_text(yaml.safe_dump(current.model_dump(mode="json"), sort_keys=False), "utf-8")
     os.chmod(tmp, 0o600)
     tmp.replace(path)
     return key

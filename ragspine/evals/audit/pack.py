@@ -53,9 +53,7 @@ def _run_class(
     cases: list[GoldenCase],
     honest: dict[str, str | None],
 ) -> ClassResult:
-    hostile = Engine(
-        base.store, AdversarialProvider(attack), profile=base.profile, retriever=base.retriever
-    )
+    hostile = base.with_provider(AdversarialProvider(attack))
     out = ClassResult(attack.name, attack.kind, attack.what)
     for case in cases:
         if attack.only_tag is not None and attack.only_tag not in case.tags:

@@ -35,7 +35,12 @@ from ragspine.errors import RagSpineError
 )
 def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: float) -> None:
     """Compare run A with run B case by case: paired deltas, intervals and tests per rate."""
-    from ragspine.evals.compare.paired import COMPARE_MD, compare_runs, metric_table, write_compare
+    from ragspine.evals.compare.paired import (
+        COMPARE_MD,
+        compare_runs,
+        metric_table,
+        write_compare,
+    )
     from ragspine.evals.report.html_compare import COMPARE_HTML, write_compare_html
 
     out = out if out is not None else b

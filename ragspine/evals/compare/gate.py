@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ragspine.errors import ConfigError
+from ragspine.errors import ThresholdsError as ThresholdsError
 from ragspine.evals.compare.diff import LoadedRun, compare_runs, load_run, unfinished
 from ragspine.evals.report.markdown import flatten_metrics, num
 from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
@@ -25,10 +25,6 @@ VOLATILE_RUN = {"run_id", "started_at", "finished_at", "git_commit"}
 VOLATILE_RESULT = {"latency_ms"}
 VOLATILE_METRICS = {"latency_ms"}
 _LISTED = 20  # cases named per reason line
-
-
-class ThresholdsError(ConfigError):
-    """The thresholds file is invalid; the message names the file and the field."""
 
 
 class Thresholds(BaseModel):

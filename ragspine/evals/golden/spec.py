@@ -15,19 +15,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragspine.errors import ConfigError
+from ragspine.errors import GoldenError as GoldenError
+from ragspine.sensitivity import Clearance
 
 Route = Literal["structured", "narrative", "composite"]
 Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
 Status = Literal["found", "not_found", "unrecognized_param"]
-Clearance = Literal["PUBLIC", "INTERNAL", "RESTRICTED"]
 
 _ID = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 _TAG = r"^[a-z0-9][a-z0-9_-]{0,49}$"
-
-
-class GoldenError(ConfigError):
-    """A golden file is invalid; the message names the file, line, case and field."""
 
 
 class _Strict(BaseModel):
@@ -84,7 +80,7 @@ class CaseSpec(_Strict):
 
 class SuiteDefaults(_Strict):
     reference_date: date | None = None
-    clearance: Clearance = "INTERNAL"
+    clearance: Clearance = Clearance.INTERNAL
     tags: list[str] = Field(default_factory=list)
 
 
@@ -107,7 +103,7 @@ class GoldenCase:
     question: str
     tags: tuple[str, ...]
     reference_date: date
-    clearance: str
+    clearance: Clearance
     # Kept as compact JSON and read back on use: a run holds every chosen case, and 10k cases'
     # validated models were 20 MB where their JSON is 2.
     expectation: InitVar[Expect]

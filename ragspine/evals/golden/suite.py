@@ -22,11 +22,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ragspine.errors import ConfigError
+from ragspine.errors import FilterError as FilterError
 from ragspine.evals.golden.spec import (
     _TAG,
     CaseSpec,
-    Clearance,
     Expect,
     GoldenCase,
     GoldenError,
@@ -38,6 +37,7 @@ from ragspine.evals.golden.spec import (
     SuiteSpec,
 )
 from ragspine.parallel import ordered_map, pool_size
+from ragspine.sensitivity import Clearance
 
 __all__ = [
     "CaseSpec",
@@ -292,10 +292,6 @@ def _line(node: Any) -> int:
 # -- selecting cases --------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"\s*(\(|\)|and\b|or\b|not\b|[A-Za-z0-9_.:*?\[\]-]+)")
-
-
-class FilterError(ConfigError):
-    """A --filter expression could not be parsed."""
 
 
 def compile_filter(expr: str) -> Any:

@@ -7,7 +7,15 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ragspine.evals.compare.paired import ALPHA, MDE_NOTE, CaseRef, Comparison, Side, label, p_text
+from ragspine.evals.compare.paired import (
+    ALPHA,
+    MDE_NOTE,
+    CaseRef,
+    Comparison,
+    Side,
+    label,
+    p_text,
+)
 from ragspine.evals.report import charts as ch
 from ragspine.evals.report.charts import esc
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,48 +13,14 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import fail
+from ragspine.cli_options import (
+    corpus_option,
+    db_option,
+    live_options,
+    profile_option,
+    provider_option,
+)
 from ragspine.errors import RagSpineError
-
-
-def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--base-url, --timeout, --max-retries, --cassette, --cassette-mode: for `ask` and `eval run`.
-
-    The SDK's own environment variables (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY) still apply.
-    """
-    options = [
-        click.option(
-            "--base-url", default=None, help="the Messages API's URL [default: the SDK's]"
-        ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            help="seconds per request [default: 60]",
-        ),
-        click.option(
-            "--max-retries",
-            type=click.IntRange(min=0),
-            default=None,
-            help="the SDK's retries of a failed request [default: 2]",
-        ),
-        click.option(
-            "--cassette",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=None,
-            help="record the model's replies in this folder, or replay them",
-        ),
-        click.option(
-            "--cassette-mode",
-            type=click.Choice(["replay", "record", "strict"]),
-            default="replay",
-            show_default=True,
-            help="replay: recorded, else call and record; record: call and overwrite; "
-            "strict: recorded only, a miss is an error",
-        ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
 
 
 def live_from(kwargs: dict[str, Any]) -> Any:
@@ -75,12 +40,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
 @click.option(
     "--golden", type=click.Path(path_type=Path), default=Path("golden"), show_default=True
 )
-@click.option(
-    "--provider",
-    default="mock",
-    show_default=True,
-    help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
-)
+@provider_option()
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -129,18 +89,9 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     default=None,
     help="USD: stop, resumably, when the estimated cost reaches it",
 )
-@click.option(
-    "--db", type=click.Path(path_type=Path), default=Path("data/fact_metric.db"), show_default=True
-)
-@click.option(
-    "--corpus", type=click.Path(path_type=Path), default=Path("data/chunks.db"), show_default=True
-)
-@click.option(
-    "--profile",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="domain profile YAML [default: demo]",
-)
+@db_option()
+@corpus_option()
+@profile_option()
 @live_options
 @click.pass_context
 def run(ctx: click.Context, /, **kwargs: Any) -> None:
@@ -239,7 +190,8 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
         sys.exit(1)
 
 
-# What a run's options are called on the command line, for --resume's "which option differs".
+# What a run's options are called on the command line, for --resume's "which option differs"
+# (one given by its environment variable is named by the variable).
 _RECORDED_FLAGS = {
     "golden": "--golden",
     "provider": "--provider",
@@ -266,7 +218,8 @@ def _recorded_options(
     concurrency: int,
     budget: float | None,
 ) -> Any:
-    """The run's own options from its run.json; one given again must say the same."""
+    """The run's own options from its run.json; one given again (by its flag or its environment
+    variable) must say the same."""
     from click.core import ParameterSource
 
     from ragspine.evals.run.records import RecordError
@@ -290,12 +243,20 @@ def _recorded_options(
         "prices": opts.prices,
     }
     given = kwargs | vars(live)
+    envvars = {p.name: p.envvar for p in ctx.command.params}
     for name, flag in _RECORDED_FLAGS.items():
-        if ctx.get_parameter_source(name) != ParameterSource.COMMANDLINE:
+        source = ctx.get_parameter_source(name)
+        if source not in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
             continue
-        if given[name] != recorded[name]:
+        if given[name] == recorded[name]:
+            continue
+        if source == ParameterSource.ENVIRONMENT:
             raise RecordError(
-                f"{folder}: {flag} {given[name]} differs from the run's {recorded[name]}; "
-                "leave it out to continue the run with its own options"
+                f"{folder}: {envvars[name]}={given[name]} ({flag}) differs from the run's "
+                f"{recorded[name]}; unset it to continue the run with its own options"
             )
+        raise RecordError(
+            f"{folder}: {flag} {given[name]} differs from the run's {recorded[name]}; "
+            "leave it out to continue the run with its own options"
+        )
     return opts

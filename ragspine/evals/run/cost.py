@@ -16,7 +16,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import ConfigError, first_problem
+from ragspine.errors import PricesError as PricesError
+from ragspine.errors import first_problem
 from ragspine.evals.run.records import CaseResult
 
 # The usage keys of the Messages API, and what each is priced as.
@@ -26,10 +27,6 @@ USAGE_PRICES = {
     "cache_read_input_tokens": "cache_read",
     "cache_creation_input_tokens": "cache_write",
 }
-
-
-class PricesError(ConfigError):
-    """A price table is invalid; the message names the file and the field."""
 
 
 class Price(BaseModel):

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragspine.errors import ConfigError, first_problem
+from ragspine.errors import RecordError as RecordError
+from ragspine.errors import first_problem
 
 # 2: raw_unsupported and guard_removed per case; 3: error kind and status; 4: the case's spec
 SCHEMA_VERSION = 4
@@ -24,10 +25,6 @@ RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
 JUNIT_FILE = "junit.xml"
-
-
-class RecordError(ConfigError):
-    """A run folder is missing, incomplete or written by an incompatible version."""
 
 
 class _Record(BaseModel):

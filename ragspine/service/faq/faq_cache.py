@@ -27,9 +27,10 @@ from ragspine.agent.intent import (
     parse_intent,
 )
 from ragspine.agent.intent import ROUTE_NARRATIVE as NARRATIVE
-from ragspine.errors import ConfigError, StoreError
+from ragspine.errors import FaqError as FaqError
+from ragspine.errors import StoreError
 from ragspine.profile import DomainProfile
-from ragspine.sensitivity import allowed_levels
+from ragspine.sensitivity import Clearance, allowed_levels
 from ragspine.storage.sqlite import SqliteStore
 from ragspine.text import fold
 
@@ -55,10 +56,6 @@ Reason = Literal[
 ]
 
 
-class FaqError(ConfigError):
-    """A FAQ item that cannot be stored or would never be served; names the item and field."""
-
-
 class FaqSource(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -77,7 +74,7 @@ class FaqItem(BaseModel):
     valid_from: date | None = None
     valid_until: date | None = None
     enabled: bool = True
-    sensitivity: Literal["PUBLIC", "INTERNAL", "RESTRICTED"] = "INTERNAL"
+    sensitivity: Clearance = Clearance.INTERNAL
 
     @model_validator(mode="after")
     def _window(self) -> FaqItem:
@@ -261,7 +258,7 @@ class FaqCache(SqliteStore):
             item.valid_until and valid_on > item.valid_until
         ):
             return Lookup("expired", stored)
-        if item.sensitivity == "RESTRICTED":
+        if item.sensitivity == Clearance.RESTRICTED:
             return Lookup("restricted", stored)
         if item.sensitivity not in allowed_levels(clearance):
             return Lookup("above_clearance", stored)

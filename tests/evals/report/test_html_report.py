@@ -21,7 +21,11 @@ import pytest
 from ragspine.evals.compare.paired import Comparison, compare_runs
 from ragspine.evals.report.charts import Bar, hbars, histogram, json_block
 from ragspine.evals.report.html import HTML_FILE, render_run_html, write_run_html
-from ragspine.evals.report.html_compare import COMPARE_HTML, render_compare_html, write_compare_html
+from ragspine.evals.report.html_compare import (
+    COMPARE_HTML,
+    render_compare_html,
+    write_compare_html,
+)
 from ragspine.evals.run.records import (
     RESULTS_FILE,
     RUN_FILE,

@@ -1,0 +1,144 @@
+"""The options several commands share, declared once: each with its environment variable and
+its default, so a command that takes one takes it the same way and the variable works for it too.
+
+    --db            RAGSPINE_DB            data/fact_metric.db
+    --corpus        RAGSPINE_CORPUS        data/chunks.db
+    --profile       RAGSPINE_PROFILE       the ACME demo profile
+    --clearance     RAGSPINE_CLEARANCE     INTERNAL
+    --provider      RAGSPINE_PROVIDER      mock
+    --base-url      RAGSPINE_BASE_URL      the SDK's (which reads ANTHROPIC_BASE_URL)
+    --timeout       RAGSPINE_TIMEOUT       the SDK's (60 s)
+    --max-retries   RAGSPINE_MAX_RETRIES   the SDK's (2)
+
+A flag on the command line wins over its variable; an empty variable counts as unset. The
+cassette options are one run's and have no variable. ``keys new --clearance`` (the clearance a
+new key carries) is not this ``--clearance`` and never comes from the environment: a shell's
+``RAGSPINE_CLEARANCE`` must not mint a RESTRICTED key. Nor is ``serve --timeout`` (its HTTP
+limit) this ``--timeout``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_DB = Path("data/fact_metric.db")
+DEFAULT_CORPUS = Path("data/chunks.db")
+
+LEVEL = click.Choice(LEVELS)  # a sensitivity or a clearance: PUBLIC, INTERNAL or RESTRICTED
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+def db_option() -> Callable[[F], F]:
+    return click.option(
+        "--db",
+        type=_FILE,
+        default=DEFAULT_DB,
+        show_default=True,
+        envvar="RAGSPINE_DB",
+        show_envvar=True,
+        help="the fact store (SQLite)",
+    )
+
+
+def corpus_option() -> Callable[[F], F]:
+    return click.option(
+        "--corpus",
+        type=_FILE,
+        default=DEFAULT_CORPUS,
+        show_default=True,
+        envvar="RAGSPINE_CORPUS",
+        show_envvar=True,
+        help="the document chunk store (its index beside it); missing: document questions say so",
+    )
+
+
+def profile_option(help: str = "domain profile YAML [default: the ACME demo]") -> Callable[[F], F]:
+    """``help`` says what the profile is for in this command (and its default)."""
+    return click.option(
+        "--profile",
+        type=_FILE,
+        default=None,
+        envvar="RAGSPINE_PROFILE",
+        show_envvar=True,
+        help=help,
+    )
+
+
+def clearance_option() -> Callable[[F], F]:
+    return click.option(
+        "--clearance",
+        type=LEVEL,
+        default=DEFAULT_CLEARANCE,
+        show_default=True,
+        envvar="RAGSPINE_CLEARANCE",
+        show_envvar=True,
+        help="the caller's clearance: documents above it are never retrieved",
+    )
+
+
+def provider_option() -> Callable[[F], F]:
+    return click.option(
+        "--provider",
+        default="mock",
+        show_default=True,
+        envvar="RAGSPINE_PROVIDER",
+        show_envvar=True,
+        help="mock, anthropic, anthropic:MODEL or python:MODULE:ATTR",
+    )
+
+
+def live_options(command: F) -> F:
+    """--base-url, --timeout, --max-retries, --cassette, --cassette-mode: for `ask` and `eval run`.
+
+    The SDK's own environment variables (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY) still apply.
+    """
+    options = [
+        click.option(
+            "--base-url",
+            default=None,
+            envvar="RAGSPINE_BASE_URL",
+            show_envvar=True,
+            help="the Messages API's URL [default: the SDK's]",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            envvar="RAGSPINE_TIMEOUT",
+            show_envvar=True,
+            help="seconds per request [default: 60]",
+        ),
+        click.option(
+            "--max-retries",
+            type=click.IntRange(min=0),
+            default=None,
+            envvar="RAGSPINE_MAX_RETRIES",
+            show_envvar=True,
+            help="the SDK's retries of a failed request [default: 2]",
+        ),
+        click.option(
+            "--cassette",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="record the model's replies in this folder, or replay them",
+        ),
+        click.option(
+            "--cassette-mode",
+            type=click.Choice(["replay", "record", "strict"]),
+            default="replay",
+            show_default=True,
+            help="replay: recorded, else call and record; record: call and overwrite; "
+            "strict: recorded only, a miss is an error",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
