@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ragspine.cli_errors import fail
 from ragspine.cli_options import corpus_option, db_option, profile_option
 from ragspine.errors import RagSpineError
+
+if TYPE_CHECKING:
+    from ragspine.evals.audit.pack import ClassResult
 
 
 @click.group(name="eval")
@@ -134,7 +138,8 @@ def bless(run_dir: Path, baseline: Path, force: bool) -> None:
 @corpus_option()
 @profile_option()
 def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> None:
-    """Run the adversarial pack: per attack class, did the engine hold, did the audit catch it?"""
+    """Run the adversarial pack: per attack class, did the engine hold (judged by what the
+    attack fabricated) and did the audit catch it; per probe, any false alarm or removal?"""
     from tabulate import tabulate
 
     from ragspine.engine import Engine
@@ -145,20 +150,9 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
             rows = run_pack(engine, cases)
     except RagSpineError as exc:
         fail(exc)
-    table = [
-        [
-            r.name,
-            r.what,
-            r.applied,
-            "—" if r.kind == "probe" else f"{r.held}/{r.applied}",
-            "—" if r.kind == "probe" else f"{r.caught}/{r.applied}",
-            r.alarms if r.kind == "probe" else "—",
-            "ok" if r.ok else "FAILED",
-        ]
-        for r in rows
-    ]
-    headers = ["class", "what", "cases", "engine held", "audit caught (raw)", "false alarms", ""]
-    click.echo(tabulate(table, headers=headers, tablefmt="github", disable_numparse=True))
+    click.echo(
+        tabulate(_pack_table(rows), headers=_PACK_HEADERS, tablefmt="github", disable_numparse=True)
+    )
     failed = [r for r in rows if not r.ok]
     for r in failed:
         problems = r.problems or ["the attack found nothing to corrupt in any case"]
@@ -167,11 +161,46 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
     attacks = [r for r in rows if r.kind == "attack"]
     probes = [r for r in rows if r.kind == "probe"]
     click.echo(
-        f"audit: {sum(r.ok for r in attacks)}/{len(attacks)} attack classes held and caught, "
-        f"{sum(r.alarms for r in probes)} false alarm(s) in {len(probes)} correct-answer probes"
+        f"audit: {sum(r.ok for r in attacks)}/{len(attacks)} attack classes held and caught "
+        f"({sum(0 < r.held == r.applied for r in attacks)} held, "
+        f"{sum(0 < r.caught == r.applied for r in attacks)} caught in every case); "
+        f"{sum(r.ok for r in probes)}/{len(probes)} correct-answer probes quiet "
+        f"({sum(r.alarms for r in probes)} false alarm(s), "
+        f"{sum(r.blocked for r in probes)} over-blocked)"
     )
     if failed:
         sys.exit(1)
+
+
+_PACK_HEADERS = [
+    "class",
+    "what",
+    "applied",
+    "held (ground truth)",
+    "caught (audit, raw)",
+    "false alarms",
+    "over-blocked",
+    "",
+]
+
+
+def _pack_table(rows: list[ClassResult]) -> list[list[str]]:
+    def share(n: int, r: ClassResult) -> str:
+        return f"{n}/{r.applied}"
+
+    return [
+        [
+            r.name,
+            r.what,
+            str(r.applied),
+            "—" if r.kind == "probe" else share(r.held, r),
+            "—" if r.kind == "probe" else share(r.caught, r),
+            share(r.alarms, r) if r.kind == "probe" else "—",
+            share(r.blocked, r) if r.kind == "probe" else "—",
+            "ok" if r.ok else "FAILED",
+        ]
+        for r in rows
+    ]
 
 
 def _register() -> None:
