@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Protocol
 
 import click
 
@@ -52,6 +53,19 @@ def diff(a: Path, b: Path, out: Path | None) -> None:
     except RagSpineError as exc:
         fail(exc)
     click.echo(f"diff: {(out or b) / 'diff.md'}")
+    warn_unfinished(result.a, result.b)
+
+
+class Side(Protocol):
+    folder: str
+    unfinished: str | None
+
+
+def warn_unfinished(*sides: Side) -> None:
+    """One ``warning:`` line on stderr for each run read that did not finish."""
+    for side in sides:
+        if side.unfinished:
+            click.echo(f"warning: {side.folder}: {side.unfinished}", err=True)
 
 
 @eval_group.command()
@@ -95,6 +109,8 @@ def gate(
         )
     except RagSpineError as exc:
         fail(exc)
+    for warning in verdict.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if verdict.passed:
         click.echo("gate: passed")
         return
