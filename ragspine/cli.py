@@ -102,7 +102,7 @@ def fixtures(db: Path, corpus: Path) -> None:
     n = build_demo_store(db, files=files)
     click.echo(f"wrote {n} demo facts to {db}, ingested from the decks and workbook in {files}")
     report = build_demo_corpus(corpus)
-    chunks = sum(n for _, _, n in report.files)
+    chunks = sum(f.chunks for f in report.files)
     click.echo(f"wrote {len(report.files)} demo documents ({chunks} chunks) to {corpus}")
 
 

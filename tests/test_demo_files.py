@@ -3,11 +3,14 @@ ingested like any other. Every fact the demo specifies is read back from its cel
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from pathlib import Path
 
 from openpyxl import load_workbook
 from pptx import Presentation
 
+from ragspine.demo.corpus import demo_corpus_files
 from ragspine.demo.facts import demo_facts
 from ragspine.storage.fact_store import FactStore
 from tests.cli import invoke
@@ -38,3 +41,40 @@ def test_fixtures_writes_the_files_and_ingests_every_demo_fact_from_them(tmp_pat
     cells = {r[0]: r for r in sheet.iter_rows(values_only=True)}
     header_row = list(cells["指标"])
     assert cells["REVENUE"][header_row.index("2024Q3")] == 113.8
+
+
+def _documents(corpus: Path) -> dict[str, tuple[object, ...]]:
+    """Each document's row, and its chunks' locators, headings, sensitivities and text."""
+    with sqlite3.connect(corpus) as conn:
+        docs = conn.execute(
+            "SELECT doc_id, title, sensitivity, language, entity, period, content_hash"
+            " FROM document"
+        ).fetchall()
+        chunks = conn.execute(
+            "SELECT doc_id, chunk_id, ord, source_locator, title, entity, period, sensitivity,"
+            " text FROM chunk ORDER BY doc_id, ord"
+        ).fetchall()
+    return {d[0]: (*d, *(c for c in chunks if c[0] == d[0])) for d in docs}
+
+
+def test_fixtures_builds_the_demo_corpus_as_ingest_would(tmp_path: Path) -> None:
+    """`ragspine fixtures` puts the demo documents through the ingestion pipeline: its corpus is
+    the one `ragspine ingest` makes of the same files, chunk for chunk."""
+    data = tmp_path / "data"
+    out = invoke("fixtures", "--db", str(data / "facts.db"), "--corpus", str(data / "chunks.db"))
+    assert out.returncode == 0, out.stderr
+    built = _documents(data / "chunks.db")
+    assert "wrote 10 demo documents (143 chunks)" in out.stdout and len(built) == 10
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for path in demo_corpus_files():
+        shutil.copy(path, sources)
+    ingested = tmp_path / "ingested"
+    out = invoke(
+        "ingest", str(sources), "--db", str(ingested / "facts.db"),
+        "--corpus", str(ingested / "chunks.db"),
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert _documents(ingested / "chunks.db") == built
+    restricted = [d for d, row in built.items() if row[2] == "RESTRICTED"]
+    assert restricted == ["ACME_Board_Minutes_2024Q4.md"]  # front matter's sensitivity kept

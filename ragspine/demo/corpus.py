@@ -7,9 +7,10 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from ragspine.ingestion.pipeline import RunReport, ingest_paths_all
+from ragspine.profile import default_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.index import index_dir_for
-from ragspine.retrieval.ingest import IngestReport, ingest_paths
 
 
 def demo_corpus_files() -> list[Path]:
@@ -17,8 +18,9 @@ def demo_corpus_files() -> list[Path]:
     return sorted(Path(str(root)).glob("*.*"))
 
 
-def build_demo_corpus(path: str | Path) -> IngestReport:
-    """Rebuild the demo chunk store and its index from scratch at ``path``."""
+def build_demo_corpus(path: str | Path) -> RunReport:
+    """Rebuild the demo chunk store and its index from scratch at ``path``, through the same
+    pipeline as `ragspine ingest` (passages only: the demo's facts come from its decks)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".corpus.", dir=target.parent))
@@ -26,7 +28,9 @@ def build_demo_corpus(path: str | Path) -> IngestReport:
         staged = work / target.name
         with ChunkStore(staged) as store:
             store.init_schema()
-            report = ingest_paths(store, demo_corpus_files())
+            report = ingest_paths_all(
+                demo_corpus_files(), chunks=store, facts=None, profile=default_profile()
+            )
         index = index_dir_for(target)
         shutil.rmtree(index, ignore_errors=True)
         staged.replace(target)

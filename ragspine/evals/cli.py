@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import click
 
@@ -57,6 +57,19 @@ def diff(a: Path, b: Path, out: Path | None) -> None:
     except RagSpineError as exc:
         fail(exc)
     click.echo(f"diff: {(out or b) / 'diff.md'}")
+    warn_unfinished(result.a, result.b)
+
+
+class Side(Protocol):
+    folder: str
+    unfinished: str | None
+
+
+def warn_unfinished(*sides: Side) -> None:
+    """One ``warning:`` line on stderr for each run read that did not finish."""
+    for side in sides:
+        if side.unfinished:
+            click.echo(f"warning: {side.folder}: {side.unfinished}", err=True)
 
 
 @eval_group.command()
@@ -100,6 +113,8 @@ def gate(
         )
     except RagSpineError as exc:
         fail(exc)
+    for warning in verdict.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if verdict.passed:
         click.echo("gate: passed")
         return

@@ -1,6 +1,7 @@
-"""Markdown and plain text behind the same reader interface as PDF, XLSX, PPTX and DOCX.
+"""Markdown and plain text behind the same reader interface as PDF, XLSX, PPTX and DOCX, and the
+one ``reader_for`` that picks a file's reader among them all.
 
-Its front matter (title, sensitivity, entity, period …) and its heading-aware passages
+A text file's front matter (title, sensitivity, entity, period …) and its heading-aware passages
 (``section=2.1,para=3``) come from the narrative channel's own loader and chunker, so a text file
 ingested here and one built into the demo corpus are cut the same way.
 """
@@ -9,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragspine.readers import FileContent, Reader, TextBlock
-from ragspine.readers import reader_for as binary_reader_for
+from ragspine.readers import READERS, FileContent, Reader, TextBlock
 from ragspine.retrieval.chunking.chunker import chunk_text
 from ragspine.retrieval.documents import SUPPORTED_SUFFIXES, load_document
 
@@ -26,8 +26,10 @@ class TextReader:
         return FileContent(path, blocks=blocks, units=1, meta=meta)
 
 
+_ALL: tuple[Reader, ...] = (TextReader(), *READERS)
+
+
 def reader_for(path: Path) -> Reader | None:
     """The reader for a file's suffix: text here, the binary formats in ``ragspine.readers``."""
-    if path.suffix.lower() in TextReader.suffixes:
-        return TextReader()
-    return binary_reader_for(path)
+    suffix = path.suffix.lower()
+    return next((r for r in _ALL if suffix in r.suffixes), None)

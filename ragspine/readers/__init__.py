@@ -1,11 +1,10 @@
 """File readers: one small interface (``read(path) -> text blocks + tables``) per file type.
 
 Each library is imported only when its file type is read, so the engine runs without them.
+``ragspine.ingestion.text.reader_for`` picks a file's reader, among these and the text reader.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from ragspine.readers.base import FileContent, Reader, ReadError, Table, TextBlock
 from ragspine.readers.docx import DocxReader
@@ -15,6 +14,7 @@ from ragspine.readers.xlsx import XlsxReader
 
 __all__ = [
     "BINARY_SUFFIXES",
+    "READERS",
     "FileContent",
     "PdfReader",
     "PptxReader",
@@ -23,13 +23,7 @@ __all__ = [
     "Table",
     "TextBlock",
     "XlsxReader",
-    "reader_for",
 ]
 
-_READERS: list[Reader] = [PdfReader(), XlsxReader(), PptxReader(), DocxReader()]
-BINARY_SUFFIXES = tuple(s for r in _READERS for s in r.suffixes)
-
-
-def reader_for(path: Path) -> Reader | None:
-    suffix = path.suffix.lower()
-    return next((r for r in _READERS if suffix in r.suffixes), None)
+READERS: tuple[Reader, ...] = (PdfReader(), XlsxReader(), PptxReader(), DocxReader())
+BINARY_SUFFIXES = tuple(s for r in READERS for s in r.suffixes)

@@ -218,6 +218,49 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     assert resumed.returncode == 0, resumed.stderr
 
 
+def test_an_unfinished_run_is_named_by_every_command_that_reads_it(
+    tmp_path: Path, stores: list[str]
+) -> None:
+    """A run stopped with Ctrl-C: diff and compare describe what it has and say it is unfinished
+    (a warning line, the top of the .md, the .json); gate, compare --gate and bless refuse it."""
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    ran = run("eval", "run", "--filter", "suite:structured", "--out", str(whole), *stores)
+    assert ran.returncode == 0, ran.stderr
+    status, _ = _interrupted_run(
+        part, "SlowMockProvider", stores, watch=part / "results.jsonl", lines=5
+    )
+    assert status == 130
+    got, planned = len(read_results(part)), len(read_results(whole))
+    said = (
+        f"the run is unfinished ({got} of {planned} results); "
+        f"resume it with: ragspine eval run --resume {part}"
+    )
+    for a, b, label in ((whole, part, "B"), (part, whole, "A")):
+        out = tmp_path / f"diff-{label}"
+        diff = run("eval", "diff", str(a), str(b), "--out", str(out))
+        assert diff.returncode == 0, diff.stderr
+        assert diff.stderr == f"warning: {part}: {said}\n"
+        text = (out / "diff.md").read_text("utf-8")
+        assert f"> **{label} is unfinished.**" in text.split("###")[0]  # above every section
+        record = json.loads((out / "diff.json").read_text("utf-8"))
+        assert record[label.lower()]["unfinished"] == said
+        assert not record["regressed"] and not record["fixed"]  # the cases not run are coverage
+        assert len(record["missing_in_b" if label == "B" else "new_in_b"]) == planned - got
+    compared = run("eval", "compare", str(whole), str(part), "--out", str(tmp_path / "c"))
+    assert compared.returncode == 0 and compared.stderr == f"warning: {part}: {said}\n"
+    record = json.loads((tmp_path / "c" / "compare.json").read_text("utf-8"))
+    assert (record["pairs"], record["b"]["unfinished"]) == (got, said)
+    assert "> **B is unfinished.**" in (tmp_path / "c" / "compare.md").read_text("utf-8")
+    assert 'data-note="unfinished"' in (tmp_path / "c" / "compare.html").read_text("utf-8")
+    judged = run("eval", "compare", str(whole), str(part), "--gate", "--out", str(tmp_path / "c"))
+    assert judged.returncode == 1 and f"  - B {part}: {said}" in judged.stderr.splitlines()
+    gate = run("eval", "gate", "--baseline", str(whole), "--current", str(part), "--allow-subset")
+    assert gate.returncode == 1 and f"  - {said}" in gate.stderr.splitlines()
+    bless = run("eval", "bless", str(part), "--baseline", str(tmp_path / "baseline"))
+    assert bless.stderr == f"error: {part}: {said} before blessing\n"
+    assert bless.returncode == 1 and not (tmp_path / "baseline").exists()
+
+
 @pytest.mark.parametrize(
     "concurrency",
     [

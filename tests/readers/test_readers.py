@@ -10,7 +10,8 @@ from pptx import Presentation
 from pptx.util import Inches
 from pypdf import PdfWriter
 
-from ragspine.readers import DocxReader, PdfReader, PptxReader, ReadError, XlsxReader, reader_for
+from ragspine.ingestion.text import reader_for
+from ragspine.readers import DocxReader, PdfReader, PptxReader, ReadError, XlsxReader
 
 
 def _workbook(path: Path) -> Path:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from ragspine.ingestion.pipeline import RunReport, ingest_paths_all
+from ragspine.profile import default_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
-from ragspine.retrieval.ingest import ingest_paths
 from ragspine.retrieval.retriever import HybridRetriever
 
 DOCS = {
@@ -52,13 +53,18 @@ def write_docs(folder: Path, docs: dict[str, str] = DOCS) -> list[Path]:
     return paths
 
 
+def ingest_docs(store: ChunkStore, paths: list[Path]) -> RunReport:
+    """Documents into the chunk store (no fact store) as `ragspine ingest` stores them."""
+    return ingest_paths_all(paths, chunks=store, facts=None, profile=default_profile())
+
+
 @pytest.fixture
 def mini_corpus(tmp_path: Path) -> Path:
     """A chunk store with its index, built by ingest; returns the store's path."""
     corpus = tmp_path / "chunks.db"
     with ChunkStore(corpus) as store:
         store.init_schema()
-        ingest_paths(store, write_docs(tmp_path / "docs"))
+        ingest_docs(store, write_docs(tmp_path / "docs"))
     return corpus
 
 

@@ -127,8 +127,7 @@ def test_a_rewrite_that_matches_only_stray_words_does_not_outrank_the_real_match
     year and a stray English word; fused rank for rank it used to push those pages ahead."""
     from ragspine.profile import load_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
-    from ragspine.retrieval.ingest import ingest_paths
-    from tests.retrieval.conftest import write_docs
+    from tests.retrieval.conftest import ingest_docs, write_docs
 
     tables = {
         f"shares{i}.md": f"# 限售股份\n\n2020年5月20日 首发限售 2020年4月26日 social {i}\n"
@@ -141,7 +140,7 @@ def test_a_rewrite_that_matches_only_stray_words_does_not_outrank_the_real_match
     corpus = tmp_path / "chunks.db"
     with ChunkStore(corpus) as store:
         store.init_schema()
-        ingest_paths(store, write_docs(tmp_path / "docs", tables | opinion))
+        ingest_docs(store, write_docs(tmp_path / "docs", tables | opinion))
     retriever = HybridRetriever.open(corpus, profile=load_profile(None))
     hits = retriever.retrieve("2020年审计意见的情况", top_k=3, clearance="RESTRICTED")
     assert [h.doc_id for h in hits] == ["report.md"]  # the others match stray words only

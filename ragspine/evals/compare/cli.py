@@ -35,12 +35,8 @@ from ragspine.errors import RagSpineError
 )
 def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: float) -> None:
     """Compare run A with run B case by case: paired deltas, intervals and tests per rate."""
-    from ragspine.evals.compare.paired import (
-        COMPARE_MD,
-        compare_runs,
-        metric_table,
-        write_compare,
-    )
+    from ragspine.evals.cli import warn_unfinished
+    from ragspine.evals.compare.paired import COMPARE_MD, compare_runs, metric_table, write_compare
     from ragspine.evals.report.html_compare import COMPARE_HTML, write_compare_html
 
     out = out if out is not None else b
@@ -53,6 +49,7 @@ def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: floa
     except OSError as exc:  # the out folder cannot be written
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    warn_unfinished(result.a, result.b)
     click.echo(f"{result.pairs} pairs ({result.cases} cases)")
     click.echo(metric_table(result, full=False))
     click.echo(f"compare: {out / COMPARE_MD}, {out / COMPARE_HTML}")

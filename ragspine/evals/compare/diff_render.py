@@ -14,9 +14,11 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ragspine.evals.compare.diff import DIFF_JSON, CaseChange, CheckChange, RunDiff, RunSide
+from ragspine.evals.compare.diff import DIFF_JSON, RunDiff, RunSide
+from ragspine.evals.compare.pairing import CaseChange, CheckChange
 from ragspine.evals.report.markdown import num
 from ragspine.evals.report.wording import changed_span, md, show
+from ragspine.evals.run.folder import unfinished_note
 from ragspine.evals.score.metrics import better
 
 LIMIT = 60_000  # characters; GitHub comments stop at 65,536
@@ -41,6 +43,8 @@ def render_diff(diff: RunDiff) -> str:
 
 def _render(diff: RunDiff, shown: int) -> str:
     lines = ["## Eval diff: A → B", "", _describe("A", diff.a), _describe("B", diff.b), ""]
+    for label, side in (("A", diff.a), ("B", diff.b)):
+        lines += unfinished_note(label, side.folder, side.unfinished)
     if diff.a.golden_hash != diff.b.golden_hash:
         lines += ["> The golden sets differ: expect coverage changes.", ""]
     lines += [

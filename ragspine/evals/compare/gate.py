@@ -14,8 +14,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragspine.errors import ThresholdsError as ThresholdsError
-from ragspine.evals.compare.diff import LoadedRun, compare_runs, load_run, unfinished
+from ragspine.evals.compare.diff import diff_paired
+from ragspine.evals.compare.pairing import pair_runs
 from ragspine.evals.report.markdown import flatten_metrics, num
+from ragspine.evals.run.folder import LoadedRun, load_run
 from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
 from ragspine.evals.score.metrics import metric_names
 
@@ -72,6 +74,7 @@ class GateVerdict(BaseModel):
 
     passed: bool
     reasons: list[str]
+    warnings: list[str] = Field(default_factory=list)  # said, but not a reason to fail
 
 
 def _names(items: list[str]) -> str:
@@ -123,19 +126,20 @@ def gate(
 
     A run that proves nothing fails too: no results, an unfinished run, baseline cases it did
     not run (unless ``allow_subset``), a golden set that changed with no case added or removed
-    (an expectation was edited: review and bless), or more errors than ``max_error_rate``.
+    (an expectation was edited: review and bless), or more errors than ``max_error_rate``. An
+    unfinished baseline (blessed with --force) is a warning.
     """
     cur = load_run(current)
     base = load_run(baseline)
-    diff = compare_runs(base, cur)
+    diff = diff_paired(pair_runs(base, cur))
     reasons = []
-    planned, got = cur.record.cases_planned, len(cur.results)
+    got = len(cur.results)
     if got == 0:
         reasons.append(
             "the current run has no results: nothing was tested (did --filter match nothing?)"
         )
-    if cur.record.status != "complete" or got < planned:
-        reasons.append(unfinished(current, cur.record, got).split(": ", 1)[1])
+    if cur.unfinished:
+        reasons.append(cur.unfinished)
     if diff.missing_in_b and not allow_subset:
         reasons.append(
             f"{len(diff.missing_in_b)} baseline case(s) missing from the current run "
@@ -187,18 +191,18 @@ def gate(
         errored = sorted({r.case_id for r in cur.results if r.error is not None})
         if errored:
             reasons.append(f"the mock run had errors in {len(errored)} case(s): {_names(errored)}")
-    return GateVerdict(passed=not reasons, reasons=reasons)
+    warnings = [f"{baseline}: {base.unfinished}"] if base.unfinished else []
+    return GateVerdict(passed=not reasons, reasons=reasons, warnings=warnings)
 
 
 # -- bless ------------------------------------------------------------------------------------
 
 
 def _blessable(run: Path, src: LoadedRun, baseline: Path) -> None:
-    got = len(src.results)
-    if got == 0:
+    if not src.results:
         raise RecordError(f"{run}: the run has no results; nothing to bless (--force to anyway)")
-    if src.record.status != "complete" or got < src.record.cases_planned:
-        raise RecordError(unfinished(run, src.record, got) + " before blessing")
+    if src.unfinished:
+        raise RecordError(f"{run}: {src.unfinished} before blessing")
     chosen = {k: v for k, v in src.record.options.items() if k in ("filter", "limit") and v}
     if chosen:
         given = ", ".join(f"--{k} {v}" for k, v in chosen.items())
@@ -207,9 +211,9 @@ def _blessable(run: Path, src: LoadedRun, baseline: Path) -> None:
             "bless a whole run (--force to anyway)"
         )
     if (baseline / RUN_FILE).exists():
-        old = {r.case_id for r in load_run(baseline).results}
-        dropped = sorted(old - {r.case_id for r in src.results})
-        if dropped and src.record.golden_hash == load_run(baseline).record.golden_hash:
+        old = load_run(baseline)
+        dropped = sorted({r.case_id for r in old.results} - {r.case_id for r in src.results})
+        if dropped and src.record.golden_hash == old.record.golden_hash:
             raise RecordError(
                 f"{run}: {len(dropped)} baseline case(s) are not in this run "
                 f"({_names(dropped)}); bless a whole run (--force to anyway)"

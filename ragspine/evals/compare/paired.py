@@ -1,23 +1,24 @@
 """Two runs of one golden set by two models, compared pair by pair: is B really better or worse?
 
 `diff` lists what changed; this says whether a change in a rate is more than noise. Results are
-paired by ``(case_id, repeat)`` on the cases both runs hold; each rate gets B − A with a 95%
-bootstrap interval that resamples whole cases, an exact McNemar p on the discordant pairs and a
-Holm adjustment across the rates. A verdict needs both: an adjusted p < 0.05 and an interval
-clear of 0. An error is an outage, not a quality flip: errored pairs are listed apart.
+paired by ``(case_id, repeat)`` on the cases both runs hold (the comparison core, ``pairing``);
+each rate gets B − A with a 95% bootstrap interval that resamples whole cases, an exact McNemar p
+on the discordant pairs and a Holm adjustment across the rates. A verdict needs both: an adjusted
+p < 0.05 and an interval clear of 0. An error is an outage, not a quality flip: errored pairs are
+listed apart. An unfinished run is compared on the pairs it has and named as such; with the gate,
+an unfinished B fails it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
 from tabulate import tabulate
 
+from ragspine.evals.compare.pairing import Pair, Paired, StrictModel, TagDelta, flip, pair_runs
 from ragspine.evals.compare.stats import (
     holm,
     mcnemar_exact,
@@ -26,14 +27,8 @@ from ragspine.evals.compare.stats import (
 )
 from ragspine.evals.report.markdown import num
 from ragspine.evals.report.wording import md
-from ragspine.evals.run.records import (
-    SUMMARY_FILE,
-    CaseResult,
-    RecordError,
-    RunRecord,
-    read_results,
-    read_run,
-)
+from ragspine.evals.run.folder import LoadedRun, load_run, unfinished_note
+from ragspine.evals.run.records import CaseResult, RecordError
 from ragspine.evals.score.metrics import Better, Metric, all_metrics
 
 COMPARE_SCHEMA_VERSION = 1
@@ -44,14 +39,9 @@ MDE_NOTE = 0.05  # above this minimum detectable effect the report says the set 
 MAX_LISTED = 50  # cases per section in compare.md; GitHub comments stop at 65,536 characters
 TOKENS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 Verdict = Literal["better", "worse", "no detectable difference", "not judged"]
-Pair = tuple[CaseResult, CaseResult]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Side(_Model):
+class Side(StrictModel):
     folder: str
     run_id: str | None = None
     provider: str
@@ -63,9 +53,10 @@ class Side(_Model):
     unsupported_numbers: int  # over every result of the run
     tokens: dict[str, int]  # summed over the pairs, so both sides count the same cases
     cost: dict[str, Any] | None = None  # summary.json's, over the whole run, when it has one
+    unfinished: str | None = None  # what every command says of an unfinished run; None: finished
 
 
-class MetricComparison(_Model):
+class MetricComparison(StrictModel):
     name: str
     better: Better
     pairs: int  # pairs both runs judged
@@ -81,23 +72,13 @@ class MetricComparison(_Model):
     verdict: Verdict = "not judged"
 
 
-class Agreement(_Model):
+class Agreement(StrictModel):
     name: str
     agree: int
     total: int  # answered pairs
 
 
-class TagDelta(_Model):
-    tag: str
-    pairs: int
-    a_passed: int
-    b_passed: int
-    fixed: int  # answered pairs only
-    regressed: int
-    errored: int
-
-
-class CaseRef(_Model):
+class CaseRef(StrictModel):
     case_id: str
     repeat: int
     question: str
@@ -105,13 +86,13 @@ class CaseRef(_Model):
     error_b: str | None = None
 
 
-class Gate(_Model):
+class Gate(StrictModel):
     margin: float
     passed: bool
     reasons: list[str]
 
 
-class Comparison(_Model):
+class Comparison(StrictModel):
     schema_version: int = COMPARE_SCHEMA_VERSION
     a: Side
     b: Side
@@ -119,7 +100,7 @@ class Comparison(_Model):
     cases: int  # distinct case ids among the pairs: the bootstrap's clusters
     metrics: list[MetricComparison]
     agreement: list[Agreement]
-    per_tag: list[TagDelta]  # pass_rate
+    per_tag: list[TagDelta]  # pass_rate over the pairs, for the tags the pairs have
     regressed: list[CaseRef]  # pass → fail, answered pairs only
     fixed: list[CaseRef]  # fail → pass, answered pairs only
     errored: list[CaseRef]
@@ -128,26 +109,6 @@ class Comparison(_Model):
 
 
 # -- comparing --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Run:
-    folder: Path
-    record: RunRecord
-    results: list[CaseResult]
-    cost: dict[str, Any] | None
-
-
-def _load(folder: Path) -> _Run:
-    """run.json and results.jsonl; summary.json is optional: only its ``cost`` is read, as plain
-    JSON, since older summaries have none and an interrupted run has no summary."""
-    record, results = read_run(folder), read_results(folder)
-    try:
-        data = json.loads((folder / SUMMARY_FILE).read_text("utf-8"))
-    except (OSError, ValueError):
-        data = None
-    cost = data.get("cost") if isinstance(data, dict) else None
-    return _Run(folder, record, results, cost if isinstance(cost, dict) else None)
 
 
 def _outcome(m: Metric, x: CaseResult, y: CaseResult) -> tuple[bool, bool] | None:
@@ -191,18 +152,6 @@ def _agreement(name: str, answered: list[Pair], what: Callable[[CaseResult], Any
     return Agreement(name=name, agree=agree, total=len(answered))
 
 
-def _per_tag(pairs: list[Pair]) -> list[TagDelta]:
-    counts: dict[str, list[int]] = {}
-    for x, y in pairs:
-        ok = x.error is None and y.error is None  # an error is no flip, as in the lists
-        xp, yp = x.passed, y.passed
-        flags = (1, xp, yp, ok and yp > xp, ok and xp > yp, not ok)
-        for tag in set(x.tags) | set(y.tags):
-            counts[tag] = [n + int(f) for n, f in zip(counts.get(tag, [0] * 6), flags, strict=True)]
-    fields = ("pairs", "a_passed", "b_passed", "fixed", "regressed", "errored")
-    return [TagDelta(tag=t, **dict(zip(fields, c, strict=True))) for t, c in sorted(counts.items())]
-
-
 def _ref(x: CaseResult, y: CaseResult, *, errors: bool = False) -> CaseRef:
     ref = CaseRef(case_id=y.case_id, repeat=y.repeat, question=y.question or x.question)
     if errors:
@@ -210,7 +159,7 @@ def _ref(x: CaseResult, y: CaseResult, *, errors: bool = False) -> CaseRef:
     return ref
 
 
-def _side(run: _Run, paired: list[CaseResult], left_out: int) -> Side:
+def _side(run: LoadedRun, paired: list[CaseResult], left_out: int) -> Side:
     r = run.record
     tokens = {k: sum(x.usage.get(k, 0) for x in paired) for k in TOKENS}
     return Side(
@@ -221,13 +170,15 @@ def _side(run: _Run, paired: list[CaseResult], left_out: int) -> Side:
         errors=sum(1 for x in paired if x.error is not None),
         unsupported_numbers=sum(len(x.unsupported_numbers) for x in run.results),
         tokens={k: v for k, v in tokens.items() if v or k in TOKENS[:2]},
-        cost=run.cost,
+        cost=run.summary.cost,
+        unfinished=run.unfinished,
     )
 
 
-def _gate(metrics: list[MetricComparison], b: list[CaseResult], margin: float) -> Gate:
-    """Fails on a rate worse beyond the margin with confidence, or on any unsupported number."""
-    reasons = []
+def _gate(metrics: list[MetricComparison], b: LoadedRun, margin: float) -> Gate:
+    """Fails on an unfinished B, a rate worse beyond the margin with confidence, or on any
+    unsupported number."""
+    reasons = [f"B {b.folder}: {b.unfinished}"] if b.unfinished else []
     for m in metrics:
         if m.verdict != "worse" or m.ci_low is None or m.ci_high is None:
             continue
@@ -237,7 +188,7 @@ def _gate(metrics: list[MetricComparison], b: list[CaseResult], margin: float) -
                 f"{m.name} is worse: Δ {m.delta:+.3f} (95% CI {m.ci_low:+.3f} to "
                 f"{m.ci_high:+.3f}, Holm p {p_text(m.p_holm)}), beyond the margin {margin:g}"
             )
-    found = [r for r in b if r.unsupported_numbers]
+    found = [r for r in b.results if r.unsupported_numbers]
     if found:
         total = sum(len(r.unsupported_numbers) for r in found)
         named = ", ".join(f"{r.case_id} ({', '.join(r.unsupported_numbers)})" for r in found[:10])
@@ -247,27 +198,25 @@ def _gate(metrics: list[MetricComparison], b: list[CaseResult], margin: float) -
     return Gate(margin=margin, passed=not reasons, reasons=reasons)
 
 
-def compare_runs(a: Path, b: Path, *, margin: float = 0.0) -> Comparison:
-    """Compare run A with run B (the candidate) on the (case, repeat) pairs both hold."""
-    ra, rb = _load(a), _load(b)
-    xa, xb = {r.key: r for r in ra.results}, {r.key: r for r in rb.results}
-    keys = sorted(xa.keys() & xb.keys())
-    if not keys:
+def compare_paired(paired: Paired, *, margin: float = 0.0) -> Comparison:
+    """The statistics of B against A on the (case, repeat) pairs both hold."""
+    ra, rb, pairs = paired.a, paired.b, paired.pairs
+    if not pairs:
         raise RecordError(
-            f"{a} and {b} share no case: nothing to compare "
+            f"{ra.folder} and {rb.folder} share no case: nothing to compare "
             f"(golden {ra.record.golden_hash} and {rb.record.golden_hash})"
         )
-    pairs = [(xa[k], xb[k]) for k in keys]
     answered = [(x, y) for x, y in pairs if x.error is None and y.error is None]
     metrics = [_metric(m, pairs) for m in all_metrics() if m.kind == "rate"]
     adjusted = holm({m.name: m.p for m in metrics if m.pairs})
     for m in metrics:
         m.p_holm = round(adjusted.get(m.name, 1.0), 6)
         m.verdict = _verdict(m)
-    cases = len({case for case, _ in keys})
+    cases = len({x.case_id for x, _ in pairs})
+    flips = [(flip(x, y), x, y) for x, y in pairs]
     return Comparison(
-        a=_side(ra, [x for x, _ in pairs], len(xa) - len(keys)),
-        b=_side(rb, [y for _, y in pairs], len(xb) - len(keys)),
+        a=_side(ra, [x for x, _ in pairs], paired.left_out("a")),
+        b=_side(rb, [y for _, y in pairs], paired.left_out("b")),
         pairs=len(pairs),
         cases=cases,
         metrics=metrics,
@@ -275,15 +224,18 @@ def compare_runs(a: Path, b: Path, *, margin: float = 0.0) -> Comparison:
             _agreement("route", answered, lambda r: r.route),
             _agreement("statuses", answered, lambda r: sorted(r.statuses)),
         ],
-        per_tag=_per_tag(pairs),
-        regressed=[_ref(x, y) for x, y in answered if x.passed and not y.passed],
-        fixed=[_ref(x, y) for x, y in answered if y.passed and not x.passed],
-        errored=[
-            _ref(x, y, errors=True) for x, y in pairs if x.error is not None or y.error is not None
-        ],
+        per_tag=[t for t in paired.per_tag if t.pairs],
+        regressed=[_ref(x, y) for f, x, y in flips if f == "regressed"],
+        fixed=[_ref(x, y) for f, x, y in flips if f == "fixed"],
+        errored=[_ref(x, y, errors=True) for f, x, y in flips if f == "errored"],
         mde=round(min_detectable_effect(cases), 6),
-        gate=_gate(metrics, rb.results, margin),
+        gate=_gate(metrics, rb, margin),
     )
+
+
+def compare_runs(a: Path, b: Path, *, margin: float = 0.0) -> Comparison:
+    """Compare run A with run B (the candidate) on the (case, repeat) pairs both hold."""
+    return compare_paired(pair_runs(load_run(a), load_run(b)), margin=margin)
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -368,6 +320,8 @@ def render_compare(c: Comparison, *, gate: bool = False) -> str:
         tokens.append(["cost (whole run)", _cost(c.a.cost), _cost(c.b.cost)])
     lines = [f"## Model comparison: {md(label(c.a))} → {md(label(c.b))}", ""]
     lines += [_describe("A", c.a), _describe("B", c.b), ""]
+    lines += unfinished_note("A", c.a.folder, c.a.unfinished)
+    lines += unfinished_note("B", c.b.folder, c.b.unfinished)
     lines += [
         f"Compared on **{c.pairs} pairs** ({c.cases} cases); left out: {c.a.left_out} results "
         f"only in A, {c.b.left_out} only in B.",

@@ -135,6 +135,12 @@ def render_compare_html(comparison: Comparison, *, gate: bool = True) -> str:
         f"<p>Compared on <b>{c.pairs} pairs</b> ({c.cases} cases); left out: {c.a.left_out} "
         f"results only in A, {c.b.left_out} only in B.</p>"
     )
+    for name, side in (("A", c.a), ("B", c.b)):
+        if side.unfinished:
+            intro += (
+                f'<p class="note" data-note="unfinished"><b>{name} is unfinished.</b> '
+                f"{esc(side.folder)}: {esc(side.unfinished)}.</p>"
+            )
     if c.a.golden_hash != c.b.golden_hash:
         intro += (
             '<p class="note">The golden sets differ: only the cases both hold are compared.</p>'

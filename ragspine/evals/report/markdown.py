@@ -12,6 +12,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ragspine.evals.report.wording import check_text, md
+from ragspine.evals.run.folder import unfinished_state
 from ragspine.evals.run.records import REPORT_FILE, CaseResult, RunRecord, Summary
 from ragspine.evals.score.metrics import all_metrics
 
@@ -222,6 +223,17 @@ def _raw_findings(results: list[CaseResult]) -> list[str]:
     ]
 
 
+def _unfinished(record: RunRecord, results: int) -> list[str]:
+    state = unfinished_state(record, results)
+    if state is None:
+        return []
+    return [
+        f"> **The run is {state}.** What follows covers the results so far; "
+        "`ragspine eval run --resume` on this folder finishes it.",
+        "",
+    ]
+
+
 def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]) -> str:
     failed = sorted((r for r in results if not r.passed), key=lambda r: r.key)
     model = f" · model {md(record.model)}" if record.model else ""
@@ -236,6 +248,7 @@ def render_report(record: RunRecord, summary: Summary, results: list[CaseResult]
         f"- results: {len(results)} of {record.cases_planned} planned · {record.status}"
         f" · started {record.started_at or '—'} · finished {record.finished_at or '—'}",
         "",
+        *_unfinished(record, len(results)),
         "## Headline metrics",
         "",
         _headline(summary),

@@ -7,14 +7,8 @@ from pathlib import Path
 from ragspine.evals.report.html import write_run_html
 from ragspine.evals.report.markdown import write_report
 from ragspine.evals.run.cost import load_prices, run_cost
-from ragspine.evals.run.records import (
-    SUMMARY_FILE,
-    Summary,
-    iter_results,
-    read_results,
-    read_run,
-    write_json,
-)
+from ragspine.evals.run.folder import load_run
+from ragspine.evals.run.records import SUMMARY_FILE, Summary, write_json
 from ragspine.evals.score.summary import summarize
 
 
@@ -24,13 +18,13 @@ def finish_run(folder: Path) -> Summary:
     Everything is read back from ``run.json`` and ``results.jsonl``, so a resumed or copied run
     is finished the same way as a fresh one.
     """
-    record = read_run(folder)
-    summary = summarize(record.run_id, record.provider, iter_results(folder))
+    run = load_run(folder)
+    record, results = run.record, run.results
+    summary = summarize(record.run_id, record.provider, results)
     prices = record.options.get("prices")
     table = load_prices(Path(prices) if prices else None)
-    summary.cost = run_cost(record.provider, record.model, iter_results(folder), table)
+    summary.cost = run_cost(record.provider, record.model, results, table)
     write_json(folder / SUMMARY_FILE, summary)
-    results = read_results(folder)
     write_report(folder, record, summary, results)
     write_run_html(folder, record, summary, results)
     return summary

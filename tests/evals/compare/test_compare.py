@@ -36,6 +36,7 @@ from ragspine.evals.run.records import (
     write_json,
 )
 from ragspine.evals.score.metrics import all_metrics
+from ragspine.evals.score.summary import summarize
 from tests.cli import Ran
 
 CHECKS = [m.check for m in all_metrics() if m.kind == "rate" and m.check]
@@ -67,9 +68,9 @@ def run(
     *,
     model: str = "model-a",
     golden_hash: str = "sha256:feed",
-    summary: dict[str, Any] | None = None,
+    cost: dict[str, Any] | None = None,
 ) -> Path:
-    """A run folder: run.json and results.jsonl, and summary.json when given."""
+    """A run folder: run.json and results.jsonl, and summary.json with this cost when given."""
     folder.mkdir(parents=True)
     record = RunRecord(
         run_id=f"run-{folder.name}",
@@ -82,8 +83,9 @@ def run(
     )
     write_json(folder / RUN_FILE, record)
     (folder / RESULTS_FILE).write_text("".join(map(result_line, results)), "utf-8")
-    if summary is not None:
-        (folder / SUMMARY_FILE).write_text(json.dumps(summary), "utf-8")
+    if cost is not None:
+        summary = summarize(record.run_id, record.provider, results)
+        write_json(folder / SUMMARY_FILE, summary.model_copy(update={"cost": cost}))
     return folder
 
 
@@ -281,6 +283,29 @@ def test_per_tag_counts_and_flips(tmp_path: Path) -> None:
     assert per_tag == {"demo": (8, 8, 6, 0, 2), "en": (4, 4, 4, 0, 0), "zh": (4, 4, 2, 0, 2)}
 
 
+def test_diff_and_compare_read_one_pairing_and_one_tally_per_tag(tmp_path: Path) -> None:
+    """The two commands share their core: the same pairs, flips and per-tag counts; diff adds
+    each run's whole pass rate per tag, compare keeps the tags of the pairs."""
+    from ragspine.evals.compare.diff import diff_runs
+
+    a = run(tmp_path / "a", [res(i, tags=["demo", "zh"]) for i in IDS[:6]])
+    b_results = [res(i, tags=["demo", "zh"]) for i in IDS[1:6]]
+    b_results[0] = res("c01", tags=["demo", "zh"], fail=("route",))
+    b_results[1] = res("c02", tags=["demo", "zh"], error="ProviderError: timeout")
+    b = run(tmp_path / "b", [*b_results, res("c40", tags=["demo", "en"])])
+    d, c = diff_runs(a, b), compare_runs(a, b)
+    assert c.per_tag == [t for t in d.per_tag if t.pairs]
+    by_tag = {t.tag: t for t in d.per_tag}
+    assert [t.tag for t in c.per_tag] == ["demo", "zh"]  # en is only in B's unpaired case
+    en, zh = by_tag["en"], by_tag["zh"]
+    assert (en.pairs, en.a, en.b, en.cases_b) == (0, None, 1.0, 1)
+    assert (zh.pairs, zh.a_passed, zh.b_passed, zh.regressed, zh.errored) == (5, 5, 3, 1, 1)
+    assert (zh.a, zh.b, zh.delta, zh.cases_a, zh.cases_b) == (1.0, 0.6, -0.4, 6, 5)
+    assert [r.case_id for r in c.regressed] == ["c01"]  # an errored pair is no quality flip
+    assert [x.case_id for x in d.regressed] == ["c01", "c02"]  # to diff, an error fails a case
+    assert (d.missing_in_b, d.new_in_b, c.a.left_out, c.b.left_out) == (["c00"], ["c40"], 1, 1)
+
+
 def test_tokens_are_summed_over_the_pairs_and_the_cost_is_shown_when_the_summary_has_one(
     tmp_path: Path,
 ) -> None:
@@ -289,7 +314,7 @@ def test_tokens_are_summed_over_the_pairs_and_the_cost_is_shown_when_the_summary
     b = run(
         tmp_path / "b",
         [res(i, usage=cached) for i in IDS[:5]],
-        summary={"cost": {"usd": 0.0123, "price": "model-b", "as_of": "2026-01-01"}},
+        cost={"usd": 0.0123, "price": "model-b", "as_of": "2026-01-01"},
     )
     c = compare_runs(a, b)
     assert c.a.tokens == {"input_tokens": 400, "output_tokens": 40}

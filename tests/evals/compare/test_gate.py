@@ -10,7 +10,14 @@ import pytest
 from ragspine.evals.compare.diff import diff_runs
 from ragspine.evals.compare.gate import ThresholdsError, bless, gate, load_thresholds
 from ragspine.evals.report.markdown import flatten_metrics
-from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, CaseResult, RecordError
+from ragspine.evals.run.records import (
+    RESULTS_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
+    CaseResult,
+    RecordError,
+    result_line,
+)
 from ragspine.evals.score.metrics import metric_names
 from ragspine.evals.score.summary import summarize
 from tests.evals.compare.test_diff import ROUTE_FAIL, make_run, result
@@ -133,17 +140,51 @@ def test_a_run_that_proves_nothing_fails_the_gate(
 
 
 def test_an_unfinished_run_folder_says_how_to_resume_it(tmp_path: Path) -> None:
+    """One rule, one sentence: the gate fails on it, bless refuses it, the diff marks it."""
     base = make_run(tmp_path / "base", BASE)
     run = make_run(tmp_path / "run", BASE[:1], status="running", cases_planned=3)
     (run / SUMMARY_FILE).unlink()  # killed before the summary was written
-    for attempt in (lambda: gate(base, run, None), lambda: diff_runs(base, run),
-                    lambda: bless(run, tmp_path / "b")):  # fmt: skip
-        with pytest.raises(RecordError) as err:
-            attempt()
-        assert str(err.value) == (
-            f"{run}: the run is unfinished (1 of 3 results); resume it with: "
-            f"ragspine eval run --resume {run}"
-        )
+    said = (
+        f"the run is unfinished (1 of 3 results); resume it with: ragspine eval run --resume {run}"
+    )
+    verdict = gate(base, run, None, allow_subset=True)
+    assert not verdict.passed and verdict.reasons == [said]
+    with pytest.raises(RecordError) as err:
+        bless(run, tmp_path / "b")
+    assert str(err.value) == f"{run}: {said} before blessing"
+    diff = diff_runs(base, run)
+    assert (diff.a.unfinished, diff.b.unfinished) == (None, said)
+    assert diff.missing_in_b == ["b", "c"] and not diff.regressed  # coverage, not regressions
+    pass_rate = next(m for m in diff.metrics if m.name == "pass_rate")
+    assert pass_rate.b == 1.0  # summarised from the one result on disk
+
+
+def test_a_stale_summary_of_an_unfinished_run_is_not_read(tmp_path: Path) -> None:
+    """A run resumed and then killed keeps the summary.json of its earlier stop, which counts
+    fewer results than are on disk: its figures are summarised from the results instead."""
+    base = make_run(tmp_path / "base", BASE)
+    run = make_run(tmp_path / "run", BASE[:1], status="stopped", cases_planned=3)
+    with (run / RESULTS_FILE).open("a", encoding="utf-8") as fh:
+        fh.write(result_line(BASE[1]))  # b fails: appended after the summary was written
+    diff = diff_runs(base, run)
+    assert diff.b.unfinished is not None and diff.b.unfinished.startswith(
+        "the run is stopped at its --budget (2 of 3 results)"
+    )
+    pass_rate = next(m for m in diff.metrics if m.name == "pass_rate")
+    assert (pass_rate.a, pass_rate.b) == (round(2 / 3, 6), 0.5)
+    assert [(t.tag, t.cases_b, t.b) for t in diff.per_tag] == [("demo", 2, 0.5), ("zh", 2, 0.5)]
+
+
+def test_an_unfinished_baseline_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+    """Blessed with --force, a baseline that did not finish is named on every gate; the cases it
+    lacks are new in the run, never regressions."""
+    part = make_run(tmp_path / "part", BASE[:1], status="running", cases_planned=3)
+    bless(part, tmp_path / "baseline", force=True)
+    verdict = gate(tmp_path / "baseline", make_run(tmp_path / "run", BASE), None)
+    assert verdict.passed and verdict.warnings == [
+        f"{tmp_path / 'baseline'}: the run is unfinished (1 of 3 results); resume it with: "
+        f"ragspine eval run --resume {tmp_path / 'baseline'}"
+    ]
 
 
 @pytest.mark.parametrize(

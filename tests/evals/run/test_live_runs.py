@@ -183,11 +183,14 @@ def test_cost_is_tokens_times_a_dated_price_and_a_budget_stops_the_run_resumably
     assert "cost                    $0.0560 (claude-test at the prices of 2026-11-01)" in out.stdout
     assert read_run(run).status == "stopped" and len(read_results(run)) == 1
     assert len(fake_anthropic.requests) == 2  # the second case was never asked
+    stopped = "The run is stopped at its --budget (1 of 2 results)."
+    assert stopped in (run / "report.md").read_text("utf-8")
 
     done = invoke("eval", "run", "--resume", str(run), "--budget", "1", env=env)
     assert done.returncode == 0, done.stderr
     assert "cost                    $0.1120" in done.stdout
     assert read_run(run).status == "complete"
+    assert "The run is" not in (run / "report.md").read_text("utf-8")
 
 
 def test_a_model_without_a_price_has_an_unknown_cost_never_zero(

@@ -1,3 +1,6 @@
+"""Markdown and text files through the ingestion pipeline into the chunk store alone (as the demo
+corpus is built): each file reported, unchanged ones skipped, a bad one changing nothing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -5,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from ragspine.errors import IngestError
+from ragspine.ingestion.pipeline import RunReport
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.index import CorpusIndex, index_dir_for
-from ragspine.retrieval.ingest import ingest_paths
 from ragspine.retrieval.retriever import HybridRetriever
-from tests.retrieval.conftest import write_docs
+from tests.retrieval.conftest import ingest_docs, mini_corpus, write_docs
+
+__all__ = ["mini_corpus"]  # the retrieval tests' small corpus, a fixture here too
 
 
 def _store(path: Path) -> ChunkStore:
@@ -18,11 +23,15 @@ def _store(path: Path) -> ChunkStore:
     return store
 
 
+def _files(report: RunReport) -> list[tuple[str, str, int]]:
+    return [(f.doc_id, f.outcome, f.chunks) for f in report.files]
+
+
 def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
     write_docs(tmp_path / "docs")
     store = _store(tmp_path / "c.db")
-    report = ingest_paths(store, [tmp_path / "docs"])
-    assert sorted(report.files) == [
+    report = ingest_docs(store, [tmp_path / "docs"])
+    assert sorted(_files(report)) == [
         ("board.md", "added", 1),
         ("pricing.md", "added", 1),
         ("results.md", "added", 2),
@@ -34,8 +43,8 @@ def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
 def test_unchanged_files_are_skipped_by_content_hash(mini_corpus: Path, tmp_path: Path) -> None:
     store = ChunkStore(mini_corpus)
     generation = store.generation
-    report = ingest_paths(store, [tmp_path / "docs"])
-    assert {o for _, o, _ in report.files} == {"unchanged"}
+    report = ingest_docs(store, [tmp_path / "docs"])
+    assert {f.outcome for f in report.files} == {"unchanged"}
     assert not report.index_rebuilt and store.generation == generation
 
 
@@ -48,8 +57,8 @@ def test_a_changed_file_replaces_its_chunks(mini_corpus: Path, tmp_path: Path) -
         "utf-8",
     )
     store = ChunkStore(mini_corpus)
-    report = ingest_paths(store, [path])
-    assert report.files == [("results.md", "replaced", 2)]
+    report = ingest_docs(store, [path])
+    assert _files(report) == [("results.md", "replaced", 2)]
     assert store.count() == 4
     retriever = HybridRetriever.open(mini_corpus)
     assert retriever.retrieve("会员计划", top_k=1)[0].doc_id == "results.md"
@@ -64,13 +73,13 @@ def test_one_bad_file_leaves_the_store_untouched(mini_corpus: Path, tmp_path: Pa
     store = ChunkStore(mini_corpus)
     before = (store.count(), store.generation)
     with pytest.raises(IngestError, match=r"bad\.md"):
-        ingest_paths(store, [good, bad])
+        ingest_docs(store, [good, bad])
     assert (store.count(), store.generation) == before
 
 
 def test_a_missing_path_is_named(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match=r"nope\.md: no such file"):
-        ingest_paths(_store(tmp_path / "c.db"), [tmp_path / "nope.md"])
+        ingest_docs(_store(tmp_path / "c.db"), [tmp_path / "nope.md"])
 
 
 def test_a_stale_index_is_rebuilt_once_on_open(mini_corpus: Path) -> None:
@@ -88,6 +97,6 @@ def test_a_document_cut_by_an_older_chunker_is_cut_again(mini_corpus: Path, tmp_
             store._conn.execute(
                 "UPDATE document SET content_hash = replace(content_hash, '/chunker-', '/old-')"
             )
-        report = ingest_paths(store, write_docs(tmp_path / "docs"))
-    assert {outcome for _, outcome, _ in report.files} == {"replaced"}
+        report = ingest_docs(store, write_docs(tmp_path / "docs"))
+    assert {f.outcome for f in report.files} == {"replaced"}
     assert report.index_rebuilt
