@@ -163,7 +163,7 @@ def faq() -> None:
 
 
 def _cache(path: Path) -> Any:
-    from ragspine.service.faq.faq_cache import FaqCache
+    from ragspine.faq.faq_cache import FaqCache
 
     cache = FaqCache(path)
     cache.init_schema()
@@ -191,7 +191,7 @@ def faq_add(
     faq_path: Path,
 ) -> None:
     """Add a vetted item (refused if the cache could never serve its question)."""
-    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+    from ragspine.faq.faq_cache import FaqError, FaqItem
 
     refs = []
     for s in sources:
@@ -257,7 +257,7 @@ def faq_enable(item_id: int, faq_path: Path) -> None:
 
 
 def _toggle(path: Path, item_id: int, on: bool) -> None:
-    from ragspine.service.faq.faq_cache import FaqError
+    from ragspine.faq.faq_cache import FaqError
 
     with _cache(path) as cache:
         if not cache.set_enabled(item_id, on):
@@ -274,7 +274,7 @@ def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
     """Add every item of a YAML file (a list of items): all of them, or none."""
     import yaml
 
-    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+    from ragspine.faq.faq_cache import FaqError, FaqItem
 
     try:
         data = yaml.safe_load(file.read_text("utf-8"))
@@ -295,7 +295,7 @@ def _item(model: Any, raw: object, where: str) -> Any:
     from pydantic import ValidationError
 
     from ragspine.errors import first_problem
-    from ragspine.service.faq.faq_cache import FaqError
+    from ragspine.faq.faq_cache import FaqError
 
     try:
         return model.model_validate(raw)

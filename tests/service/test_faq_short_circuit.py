@@ -16,8 +16,8 @@ import pytest
 import uvicorn
 
 from ragspine.engine import Engine
+from ragspine.faq.faq_cache import FaqCache
 from ragspine.service.api.app import create_app
-from ragspine.service.faq.faq_cache import FaqCache
 from ragspine.service.keys import load_keys, new_key
 from ragspine.service.settings import ServiceSettings
 from tests.fakes.providers import ExplodingProvider

@@ -17,9 +17,9 @@ from fastapi import FastAPI
 
 from ragspine.engine import Engine
 from ragspine.errors import ConfigError
+from ragspine.faq.faq_cache import FaqCache
 from ragspine.service.api import errors
 from ragspine.service.api.routes import router
-from ragspine.service.faq.faq_cache import FaqCache
 from ragspine.service.keys import KeyRing, load_keys
 from ragspine.service.settings import ServiceSettings
 
