@@ -65,7 +65,7 @@ def _run_class(
         if raw is None or raw == honest[case.id]:
             continue  # the attack found nothing to corrupt in this case
         out.applied += 1
-        seen = reader.observe(case.question, result)
+        seen = reader.observe(result.to_record(), raw)
         on_final = [f"{f.number} ({f.reason})" for f in audit(seen, result.answer)]
         on_raw = [f"{f.number} ({f.reason})" for f in audit(seen, raw)]
         removed = result.trace.counts.get("narrative_numbers_removed", 0)

@@ -141,6 +141,12 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     default=None,
     help="domain profile YAML [default: demo]",
 )
+@click.option(
+    "--faq",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="a FAQ cache: the engine's faq route answers first [default: none]",
+)
 @live_options
 @click.pass_context
 def run(ctx: click.Context, /, **kwargs: Any) -> None:
@@ -177,6 +183,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 live=live,
                 prices=kwargs["prices"],
                 budget=budget,
+                faq=kwargs["faq"],
             )
     except RagSpineError as exc:
         fail(exc)
@@ -255,6 +262,7 @@ _RECORDED_FLAGS = {
     "cassette": "--cassette",
     "cassette_mode": "--cassette-mode",
     "prices": "--prices",
+    "faq": "--faq",
 }
 
 
@@ -288,6 +296,7 @@ def _recorded_options(
         "cassette": opts.live.cassette,
         "cassette_mode": opts.live.cassette_mode,
         "prices": opts.prices,
+        "faq": opts.faq,
     }
     given = kwargs | vars(live)
     for name, flag in _RECORDED_FLAGS.items():

@@ -99,8 +99,8 @@ def serve(
             f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
             f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
         )
-    with Engine.open(db, corpus, profile=profile, provider=provider):
-        pass  # the stores and the provider open, or the error is one line now
+    with Engine.open(db, corpus, profile=profile, provider=provider, faq=faq):
+        pass  # the stores, the FAQ and the provider open, or the error is one line now
     os.environ.update(settings.to_env())
     click.echo(f"serving on http://{host}:{port} (docs: http://{host}:{port}/docs)", err=True)
     uvicorn.run(

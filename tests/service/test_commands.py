@@ -64,6 +64,15 @@ def test_serve_without_keys_is_one_line(tmp_path: Path, demo_db: Path) -> None:
     assert out.returncode == 1 and out.stderr.startswith("error: no API keys in")
 
 
+def test_serve_with_a_faq_that_is_not_there_is_one_line(tmp_path: Path, demo_db: Path) -> None:
+    keys = tmp_path / "keys.yaml"
+    assert invoke("keys", "new", "a", "--clearance", "PUBLIC", "--file", str(keys)).returncode == 0
+    missing = tmp_path / "faq.db"
+    out = invoke("serve", "--db", str(demo_db), "--keys", str(keys), "--faq", str(missing))
+    assert out.returncode == 1 and out.stderr.startswith(f"error: FAQ cache not found: {missing}")
+    assert not missing.exists()  # a mistyped path is not made into an empty cache
+
+
 def test_a_broken_import_file_is_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text("- questions: [a?]\n  answer: [\n", "utf-8")

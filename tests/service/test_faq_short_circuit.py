@@ -54,17 +54,16 @@ def serving(app: Any) -> Iterator[str]:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
     used: list[str] = []
+    faq_items(tmp_path / "faq.db")
+    cache = FaqCache(tmp_path / "faq.db")
     engine = Engine(
         Untouchable(used, "store"),  # type: ignore[arg-type]
         ExplodingProvider(),
         retriever=Untouchable(used, "retriever"),  # type: ignore[arg-type]
+        faq=cache,  # the engine's own FAQ route
     )
-    faq_items(tmp_path / "faq.db")
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
-    cache = FaqCache(tmp_path / "faq.db")
-    app = create_app(
-        ServiceSettings(), engine=engine, faq=cache, keys=load_keys(tmp_path / "keys.yaml")
-    )
+    app = create_app(ServiceSettings(), engine=engine, keys=load_keys(tmp_path / "keys.yaml"))
     with serving(app) as url:
         yield url, key, used
     cache.close()
