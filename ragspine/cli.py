@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from ragspine.cli_options import (
     clearance_option,
     corpus_option,
     db_option,
+    faq_option,
     live_options,
     profile_option,
     provider_option,
@@ -50,7 +50,8 @@ def main() -> None:
 @clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @profile_option()
-@click.option("--json", "as_json", is_flag=True, help="print the whole result as JSON")
+@faq_option("a FAQ cache: a vetted item answers first, as over HTTP [default: none]")
+@click.option("--json", "as_json", is_flag=True, help="print the answer record as JSON")
 @live_options
 @known_errors
 def ask(
@@ -62,6 +63,7 @@ def ask(
     clearance: str,
     rerank: bool,
     profile: Path | None,
+    faq: Path | None,
     as_json: bool,
     **live_flags: Any,
 ) -> None:
@@ -71,18 +73,20 @@ def ask(
 
     question = validate_question(question)  # before anything is opened
     live = live_from(live_flags)
-    with Engine.open(db, corpus, profile=profile, provider=provider, live=live) as engine:
+    with Engine.open(db, corpus, profile=profile, provider=provider, live=live, faq=faq) as engine:
         result = engine.ask(
             question, reference_date=_to_date(reference_date), clearance=clearance, rerank=rerank
         )
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        click.echo(result.to_record().model_dump_json(indent=2))
         return
     click.echo(result.answer)
     if result.sources:
         click.echo("\n来源 / sources:")
         for src in result.sources:
             click.echo(f"  - {src['doc']} · {src['locator']}")
+    if result.faq_id is not None:
+        click.echo(f"\n(FAQ item {result.faq_id}: a vetted answer)")
 
 
 @main.command()

@@ -72,6 +72,18 @@ def profile_option(help: str = "domain profile YAML [default: the ACME demo]") -
     )
 
 
+def faq_option(help: str = "the FAQ cache [default: none]") -> Callable[[F], F]:
+    """A FAQ cache the engine opens: its vetted items are the ``faq`` route, tried first."""
+    return click.option(
+        "--faq",
+        type=_FILE,
+        default=None,
+        envvar="RAGSPINE_FAQ",
+        show_envvar=True,
+        help=help,
+    )
+
+
 def clearance_option() -> Callable[[F], F]:
     return click.option(
         "--clearance",

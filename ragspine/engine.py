@@ -1,8 +1,10 @@
-"""The one place the engine is wired: fact store, retriever, profile and provider, opened once.
+"""The one place the engine is wired: fact store, retriever, profile, provider and FAQ, opened
+once.
 
-Every entry point (the CLI, the eval runner, the benchmarks, the service to come) opens an
-``Engine`` and asks it questions; none assembles the parts itself. ``answer_question`` stays the
-seeds' lower-level entry point, and ``Engine.ask`` is a thin call to it.
+Every entry point (the CLI, the eval runner, the benchmarks, the service) opens an ``Engine``
+and asks it questions; none assembles the parts itself. ``Engine.ask`` takes the FAQ route when
+the engine has a FAQ cache and it holds a vetted item the question may be served from, and
+otherwise calls ``answer_question``, which stays the seeds' lower-level entry point.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from types import TracebackType
 from typing import Self
 
 from ragspine.agent.agent import AgentResult, answer_question
-from ragspine.agent.intent import IntentParser
+from ragspine.agent.intent import CLARIFY_NONE, ClarificationResult, IntentParser
+from ragspine.agent.question import validate_question
+from ragspine.faq.faq_cache import FaqCache
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
+from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile, load_profile
 from ragspine.retrieval.index import index_dir_for
 from ragspine.retrieval.retriever import HybridRetriever
-from ragspine.sensitivity import DEFAULT_CLEARANCE
+from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import FactStore
 from ragspine.storage.facts_csv import read_facts_csv
 
@@ -45,6 +50,7 @@ class Engine:
         retriever: HybridRetriever | None = None,
         intent_parser: IntentParser | None = None,
         corpus: str | Path | None = None,
+        faq: FaqCache | None = None,
     ) -> None:
         self.store = store
         self.provider = provider
@@ -55,6 +61,7 @@ class Engine:
         self._corpus = Path(corpus) if corpus is not None and retriever is None else None
         self._wiring = threading.Lock()
         self._owns_stores = True  # False in an engine from with_provider: it borrows them
+        self.faq = faq
 
     @classmethod
     def open(
@@ -65,6 +72,7 @@ class Engine:
         profile: DomainProfile | str | Path | None = None,
         provider: LLMProvider | str = "mock",
         live: LiveOptions | None = None,
+        faq: str | Path | None = None,
     ) -> Engine:
         """Open the stores on disk and resolve the provider spec.
 
@@ -73,12 +81,19 @@ class Engine:
         so (``degraded="narrative_unavailable"``) instead of failing. A corpus given but created
         only later (the first ``ragspine ingest``) is wired by the first question asked once its
         search index exists; until then each question costs one more ``stat``.
+        A FAQ cache, when given,
+        must exist too (``ragspine faq add|import`` builds one); without it there is no FAQ route.
         """
         prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
         llm = resolve(provider, live) if isinstance(provider, str) else provider
         store = FactStore(db, create=False)
+        cache: FaqCache | None = None
+        retriever: HybridRetriever | None = None
         try:
             store.init_schema()
+            if faq is not None:
+                cache = FaqCache(faq, create=False)
+                cache.init_schema()
             corpus_path = Path(corpus) if corpus is not None else None
             retriever = (
                 HybridRetriever.open(corpus_path, profile=prof)
@@ -87,12 +102,14 @@ class Engine:
             )
         except BaseException:
             store.close()
+            if cache is not None:
+                cache.close()
             raise
-        return cls(store, llm, profile=prof, retriever=retriever, corpus=corpus_path)
+        return cls(store, llm, profile=prof, retriever=retriever, corpus=corpus_path, faq=cache)
 
     def with_provider(self, provider: LLMProvider | str, live: LiveOptions | None = None) -> Engine:
         """This engine with another provider (an object, or a spec resolved as ``open`` does):
-        the same stores, retriever, profile and intent parser, shared, not reopened.
+        the same stores, retriever, FAQ, profile and intent parser, shared, not reopened.
 
         The new engine borrows the stores: closing it closes nothing, and it answers as long as
         this engine is open (closing this one closes them for both).
@@ -118,8 +135,22 @@ class Engine:
         reference_date: date | None = None,
         clearance: str = DEFAULT_CLEARANCE,
         rerank: bool = False,
+        faq: bool = True,
+        trace: Trace | None = None,
     ) -> AgentResult:
-        """Answer one question (see ``answer_question``): numbers only from the fact store."""
+        """Answer one question: a vetted FAQ item when ``faq_answer`` finds one, else the agent
+        (``answer_question``), whose numbers come only from the fact store.
+
+        ``faq=False`` skips the FAQ step: for a caller that ran ``faq_answer`` itself, with
+        the same ``trace`` (the service runs the two on different thread pools).
+        """
+        trace = trace if trace is not None else Trace()
+        if faq:
+            hit = self.faq_answer(
+                question, reference_date=reference_date, clearance=clearance, trace=trace
+            )
+            if hit is not None:
+                return hit
         return answer_question(
             question,
             self.store,
@@ -130,6 +161,54 @@ class Engine:
             profile=self.profile,
             clearance=clearance,
             rerank=rerank,
+            trace=trace,
+        )
+
+    def faq_answer(
+        self,
+        question: str,
+        *,
+        reference_date: date | None = None,
+        clearance: str = DEFAULT_CLEARANCE,
+        trace: Trace | None = None,
+    ) -> AgentResult | None:
+        """The ``faq`` route alone: the vetted item's answer with its own sources, or None.
+
+        A hit touches neither the provider, the fact store nor the retriever. The lookup's
+        verdict is the trace's ``faq`` code (``hit``, ``no_match``, ``structured``,
+        ``out_of_scope``, ``realtime``, ``expired``, ``disabled``, ``restricted``,
+        ``above_clearance``; none when the engine has no FAQ). An item is valid by this
+        machine's date, never the caller's ``reference_date``, which only reads the question.
+        """
+        text = validate_question(question)  # the FAQ reads what the agent would
+        check_level(clearance)
+        if self.faq is None:
+            return None
+        trace = trace if trace is not None else Trace()
+        with trace.span("faq"):
+            found = self.faq.lookup(
+                text,
+                profile=self.profile,
+                clearance=clearance,
+                today=date.today(),
+                reference_date=reference_date,
+            )
+        trace.code("faq", found.reason)
+        if not found.hit or found.item is None:
+            return None
+        trace.code("route", "faq")
+        trace.code("clearance", clearance)
+        trace.count("faq_item", found.item.id)
+        trace.emit()
+        item = found.item.item
+        return AgentResult(
+            answer=item.answer,
+            route="faq",
+            clarification=ClarificationResult(mode=CLARIFY_NONE),
+            sources=[{"doc": s.doc, "locator": s.locator} for s in item.sources],
+            trace=trace,
+            question=text,
+            faq_id=found.item.id,
         )
 
     def _narrative(self) -> HybridRetriever | None:
@@ -155,6 +234,8 @@ class Engine:
         self.store.close()
         if self.retriever is not None:
             self.retriever.store.close()
+        if self.faq is not None:
+            self.faq.close()
 
     def __enter__(self) -> Self:
         return self

@@ -18,7 +18,8 @@ from typing import Any
 
 logger = logging.getLogger("ragspine.trace")
 
-_CODE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:\-]{0,63}$")
+CODE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.:\-]{0,63}$"  # what a trace holds: short codes only
+_CODE = re.compile(CODE_PATTERN)
 
 
 def _check(kind: str, value: str) -> str:

@@ -1,6 +1,6 @@
 """The layers the layout promises, read from every import in the package (lazy ones included).
 
-    cli → evals → engine → agent → retrieval / storage / profile / llm → foundation
+    cli → evals → engine → faq → agent → retrieval / storage / profile / llm → foundation
     cli → ingestion → retrieval / storage / profile / readers → foundation
     cli → service → engine → …
 
@@ -39,9 +39,10 @@ ALLOWED: dict[str, set[str]] = {
     "demo": {"profile", "storage", "retrieval", "ingestion"},
     "ingestion": {"readers", "profile", "storage", "retrieval"},
     "agent": BELOW_AGENT,
-    "engine": {"agent", *BELOW_AGENT},
+    "faq": {"agent", *BELOW_AGENT},  # the FAQ route: read by the agent's own parser and gateway
+    "engine": {"agent", "faq", *BELOW_AGENT},
     "evals": {"engine", "agent", *BELOW_AGENT},
-    "service": {"engine", "agent", *BELOW_AGENT},
+    "service": {"engine", "agent", "faq", *BELOW_AGENT},
     "cli": {"engine", "agent", "evals", "demo", "ingestion", "readers", "service", *BELOW_AGENT},
 }
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ragspine.agent.record import RECORD_VERSION, AnswerRecord
 from tests.cli import Ran, invoke
 from tests.retrieval.conftest import write_docs
 
@@ -42,13 +43,49 @@ def test_ask_json_is_the_whole_result(demo_db: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
+    assert AnswerRecord.model_validate(data).model_dump(mode="json") == data  # the record itself
+    assert data["schema_version"] == RECORD_VERSION and data["question"] == "香港的营收是多少?"
+    assert data["route"] == "structured" and data["faq_id"] is None
     assert data["clarification"]["mode"] == "answer_with_assumptions"
     assert data["clarification"]["assumed_slots"] == {"period": "FY2024"}
     assert data["tool_results"][0]["value"] == 455
     assert data["sources"] == [
         {"doc": "ACME_FY2024_Review.pptx", "locator": "slide=3,table=1,row=REVENUE,col=FY2024"}
     ]
-    assert data["trace"]["fabrication_guard_triggered"] is False
+    assert data["trace"]["flags"]["fabrication_guard_triggered"] is False
+    assert data["trace"]["counts"]["status_found"] == 1 and "total" in data["trace"]["timings_ms"]
+
+
+def test_ask_with_a_faq_answers_a_vetted_item_as_the_service_does(
+    demo_db: Path, demo_corpus: Path, tmp_path: Path
+) -> None:
+    faq = tmp_path / "faq.db"
+    demo_items = Path(__file__).parents[1] / "ragspine" / "demo" / "faq.yaml"
+    assert run("faq", "import", str(demo_items), "--faq", str(faq)).returncode == 0
+    stores = ["--db", str(demo_db), "--corpus", str(demo_corpus)]
+    out = run("ask", *stores, "--faq", str(faq), "退貨政策是什麼?")  # 繁体, as over HTTP
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("非质量问题的商品，自购买之日起七天内")
+    assert "  - ACME_Store_Operations_FAQ.txt · para=5" in out.stdout
+    assert "(FAQ item 1: a vetted answer)" in out.stdout
+    # RAGSPINE_FAQ names it too; --json prints the record the service returns for a hit
+    env = {"RAGSPINE_FAQ": str(faq)}
+    data = json.loads(run("ask", "--json", *stores, "退货政策是什么?", env=env).stdout)
+    assert (data["route"], data["faq_id"], data["tool_results"]) == ("faq", 1, [])
+    assert data["sources"] == [{"doc": "ACME_Store_Operations_FAQ.txt", "locator": "para=5"}]
+    assert data["trace"]["codes"] == {"faq": "hit", "route": "faq", "clearance": "INTERNAL"}
+    # The FAQ's exclusions hold at this door too: a figure, an item above the caller's clearance
+    figure = json.loads(run("ask", "--json", *stores, "香港FY2024的收入是多少", env=env).stdout)
+    assert figure["route"] == "structured" and "455 百万美元" in figure["answer"]
+    assert figure["trace"]["codes"]["faq"] == "no_match" and figure["faq_id"] is None
+    public = run(
+        "ask", "--json", "--clearance", "PUBLIC", *stores, "员工之间可以私下换班吗?", env=env
+    )
+    assert json.loads(public.stdout)["trace"]["codes"]["faq"] == "above_clearance"
+    staff = run("ask", "--json", *stores, "员工之间可以私下换班吗?", env=env)
+    assert json.loads(staff.stdout)["faq_id"] == 3
+    missing = run("ask", *stores, "--faq", str(tmp_path / "none.db"), "退货政策是什么?")
+    assert missing.returncode == 1 and missing.stderr.startswith("error: FAQ cache not found")
 
 
 def test_db_can_come_from_the_environment(demo_db: Path) -> None:

@@ -42,6 +42,7 @@ from ragspine.agent.query_tools import (
     execute_query_metric,
 )
 from ragspine.agent.question import validate_question
+from ragspine.agent.record import AnswerRecord
 from ragspine.agent.render import (
     asked_decimals,
     differences,
@@ -79,7 +80,8 @@ class AgentResult:
     ``degraded`` names why the answer is less than it would be with every part working
     (``provider_unavailable``, ``narrative_unavailable``), or is None. ``model_text`` is the
     narrative model's prose before the guard held its numbers to their sources: for audits
-    only, never shown, and left out of ``to_dict``.
+    only, never shown, and left out of the record. ``faq_id`` is the vetted item that
+    answered, on the engine's ``faq`` route.
     """
 
     answer: str
@@ -90,24 +92,43 @@ class AgentResult:
     trace: Trace = field(default_factory=Trace)
     degraded: str | None = None
     model_text: str | None = None
+    question: str = ""
+    faq_id: int | None = None
+
+    def to_record(self) -> AnswerRecord:
+        """The one conversion to what every door gives (``ragspine ask --json``, the service,
+        the eval scorers): validated, versioned, without ``model_text``."""
+        c, t = self.clarification, self.trace
+        return AnswerRecord.model_validate(
+            {
+                "request_id": t.request_id,
+                "question": self.question,
+                "answer": self.answer,
+                "route": self.route,
+                "clarification": {
+                    "mode": c.mode,
+                    "question": c.question or None,
+                    "assumption_note": c.assumption_note or None,
+                    "assumed_slots": dict(c.assumed_slots),
+                    "narrowing_options": list(c.narrowing_options),
+                },
+                "sources": self.sources,
+                "tool_results": self.tool_results,
+                "degraded": self.degraded,
+                "faq_id": self.faq_id,
+                "trace": {
+                    "codes": t.codes,
+                    "counts": t.counts,
+                    "flags": t.flags,
+                    "ids": t.ids,
+                    "timings_ms": t.timings_ms,
+                },
+            }
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        c = self.clarification
-        return {
-            "answer": self.answer,
-            "route": self.route,
-            "degraded": self.degraded,
-            "clarification": {
-                "mode": c.mode,
-                "assumed_slots": dict(c.assumed_slots),
-                "assumption_note": c.assumption_note,
-                "narrowing_options": list(c.narrowing_options),
-                "question": c.question,
-            },
-            "tool_results": self.tool_results,
-            "sources": self.sources,
-            "trace": self.trace.to_dict(),
-        }
+        """The record, as JSON-ready data."""
+        return self.to_record().model_dump(mode="json")
 
 
 @dataclass(frozen=True)
@@ -139,14 +160,16 @@ def answer_question(
     profile: DomainProfile | None = None,
     clearance: str = DEFAULT_CLEARANCE,
     rerank: bool = False,
+    trace: Trace | None = None,
 ) -> AgentResult:
     """Answer one question; numbers come only from the fact store, each with its source.
 
     ``clearance`` is the caller's: documents above it are invisible to the narrative channel.
-    ``rerank`` asks the provider to reorder retrieved chunks before synthesis.
+    ``rerank`` asks the provider to reorder retrieved chunks before synthesis. ``trace`` is
+    one begun by the caller (the engine's FAQ step), or a new one.
     """
     check_level(clearance)
-    trace = Trace()
+    trace = trace if trace is not None else Trace()
     req = Request(
         question=validate_question(question),
         store=store,
@@ -178,7 +201,9 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         clar = clarify_scope(intent, ref, profile=prof)
     trace.code("route", intent.route)
     trace.code("clarification", clar.mode)
-    done = AgentResult(answer="", route=intent.route, clarification=clar, trace=trace)
+    done = AgentResult(
+        answer="", route=intent.route, clarification=clar, trace=trace, question=question
+    )
 
     # Early returns, in this order: nothing below runs for a refusal or a clarifying question.
     if clar.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST):

@@ -13,7 +13,14 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.cli_options import LEVEL, corpus_option, db_option, profile_option, provider_option
+from ragspine.cli_options import (
+    LEVEL,
+    corpus_option,
+    db_option,
+    faq_option,
+    profile_option,
+    provider_option,
+)
 from ragspine.sensitivity import Clearance
 
 FAQ_OPTION = click.option(
@@ -35,12 +42,7 @@ FAQ_OPTION = click.option(
 @corpus_option()
 @profile_option()
 @provider_option()
-@click.option(
-    "--faq",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="the FAQ cache [default: none]",
-)
+@faq_option()
 @click.option(
     "--keys",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -89,8 +91,8 @@ def serve(
             f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
             f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
         )
-    with Engine.open(db, corpus, profile=profile, provider=provider):
-        pass  # the stores and the provider open, or the error is one line now
+    with Engine.open(db, corpus, profile=profile, provider=provider, faq=faq):
+        pass  # the stores, the FAQ and the provider open, or the error is one line now
     os.environ.update(settings.to_env())
     click.echo(f"serving on http://{host}:{port} (docs: http://{host}:{port}/docs)", err=True)
     uvicorn.run(
@@ -154,7 +156,7 @@ def faq() -> None:
 
 
 def _cache(path: Path) -> Any:
-    from ragspine.service.faq.faq_cache import FaqCache
+    from ragspine.faq.faq_cache import FaqCache
 
     cache = FaqCache(path)
     cache.init_schema()
@@ -182,7 +184,7 @@ def faq_add(
     faq_path: Path,
 ) -> None:
     """Add a vetted item (refused if the cache could never serve its question)."""
-    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+    from ragspine.faq.faq_cache import FaqError, FaqItem
 
     refs = []
     for s in sources:
@@ -248,7 +250,7 @@ def faq_enable(item_id: int, faq_path: Path) -> None:
 
 
 def _toggle(path: Path, item_id: int, on: bool) -> None:
-    from ragspine.service.faq.faq_cache import FaqError
+    from ragspine.faq.faq_cache import FaqError
 
     with _cache(path) as cache:
         if not cache.set_enabled(item_id, on):
@@ -265,7 +267,7 @@ def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
     """Add every item of a YAML file (a list of items): all of them, or none."""
     import yaml
 
-    from ragspine.service.faq.faq_cache import FaqError, FaqItem
+    from ragspine.faq.faq_cache import FaqError, FaqItem
 
     try:
         data = yaml.safe_load(file.read_text("utf-8"))
@@ -286,7 +288,7 @@ def _item(model: Any, raw: object, where: str) -> Any:
     from pydantic import ValidationError
 
     from ragspine.errors import first_problem
-    from ragspine.service.faq.faq_cache import FaqError
+    from ragspine.faq.faq_cache import FaqError
 
     try:
         return model.model_validate(raw)

@@ -19,8 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ragspine.faq.faq_cache import FaqCache, FaqItem, normalise, slots_of
 from ragspine.profile import default_profile
-from ragspine.service.faq.faq_cache import FaqCache, FaqItem, normalise, slots_of
 from ragspine.service.keys import new_key
 
 ROOT = Path(__file__).parents[2]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from ragspine.service.keys import digest, load_keys
 from tests.cli import invoke
+from tests.service.conftest import RAGSPINE, free_port
 
 
 def test_a_new_key_is_printed_once_and_only_its_hash_is_kept(tmp_path: Path) -> None:
@@ -62,6 +64,19 @@ def test_serve_without_keys_is_one_line(tmp_path: Path, demo_db: Path) -> None:
         env={"RAGSPINE_API_KEYS": None},
     )  # fmt: skip
     assert out.returncode == 1 and out.stderr.startswith("error: no API keys in")
+
+
+def test_serve_with_a_faq_that_is_not_there_is_one_line(tmp_path: Path, demo_db: Path) -> None:
+    keys = tmp_path / "keys.yaml"
+    assert invoke("keys", "new", "a", "--clearance", "PUBLIC", "--file", str(keys)).returncode == 0
+    missing = tmp_path / "faq.db"
+    out = subprocess.run(
+        [RAGSPINE, "serve", "--port", str(free_port()), "--db", str(demo_db),
+         "--keys", str(keys), "--faq", str(missing)],
+        capture_output=True, text=True, timeout=60,  # a server that started would not return
+    )  # fmt: skip
+    assert out.returncode == 1 and out.stderr.startswith(f"error: FAQ cache not found: {missing}")
+    assert not missing.exists()  # a mistyped path is not made into an empty cache
 
 
 def test_a_broken_import_file_is_one_line(tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ import pytest
 import uvicorn
 
 from ragspine.engine import Engine
+from ragspine.faq.faq_cache import FaqCache
 from ragspine.service.api.app import create_app
-from ragspine.service.faq.faq_cache import FaqCache
 from ragspine.service.keys import load_keys, new_key
 from ragspine.service.settings import ServiceSettings
 from tests.fakes.providers import ExplodingProvider
@@ -54,17 +54,16 @@ def serving(app: Any) -> Iterator[str]:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
     used: list[str] = []
+    faq_items(tmp_path / "faq.db")
+    cache = FaqCache(tmp_path / "faq.db")
     engine = Engine(
         Untouchable(used, "store"),  # type: ignore[arg-type]
         ExplodingProvider(),
         retriever=Untouchable(used, "retriever"),  # type: ignore[arg-type]
+        faq=cache,  # the engine's own FAQ route
     )
-    faq_items(tmp_path / "faq.db")
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
-    cache = FaqCache(tmp_path / "faq.db")
-    app = create_app(
-        ServiceSettings(), engine=engine, faq=cache, keys=load_keys(tmp_path / "keys.yaml")
-    )
+    app = create_app(ServiceSettings(), engine=engine, keys=load_keys(tmp_path / "keys.yaml"))
     with serving(app) as url:
         yield url, key, used
     cache.close()

@@ -97,7 +97,7 @@ def _run_class(
         if not told or raw is None or raw == before.model_text:
             continue  # the attack found nothing to corrupt in this case
         out.applied += 1
-        seen = reader.observe(case.question, result)
+        seen = reader.observe(result.to_record(), raw)
         already = audit(seen, before.model_text or "")
         on_raw = [f for f in audit(seen, raw) if f not in already]
         if attack.kind == "probe":

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragspine.errors import GoldenError as GoldenError
 from ragspine.sensitivity import Clearance
 
-Route = Literal["structured", "narrative", "composite"]
+Route = Literal["structured", "narrative", "composite", "faq"]
 Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
 Status = Literal["found", "not_found", "unrecognized_param"]
 

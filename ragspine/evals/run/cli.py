@@ -16,6 +16,7 @@ from ragspine.cli_errors import fail
 from ragspine.cli_options import (
     corpus_option,
     db_option,
+    faq_option,
     live_options,
     profile_option,
     provider_option,
@@ -92,6 +93,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
 @db_option()
 @corpus_option()
 @profile_option()
+@faq_option("a FAQ cache: the engine's faq route answers first [default: none]")
 @live_options
 @click.pass_context
 def run(ctx: click.Context, /, **kwargs: Any) -> None:
@@ -128,6 +130,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 live=live,
                 prices=kwargs["prices"],
                 budget=budget,
+                faq=kwargs["faq"],
             )
     except RagSpineError as exc:
         fail(exc)
@@ -207,6 +210,7 @@ _RECORDED_FLAGS = {
     "cassette": "--cassette",
     "cassette_mode": "--cassette-mode",
     "prices": "--prices",
+    "faq": "--faq",
 }
 
 
@@ -241,6 +245,7 @@ def _recorded_options(
         "cassette": opts.live.cassette,
         "cassette_mode": opts.live.cassette_mode,
         "prices": opts.prices,
+        "faq": opts.faq,
     }
     given = kwargs | vars(live)
     envvars = {p.name: p.envvar for p in ctx.command.params}

@@ -26,6 +26,7 @@ class RunOptions:
     live: LiveOptions = field(default_factory=LiveOptions)
     prices: Path | None = None  # a price table instead of the shipped one
     budget: float | None = None  # USD: stop (resumably) when the estimate reaches it
+    faq: Path | None = None  # a FAQ cache: the engine's faq route answers first
 
     def recorded(self) -> dict[str, Any]:
         """What must match for --resume to continue a run rather than start another."""
@@ -43,6 +44,7 @@ class RunOptions:
             "cassette": str(live.cassette) if live.cassette else None,
             "cassette_mode": live.cassette_mode if live.cassette else None,
             "prices": str(self.prices) if self.prices else None,
+            "faq": str(self.faq) if self.faq else None,
         }
 
 
@@ -70,5 +72,6 @@ def options_of(folder: Path, **changes: Any) -> RunOptions:
         profile=Path(o["profile"]) if o.get("profile") else None,
         live=live,
         prices=Path(o["prices"]) if o.get("prices") else None,
+        faq=Path(o["faq"]) if o.get("faq") else None,
     )
     return replace(opts, **changes)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ragspine.agent.agent import AgentResult
+from ragspine.agent.record import AnswerRecord
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
 from ragspine.errors import ProviderError
@@ -75,23 +76,11 @@ class CaseRunner:
     def chunk_text(self, doc: str, locator: str) -> str | None:
         return self._chunks.get((doc, locator))
 
-    def observe(self, question: str, result: AgentResult) -> Observed:
-        """What the scorers read of one answer, with the chunks and names the audit needs."""
-        clar = result.clarification
-        return Observed(
-            question=question,
-            answer=result.answer,
-            route=result.route,
-            clarification=clar.mode,
-            assumption_note=clar.assumption_note,
-            narrowing_options=list(clar.narrowing_options),
-            tool_results=result.tool_results,
-            sources=result.sources,
-            guard_triggered=result.trace.fabrication_guard_triggered,
-            chunk_text=self.chunk_text,
-            names=self.names,
-            model_text=result.model_text,
-            forced_tool_call=result.trace.flags.get("forced_tool_call", False),
+    def observe(self, record: AnswerRecord, model_text: str | None) -> Observed:
+        """What the scorers read of one answer record, with what only the audit reads: the
+        chunks, the slot names and the model's prose before the guard."""
+        return Observed.of(
+            record, model_text=model_text, chunk_text=self.chunk_text, names=self.names
         )
 
     def run(self, case: GoldenCase, repeat: int) -> CaseResult:
@@ -130,31 +119,31 @@ class CaseRunner:
                 error_status=exc.status if isinstance(exc, ProviderError) else None,
                 latency_ms=latency,
             )
-        clar = result.clarification
-        seen = self.observe(case.question, result)
+        record = result.to_record()  # what every door gives; model_text only to the audit
+        seen = self.observe(record, result.model_text)
         checks = score(case, seen)
         final = next(c for c in checks if c.name == "unsupported_numbers")
         # The raw model text too: a guard that fixes the answer cannot hide an audit that
         # would have missed the fabrication.
         raw = raw_unsupported(seen)
-        counts = result.trace.counts
-        provider_failed = result.degraded == DEGRADED_PROVIDER
+        counts = record.trace.counts
+        provider_failed = record.degraded == DEGRADED_PROVIDER
         return CaseResult(
             **base,
             passed=not provider_failed and all(c.passed for c in checks if not c.informational),
             checks=checks,
-            route=result.route,
-            clarification=clar.mode,
+            route=record.route,
+            clarification=record.clarification.mode,
             statuses=seen.statuses,
             guard_triggered=seen.guard_triggered,
-            sources=[{"doc": s["doc"], "locator": s["locator"]} for s in result.sources],
-            answer=result.answer,
+            sources=[{"doc": s.doc, "locator": s.locator} for s in record.sources],
+            answer=record.answer,
             unsupported_numbers=list(final.actual),
             raw_unsupported=raw,
             guard_removed=counts.get("narrative_numbers_removed", 0),
             latency_ms=latency,
             usage={k: counts[k] for k in USAGE_KEYS if k in counts},
-            **(_provider_failure(result.trace.codes) if provider_failed else {}),
+            **(_provider_failure(record.trace.codes) if provider_failed else {}),
         )
 
 
@@ -224,7 +213,12 @@ def run_eval(
         raise RecordError(f"{opts.golden}: {what} no case; nothing to run")
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
     with Engine.open(
-        opts.db, opts.corpus, profile=opts.profile, provider=opts.provider, live=opts.live
+        opts.db,
+        opts.corpus,
+        profile=opts.profile,
+        provider=opts.provider,
+        live=opts.live,
+        faq=opts.faq,
     ) as engine:
         return _run(
             opts,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ragspine.agent.record import AnswerRecord
 from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding, SlotNames, audit_answer
 from ragspine.evals.golden.suite import GoldenCase
@@ -47,7 +48,9 @@ def scorer(check: str, *, rate: str | None = None) -> Callable[[ScoreFn], ScoreF
 
 @dataclass(frozen=True)
 class Observed:
-    """What the engine did for one case: the AgentResult, flattened to what scorers read."""
+    """What the engine did for one case: its AnswerRecord, flattened to what scorers read (see
+    ``of``), with what only the audit reads beside it (the passages, the slot names, and the
+    model's prose before the guard, which no caller ever sees)."""
 
     question: str
     answer: str
@@ -62,6 +65,34 @@ class Observed:
     names: SlotNames | None = None  # the words that name each code, for the slot check
     model_text: str | None = None  # the narrative model's prose before the guard
     forced_tool_call: bool = False  # the model answered without the tool; the engine queried
+
+    @classmethod
+    def of(
+        cls,
+        record: AnswerRecord,
+        *,
+        model_text: str | None = None,
+        chunk_text: ChunkText | None = None,
+        names: SlotNames | None = None,
+    ) -> Observed:
+        """The record as the scorers read it: tool results and sources as query_metric gave
+        them (a field it leaves out is left out here too)."""
+        clar = record.clarification
+        return cls(
+            question=record.question,
+            answer=record.answer,
+            route=record.route,
+            clarification=clar.mode,
+            assumption_note=clar.assumption_note or "",
+            narrowing_options=list(clar.narrowing_options),
+            tool_results=[r.model_dump(exclude_none=True) for r in record.tool_results],
+            sources=[s.model_dump() for s in record.sources],
+            guard_triggered=record.guard_triggered,
+            chunk_text=chunk_text,
+            names=names,
+            model_text=model_text,
+            forced_tool_call=record.trace.flags.get("forced_tool_call", False),
+        )
 
     @cached_property
     def prose_findings(self) -> list[Finding]:
@@ -79,6 +110,8 @@ class Observed:
 
     @property
     def narrative_sources(self) -> list[Mapping[str, Any]]:
+        if self.route == "faq":
+            return []  # a vetted item's sources are given beside its answer, not named in it
         fact_sources = [o["source"] for r in self.found for o in (r.get("operands") or [r])]
         return [s for s in self.sources if s not in fact_sources]
 
@@ -185,6 +218,9 @@ def score_citations(case: GoldenCase, seen: Observed) -> Check | None:
 def audit(seen: Observed, text: str) -> list[Finding]:
     """The audit's findings on ``text``: the answer, or the model's raw prose."""
     given = "\n".join([seen.assumption_note, *seen.narrowing_options])
+    if seen.route == "faq":  # every line of a vetted answer rests on its item's sources
+        cited = "".join(f"(来源:{s['doc']} {s['locator']})" for s in seen.sources)
+        text = "\n".join(line + cited for line in text.split("\n"))
     findings = audit_answer(
         text,
         question=seen.question,

@@ -1,5 +1,5 @@
-"""The FastAPI app: one ``Engine`` opened at start-up and shared by every request, the FAQ cache,
-the API keys, a body-size limit, a request id on every response and a one-line access log
+"""The FastAPI app: one ``Engine`` (with its FAQ cache) opened at start-up and shared by every
+request, the API keys, a body-size limit, a request id on every response and a one-line access log
 (codes and timings, never a question or an answer)."""
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from ragspine.engine import Engine
 from ragspine.errors import ConfigError
 from ragspine.service.api import errors
 from ragspine.service.api.routes import router
-from ragspine.service.faq.faq_cache import FaqCache
 from ragspine.service.keys import KeyRing, load_keys
 from ragspine.service.settings import ServiceSettings
 
@@ -36,10 +35,10 @@ def create_app(
     settings: ServiceSettings,
     *,
     engine: Engine | None = None,
-    faq: FaqCache | None = None,
     keys: KeyRing | None = None,
 ) -> FastAPI:
-    """The app; ``engine``, ``faq`` and ``keys`` are opened from ``settings`` unless given."""
+    """The app; ``engine`` (its FAQ cache with it) and ``keys`` are opened from ``settings``
+    unless given."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -49,13 +48,13 @@ def create_app(
                 "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
             )
         opened = engine or Engine.open(
-            settings.db, settings.corpus, profile=settings.profile, provider=settings.provider
+            settings.db,
+            settings.corpus,
+            profile=settings.profile,
+            provider=settings.provider,
+            faq=settings.faq,
         )
-        cache = faq
-        if cache is None and settings.faq is not None:
-            cache = FaqCache(settings.faq)
-            cache.init_schema()
-        app.state.engine, app.state.faq, app.state.keys = opened, cache, ring
+        app.state.engine, app.state.keys = opened, ring
         app.state.settings = settings
         app.state.engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
         try:
@@ -63,8 +62,6 @@ def create_app(
         finally:
             if engine is None:
                 opened.close()
-            if faq is None and cache is not None:
-                cache.close()
 
     app = FastAPI(
         title="RAGSpine",

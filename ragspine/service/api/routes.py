@@ -1,9 +1,9 @@
 """``POST /v1/ask``, ``GET /healthz``, ``GET /readyz``.
 
-The caller's clearance comes from its API key. A question goes to the FAQ cache first; a vetted
-hit answers with its own sources and never reaches the provider, the fact store or the
-retriever. Otherwise the one ``Engine`` answers, and ``result.sources`` reach the response
-unchanged.
+The caller's clearance comes from its API key. The one ``Engine`` answers: its FAQ route first
+(a vetted hit answers with its own sources and never reaches the provider, the fact store or
+the retriever), then the agent. The response is the engine's ``AnswerRecord``, the shape every
+door gives, so ``result.sources`` reach it unchanged.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import anyio
 from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragspine.agent.question import validate_question
+from ragspine.agent.record import AnswerRecord
 from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
 from ragspine.service.keys import Caller
@@ -33,28 +33,6 @@ class AskRequest(BaseModel):
     # the day 'last year' is relative to [default: today]; never the day an item is valid on
     reference_date: date | None = Field(default=None, ge=date(1900, 1, 1), le=date(2199, 12, 31))
     rerank: bool = False
-
-
-class Source(BaseModel):
-    doc: str
-    locator: str
-
-
-class Clarification(BaseModel):
-    mode: str
-    question: str | None = None
-    assumption_note: str | None = None
-    narrowing_options: list[str] = Field(default_factory=list)
-
-
-class AskResponse(BaseModel):
-    request_id: str
-    answer: str
-    route: str  # structured | narrative | composite | faq
-    clarification: Clarification
-    sources: list[Source]
-    degraded: str | None = None
-    faq_id: int | None = None
 
 
 def caller(
@@ -74,84 +52,51 @@ def caller(
     return found
 
 
-@router.post("/v1/ask", response_model=AskResponse)
+@router.post("/v1/ask", response_model=AnswerRecord)
 async def ask(
     body: AskRequest, request: Request, who: Annotated[Caller, Depends(caller)]
-) -> AskResponse:
+) -> AnswerRecord:
     state = request.app.state
-    rid = request.state.request_id
-    try:
-        question = validate_question(body.question)  # the FAQ reads what the engine would
-    except InvalidQuestionError as exc:
-        raise HTTPException(422, str(exc)) from None
-    faq = state.faq
-    if faq is not None:
-        found = await anyio.to_thread.run_sync(
-            lambda: faq.lookup(
-                question,
-                profile=state.engine.profile,
-                clearance=who.clearance,
-                today=date.today(),  # validity by the server's clock, never the caller's
-                reference_date=body.reference_date,
-            )
+    engine = state.engine
+    trace = Trace(request_id=request.state.request_id)  # the response's id is the trace's
+
+    # The FAQ step on its own thread, outside the engine's pool: a hit is never queued behind
+    # answers that are slow or abandoned.
+    def from_faq() -> Any:
+        return engine.faq_answer(
+            body.question,
+            reference_date=body.reference_date,
+            clearance=who.clearance,
+            trace=trace,
         )
-        request.state.faq = found.reason
-        if found.hit and found.item is not None:
-            request.state.route = "faq"
-            _trace_faq(found.item.id, who.clearance)
-            item = found.item.item
-            return AskResponse(
-                request_id=rid,
-                answer=item.answer,
-                route="faq",
-                clarification=Clarification(mode="none"),
-                sources=[Source(doc=s.doc, locator=s.locator) for s in item.sources],
-                faq_id=found.item.id,
-            )
 
     def answer() -> Any:
-        return state.engine.ask(
+        return engine.ask(
             body.question,
             reference_date=body.reference_date,
             clearance=who.clearance,
             rerank=body.rerank,
+            faq=False,  # asked just before, on the same trace
+            trace=trace,
         )
 
     try:
-        with anyio.fail_after(state.settings.timeout):
-            # abandoned on timeout: the caller gets its 504 now; the thread ends on its own,
-            # in the engine's pool, so FAQ hits and /readyz are never queued behind it
-            result = await anyio.to_thread.run_sync(
-                answer, abandon_on_cancel=True, limiter=state.engine_limiter
-            )
+        result = await anyio.to_thread.run_sync(from_faq)
+        request.state.faq = trace.codes.get("faq", "-")
+        if result is None:
+            with anyio.fail_after(state.settings.timeout):
+                # abandoned on timeout: the caller gets its 504 now; the thread ends on its
+                # own, in the engine's pool, so FAQ hits and /readyz are never queued behind it
+                result = await anyio.to_thread.run_sync(
+                    answer, abandon_on_cancel=True, limiter=state.engine_limiter
+                )
     except TimeoutError:
         raise HTTPException(504, f"no answer within {state.settings.timeout:g} s") from None
     except InvalidQuestionError as exc:
         raise HTTPException(422, str(exc)) from None
     request.state.route = result.route
-    c = result.clarification
-    return AskResponse(
-        request_id=rid,
-        answer=result.answer,
-        route=result.route,
-        clarification=Clarification(
-            mode=c.mode,
-            question=c.question or None,
-            assumption_note=c.assumption_note or None,
-            narrowing_options=list(c.narrowing_options),
-        ),
-        sources=[Source(doc=s["doc"], locator=s["locator"]) for s in result.sources],
-        degraded=result.degraded,
-    )
-
-
-def _trace_faq(item_id: int, clearance: str) -> None:
-    """A hit is traced like any answer: codes and counts, never the text."""
-    trace = Trace()
-    trace.code("route", "faq")
-    trace.code("clearance", clearance)
-    trace.count("faq_item", item_id)
-    trace.emit()
+    record: AnswerRecord = result.to_record()
+    return record
 
 
 @router.get("/healthz")
@@ -171,7 +116,7 @@ async def readyz(request: Request) -> dict[str, Any]:
         "status": "ready",
         "facts": facts,
         "corpus": state.engine.retriever is not None,
-        "faq_items": len(state.faq.items()) if state.faq is not None else 0,
+        "faq_items": len(state.engine.faq.items()) if state.engine.faq is not None else 0,
         "keys": len(state.keys),
         "ms": round((time.perf_counter() - started) * 1000, 3),
     }

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -245,3 +246,65 @@ def test_a_section_prefix_matches_its_passages(prefix: str | list[str], locator:
     assert SourceRef(doc="AR.pdf", locator_prefix=prefix).matches(
         {"doc": "AR.pdf", "locator": locator}
     )
+
+
+FAQ_SOURCE = {"doc": "ACME_Store_Operations_FAQ.txt", "locator": "para=5"}
+PASSAGE = "非质量问题的商品,自购买之日起七天内可以无理由退货。有质量问题的商品,三十天内可退可换。"
+
+
+@pytest.mark.parametrize(
+    ("answer", "bad"),
+    [
+        ("七天内可以无理由退货；三十天内可退可换。", []),  # what the item's passage states
+        ("十天内可以无理由退货。", ["十 (unsupported)"]),  # a figure the passage does not give
+    ],
+)
+def test_a_vetted_answer_is_held_to_its_items_sources(answer: str, bad: list[str]) -> None:
+    case = _case(route="faq", sources=[SourceRef(**FAQ_SOURCE)])
+    seen = _seen(
+        question="退货政策是什么?",
+        answer=answer,  # names no source: a vetted answer carries them beside it
+        route="faq",
+        tool_results=[],
+        sources=[FAQ_SOURCE],
+        chunk_text=lambda d, loc: PASSAGE if (d, loc) == tuple(FAQ_SOURCE.values()) else None,
+    )
+    checks = _checks(case, seen)
+    assert checks["route"].passed and checks["citations"].passed
+    assert checks["unsupported_numbers"].actual == bad
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "FY2020的毛利率是多少",  # derived: formula, operands, each operand's source
+        "FY2020的营业收入增长率是多少",  # derived from last year's operand too
+        "FY2019的营业收入增长率是多少",  # not found, naming the missing operand
+        "FY2019的营业收入是多少",  # found, stored
+        "FY2020的营业收入和营业成本是多少",  # several sub-tasks
+        "2020年第五季度的营业收入是多少",  # an unrecognised period
+    ],
+)
+def test_the_scorers_read_the_record_as_query_metric_gave_it(question: str, tmp_path: Path) -> None:
+    from ragspine.engine import Engine
+    from ragspine.llm.mock import MockProvider
+    from ragspine.storage.fact_store import FactStore
+    from tests.agent.test_derived_metrics import PROFILE, REF, _fact
+
+    store = FactStore(tmp_path / "facts.db")
+    store.init_schema()
+    store.insert_facts(
+        [
+            _fact("REVENUE", "2019", "1175301034.32"),
+            _fact("COST", "2019", "903236584.52"),
+            _fact("REVENUE", "2020", "1581905632.48"),
+            _fact("COST", "2020", "1000000000.00"),
+        ]
+    )
+    with Engine(store, MockProvider(), profile=PROFILE) as engine:
+        result = engine.ask(question, reference_date=REF)
+    assert result.tool_results
+    seen = Observed.of(result.to_record(), model_text=result.model_text)
+    assert list(seen.tool_results) == result.tool_results  # not a field lost, none added
+    assert list(seen.sources) == result.sources and seen.answer == result.answer
+    assert (seen.route, seen.question) == (result.route, question)

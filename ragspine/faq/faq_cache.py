@@ -1,4 +1,4 @@
-"""The FAQ cache at the service edge: vetted answers served before the engine is asked.
+"""The FAQ cache: vetted answers, the engine's ``faq`` route, tried before the agent is asked.
 
 A hit is matched on the question's normalised text (folded: traditional to simplified, full
 width to half, case; no punctuation or spaces) and its parsed slots, so FY2024 and FY2023 are
@@ -6,7 +6,7 @@ never one question. It is served only when the same parser and gateway the agent
 question needs no figure: a structured question (or any filled slot), another company, a
 real-time cue (今天, 最新, latest, 股价 …) each make a deliberate miss, as do an item outside its
 validity window, a disabled one, one above the caller's clearance and any RESTRICTED one. A miss
-falls through to the engine, so the cache can never answer what needs the anti-fabrication guard.
+falls through to the agent, so the cache can never answer what needs the anti-fabrication guard.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def _screen(
 class FaqCache(SqliteStore):
     """Vetted items in one SQLite file; safe to share between threads."""
 
-    MIGRATIONS = "ragspine.service.faq.migrations"
+    MIGRATIONS = "ragspine.faq.migrations"
     KIND = "FAQ cache"
     HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
 

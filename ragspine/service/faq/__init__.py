@@ -1,1 +1,0 @@
-"""The FAQ short-circuit: vetted answers served before the engine is asked."""
