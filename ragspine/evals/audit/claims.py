@@ -27,6 +27,7 @@ class Claim:
     slack: Fraction  # the precision it is written with (section 4), at scale
     direction: int  # -1 fall, +1 rise, 0 unstated
     signed: bool = False  # written with + or -: a change, not a level
+    scale: Fraction = Fraction(1)  # the scale word written with it (百万, billion)
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -123,8 +124,8 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     after = text[m.end() :]
     if not body[0].isdigit():
         lone = len(body) == 1 or all(c in _ZH_UNIT_CHARS for c in body)
-        if all(c in "万亿" for c in body):
-            return None  # 万元, 亿元: a unit word, no number in it
+        if all(c in "万亿" for c in body) or (len(body) > 1 and body in _MAGNITUDE):
+            return None  # 万元, 亿元, (百万美元): a unit word, no number in it
         if body[0] in ZH and lone and not (mag or suffix or CLASSIFIER.match(after)):
             return None  # 统一, 万一, 千万: a numeral character inside a word
         if body.lower() in ("one", "一") and not (mag or suffix):
@@ -155,7 +156,7 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     if value is not None and sign in ("-", "负"):
         value = -value
     scaled = None if value is None else value * scale
-    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign))
+    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign), scale=scale)
 
 
 def _direction(before: str) -> int:

@@ -13,8 +13,8 @@ answer's heading, a table's row and column) speaks; where that says nothing, it 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from ragspine.evals.audit import words as w
 from ragspine.evals.audit.claims import Claim, is_label, read_claims
@@ -56,7 +56,9 @@ class Statement:
 _SENTENCE = re.compile(r"[。!?;\n]|\.(?=\s|$)")
 _CLAUSE = re.compile(r"(?<!\d),|,(?!\d)")
 _MASK = "\u25a1"
-_BY_YEAR = re.compile(r"^[^,]{0,12}?(?:(?<![A-Za-z])by\s+|到)\s*(?:19|20)\d{2}", re.I)
+_BY_YEAR = re.compile(
+    r"^[^,]{0,12}?(?:(?<![A-Za-z])by\s+|(?<![增升降减涨跌达提长加少低])到)\s*(?:19|20)\d{2}", re.I
+)
 
 
 def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Statement]:
@@ -84,6 +86,8 @@ def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Stat
         spoken = [p for p in periods if s0 <= p.start and p.end <= s1]
         own = next((p.code for p in spoken if p.code), None) or back.period
         roles = _roles(masked, mine, clauses)
+        mine = _pair_scales(mine, roles, clauses)
+        first = len(out)
         for i, (s, e, claim) in enumerate(mine):
             c0, c1 = next(((a, b) for a, b in clauses if a <= s < b), (s0, s1))
             role, direction, from_at = roles[i]
@@ -100,7 +104,66 @@ def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Stat
                 role=role,
             )
             out.append(Statement(s, e, claim, ctx))
+        listing = _RESPECTIVELY.search(text, s0, s1)
+        if listing:
+            out[first:] = _respective(out[first:], listing, s0, spoken, entities, metrics)
     return out
+
+
+_RESPECTIVELY = re.compile(r"分别|各自|respectively", re.I)
+
+
+def _respective(
+    statements: list[Statement],
+    listing: re.Match[str],
+    s0: int,
+    spoken: Sequence[Mention],
+    entities: Sequence[Found],
+    metrics: Sequence[Found],
+) -> list[Statement]:
+    """香港2023年和2024年收入分别为410和455百万美元: the i-th figure after 分别 (before
+    "respectively") has the i-th period, entity, metric named before them; where the counts
+    differ, what the list names is unknown for each."""
+    english = listing.group().lower() == "respectively"
+    figures = [
+        st
+        for st in statements
+        if (st.end <= listing.start() if english else st.start >= listing.end())
+    ]
+    if len(figures) < 2:
+        return statements
+    bound = figures[0].start
+    listed = {
+        "period": _distinct(p.code for p in spoken if p.code and s0 <= p.start and p.end <= bound),
+        "entity": _distinct(f.code for f in entities if s0 <= f.start and f.end <= bound),
+        "metric": _distinct(f.code for f in metrics if s0 <= f.start and f.end <= bound),
+    }
+    last = figures[-1].claim
+    out = []
+    for st in statements:
+        if st not in figures:
+            out.append(st)
+            continue
+        i = figures.index(st)
+        ctx = st.ctx
+        pick = {k: (v[i] if len(v) == len(figures) else None) for k, v in listed.items()}
+        if len(listed["period"]) >= 2:
+            ctx = replace(ctx, period=(pick["period"],) if pick["period"] else ())
+        if len(listed["entity"]) >= 2:
+            ctx = replace(ctx, entity=pick["entity"])
+        if len(listed["metric"]) >= 2:
+            ctx = replace(ctx, metric=pick["metric"])
+        claim = st.claim
+        if claim.scale == 1 and last.scale != 1 and claim.kind == last.kind and claim.value:
+            k = last.scale  # 410和455百万美元: the list's scale word is written once, at its end
+            claim = replace(claim, value=claim.value * k, slack=claim.slack * k, scale=k)
+            ctx = replace(ctx, unit=ctx.unit or figures[-1].ctx.unit)
+        out.append(Statement(st.start, st.end, claim, ctx))
+    return out
+
+
+def _distinct(codes: Iterable[str | None]) -> list[str]:
+    return list(dict.fromkeys(c for c in codes if c))
 
 
 def _cuts(text: str, pattern: re.Pattern[str], start: int, end: int) -> list[tuple[int, int]]:
@@ -146,22 +209,31 @@ def _period(
     role: str | None,
     from_at: int | None,
 ) -> tuple[str, ...]:
+    """The nearest period before it in its clause, else the first after it in its clause, else
+    the nearest before it in its sentence, else the sentence's own (or the backdrop's)."""
     s, e, _ = mine[i]
-    code, near = None, False
-    for p in reversed([p for p in spoken if p.end <= s]):
+    code, near, found = None, False, False
+    before = [p for p in spoken if p.end <= s]
+    in_clause = [p for p in before if p.start >= clause[0]]
+    later = [p for p in spoken if p.start >= e and p.end <= clause[1] and p.code]
+    for p in reversed(in_clause if in_clause or later else before):
         if p.code is None and p.shift:
             # 上年的2370: the first figure after it in its clause, not a change measured from it
             between = any(p.end <= x[0] < s for x in mine)
             if p.start >= clause[0] and role != "change" and not between:
-                code, near = shifted(own, p.shift), True
+                code, near, found = shifted(own, p.shift), True, True
                 break
             continue
-        code = p.code or with_part(own, p.part)
+        code, found = p.code or with_part(own, p.part), True
         near = from_at is not None and p.start >= from_at
         break
-    else:
-        later = [p for p in spoken if p.start >= e and p.end <= clause[1] and p.code]
-        code = later[0].code if later else own
+    if not found:
+        code = later[0].code if later else None
+        # from USD 1,400 million in FY2023: a period right after the figure is its own
+        near = bool(later) and not any(e <= x[0] < later[0].start for x in mine)
+        if code is None:
+            earlier = [p for p in before if p.code]
+            code = earlier[-1].code if earlier and in_clause else own
     if role == "from" and not near:
         code = shifted(code, -1) if code and len(code) == 4 else None
     return (code,) if code else ()
@@ -203,6 +275,24 @@ def _roles(
     for i, (role, direction, from_at) in enumerate(out):
         if role == "to" and not direction and i and out[i - 1][0] == "from":
             out[i] = (role, out[i - 1][1], from_at)
+    return out
+
+
+def _pair_scales(
+    mine: Claims,
+    roles: Sequence[tuple[str | None, int, int | None]],
+    clauses: Sequence[tuple[int, int]],
+) -> list[tuple[int, int, Claim]]:
+    """from 455 to 410 million: the FROM value written bare takes its pair's scale word."""
+    out = list(mine)
+    for i, (s, e, claim) in enumerate(mine):
+        if roles[i][0] != "from" or claim.scale != 1 or claim.value is None:
+            continue
+        c1 = next((b for a, b in clauses if a <= s < b), s)
+        pair = [x for j, x in enumerate(mine) if j > i and x[0] < c1 and roles[j][0] == "to"]
+        if pair and pair[0][2].scale != 1 and pair[0][2].kind == claim.kind:
+            k = pair[0][2].scale
+            out[i] = (s, e, replace(claim, value=claim.value * k, slack=claim.slack * k, scale=k))
     return out
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ragspine.evals.audit.citations import Citation, blank, citations, unquote, whole_clause_of
-from ragspine.evals.audit.claims import Claim, normalise, read_claims
+from ragspine.evals.audit.claims import Claim, normalise
 from ragspine.evals.audit.context import Backdrop, Context, Statement, read
 from ragspine.evals.audit.derived import recomputed
 from ragspine.evals.audit.names import Lexicon, SlotNames, lexicon
@@ -167,14 +167,10 @@ class _Reader:
         if quoted and not slot_check:
             return []
         note = self.note if self.note_head and self.note_head in body else []
-        out = (
-            []
-            if quoted
-            else self._judge(read(bare, self.lex, heading), [*local, *self.computed, *note])
-        )
-        if slot_check and self.names is not None:
-            claims = read_claims(bare)
-            out += slot_conflicts(bare, claims, self.slots, self.names, self._slot_sources)
+        statements = read(bare, self.lex, heading)
+        out = [] if quoted else self._judge(statements, [*local, *self.computed, *note])
+        if slot_check:
+            out += slot_conflicts(bare, statements, self.slots, self.lex, self._slot_sources)
         return out
 
     def _slot_sources(self, slot: Mapping[str, Any]) -> list[Source]:

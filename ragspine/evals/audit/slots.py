@@ -5,15 +5,17 @@ find (``not_found_slot``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from ragspine.evals.audit.claims import Claim, is_label
-from ragspine.evals.audit.names import SlotNames
+from ragspine.evals.audit.claims import Claim
+from ragspine.evals.audit.context import Context, Statement
+from ragspine.evals.audit.names import Lexicon, SlotNames
+from ragspine.evals.audit.periods import period_code
 from ragspine.evals.audit.sources import Source
 from ragspine.evals.audit.support import same_value
+from ragspine.evals.audit.words import unit_of_code
 
 
 @dataclass(frozen=True)
@@ -22,79 +24,68 @@ class Finding:
     reason: str  # unsupported | unparsed | wrong_entity | … | contradicts_fact | not_found_slot
 
 
-_OTHER_PERIOD = re.compile(r"(由|从|上年的?|去年的?|上一年的?|from|prior year|last year)\s*$", re.I)
-_AMOUNT_AFTER = re.compile(r"^\s?(美元|元|港元|人民币|USD|dollars?)", re.I)
 _CHANGE = re.compile(r"(关闭|新开|净减少?|净增加?|减少了?|增加了?|net|closed|opened)\s*$", re.I)
-_COUNT_AFTER = re.compile(r"^\s?(家|间|个|stores?)", re.I)
 
 
 def slot_conflicts(
-    line: str,
-    claims: list[tuple[int, int, Claim]],
-    slots: list[Mapping[str, Any]],
-    names: SlotNames,
+    text: str,
+    statements: Sequence[Statement],
+    slots: Sequence[Mapping[str, Any]],
+    lex: Lexicon,
     stated: Callable[[Mapping[str, Any]], list[Source]],
 ) -> list[Finding]:
-    """Amounts a prose sentence states for a slot the tool answered otherwise or not at all."""
+    """Amounts a sentence states for a slot the tool answered otherwise or not at all: a level
+    whose context names the slot's entity, period and metric (its channel too, or none where the
+    slot is the default channel). Without a stated period the passage may be about another year,
+    and the audit cannot tell."""
+    names = lex.names
     out: list[Finding] = []
-    if not slots or not claims:
+    if names is None or not slots:
         return out
-    offset = 0
-    for sentence in re.split(r"(?<=[。!?;!?;])", line):
-        begin, offset = offset, offset + len(sentence)
-        mine = [(s - begin, e - begin, c) for s, e, c in claims if begin <= s < offset]
-        if not mine:
+    for st in statements:
+        claim, ctx = st.claim, st.ctx
+        if claim.value is None or not (ctx.entity and ctx.metric and ctx.period):
             continue
-        low = sentence.lower()
+        if ctx.role in ("change", "from") or claim.signed or ctx.modality != "actual":
+            continue  # a change (增加45家, +0.9 PCT), an earlier value, a target: not the level
+        if _CHANGE.search(text[max(0, st.start - 6) : st.start]):
+            continue
         for slot in slots:
             keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
-            metric, entity, period = (keys.get(k, "") for k in ("metric_code", "entity", "period"))
-            named = [
-                any(w.lower() in low for w in words.get(code, [code]))
-                for code, words in ((metric, names.metrics), (entity, names.entities))
-            ]
-            # Only a sentence that names the slot's year is read as stating its value: without
-            # one, the passage may be about another year, and the audit cannot tell.
-            if not all(named) or str(period)[:4] not in sentence:
+            metric = str(keys.get("metric_code", ""))
+            period = period_code(str(keys.get("period_type", "")), str(keys.get("period", "")))
+            if ctx.entity != keys.get("entity") or ctx.period[0] != period:
                 continue
-            if not _same_channel(low, str(keys.get("channel", "")), names):
+            if ctx.metric != metric and not lex.related(ctx.metric, metric):
                 continue
-            for start, end, claim in mine:
-                if claim.value is None or is_label(sentence, start, end, claim):
-                    continue
-                if _OTHER_PERIOD.search(sentence[max(0, start - 6) : start]):
-                    continue
-                near = sentence[max(0, start - 6) : start], sentence[end : end + 4]
-                unit = str(keys.get("unit", ""))
-                percent = names.units[unit][0] if unit in names.units else unit == "PCT"
-                if not _same_kind(claim, *near, "PCT" if percent else unit):
-                    continue
-                if slot.get("status") == "not_found":
-                    out.append(Finding(claim.text, "not_found_slot"))
-                elif not any(same_value(claim, s.claim) for s in stated(slot)):
-                    out.append(Finding(claim.text, "contradicts_fact"))
+            if (ctx.channel or names.default_channel) != (
+                keys.get("channel") or names.default_channel
+            ):
+                continue
+            if not _same_kind(
+                claim, ctx, str(slot.get("unit") or names.metric_units.get(metric, "")), names
+            ):
+                continue
+            if slot.get("status") == "not_found":
+                out.append(Finding(claim.text, "not_found_slot"))
+            elif not any(same_value(claim, s.claim) for s in stated(slot)):
+                out.append(Finding(claim.text, "contradicts_fact"))
     return out
 
 
-def _same_channel(low: str, channel: str, names: SlotNames) -> bool:
-    """A sentence about 线上收入 is not about total revenue, nor the reverse."""
-    if channel and channel != names.default_channel:
-        return any(w.lower() in low for w in names.channels.get(channel, [channel]))
-    others = [w for c, words in names.channels.items() if c != names.default_channel for w in words]
-    return not any(w.lower() in low for w in others)
-
-
-def _same_kind(claim: Claim, before: str, after: str, unit: str) -> bool:
+def _same_kind(claim: Claim, ctx: Context, unit: str, names: SlotNames) -> bool:
     """Is this number the kind of level the fact states: a rate, an amount, a count?"""
-    if claim.direction or claim.signed or _CHANGE.search(before):
-        return False  # a change (增加45家, 净关闭45家, +0.9 PCT) is not the level the fact states
-    if unit == "PCT":
+    declared = names.units.get(unit)
+    if (declared[0] if declared else unit == "PCT") or unit in names.formulas:
         return claim.kind == "percent"
     if claim.kind != "number":
         return False
-    if unit == "COUNT":
-        return bool(_COUNT_AFTER.match(after))
-    return bool(_AMOUNT_AFTER.match(after)) or claim.slack > Fraction(1, 2)
+    if unit == "COUNT" or names.unit_display.get(unit) == "COUNT" or ctx.unit == "COUNT":
+        return (
+            ctx.unit == "COUNT"
+            and unit_of_code(unit, names.unit_display.get(unit, ""), True) == "COUNT"
+        )
+    return ctx.unit not in (None, "COUNT") or claim.scale != 1
 
 
 def may_name_a_slot(line: str, slots: list[Mapping[str, Any]], names: SlotNames) -> bool:

@@ -48,7 +48,8 @@ CHANGE_AFTER = re.compile(
 )
 
 TARGET = re.compile(
-    r"目标|力争|争取|规划|计划(?=新|开|关|投|于|在|将|达|实|到|增|减|提|降)|到\s*(?:19|20)\d{2}\s*年"
+    r"目标|力争|争取|规划|计划(?=新|开|关|投|于|在|将|达|实|到|增|减|提|降)"
+    r"|(?<![增升降减涨跌达提长加少低])到\s*(?:19|20)\d{2}\s*年"
     r"|(?<![A-Za-z])(?:targets?|targeted|aim(?:s|ed|ing)?|plan(?:s|ned|ning)?|goal|ambition"
     r"|by\s+(?:the\s+end\s+of\s+)?(?:19|20)\d{2})(?![A-Za-z])",
     re.I,
