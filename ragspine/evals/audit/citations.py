@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine.evals.audit.claims import read_claims
+
 _PAREN = re.compile(r"[((](?:来源|出处|sources?)\s*[::]([^()()]*)[))]", re.I)
-_DOC = r"[^\s·、;()=,]+?\.(?:md|txt|pdf|pptx?|xlsx?|docx?|csv|html?|json)"
+# a document's file name (spaces allowed: doc ids are file names) and a locator of known keys
+_DOC = r"[^\s·、;()=,][^·、;()=,]*?\.(?:md|markdown|txt|pdf|pptx?|xlsx?|xlsm|docx?|csv|html?|json)"
 _PAIR = (
     r"(?:section=\d+(?:\.\d+)*|(?:para|page|slide|table)=\d+|year=\d{4}"
     r"|(?:row|col|sheet)=[^\s,=()、;·]+)"
@@ -34,13 +37,22 @@ def citations(line: str) -> list[Citation]:
         entries = []
         for part in re.split(r"[、;]", m.group(1)):
             e = _ENTRY.fullmatch(part)
-            if e is None:
+            named = re.findall(r"(?:row|col|sheet)=([^,]*)", e.group("loc") or "") if e else []
+            if e is None or not all(_plain(x) for x in [e.group("doc"), *named]):
                 break
             entries.append((e.group("doc"), e.group("loc") or ""))
         else:
             if entries:
                 out.append(Citation(m.start(), m.end(), tuple(entries)))
     return out
+
+
+def _plain(text: str) -> bool:
+    """No figure hides in a document name or a locator value: digits there are integers (a
+    year, a stock code, a page), never a percentage, a scale word or a numeral word."""
+    return all(
+        c.kind == "number" and c.scale == 1 and c.text.isdigit() for *_, c in read_claims(text)
+    )
 
 
 def blank(line: str, cites: list[Citation]) -> str:

@@ -335,8 +335,18 @@ def test_a_roman_numeral_is_an_amount_only_where_it_is_one() -> None:
 
 
 def test_a_figure_in_malformed_citation_parentheses_is_read() -> None:
-    cite = f"(来源:{MDA} section=1.4,para=1,收入增长40%)"
-    assert ("40%", "unsupported") in _audit(f"香港收入增长约11%。{cite}", [])
+    for cite in [
+        f"(来源:{MDA} section=1.4,para=1,收入增长40%)",  # a phrase after the locator
+        "(来源:收入增长40%.md section=1.4,para=1)",  # a figure in a document's name
+        f"(来源:{MDA} section=1.4,para=1,col=四成)",  # a figure in a locator's value
+    ]:
+        assert ("40%" if "40%" in cite else "四成", "unsupported") in _audit(
+            f"香港收入增长约11%。{cite}"
+        )
+    # a well-formed citation of a document whose name has spaces is a citation
+    hk = PASSAGES[(MDA, "section=1.4,para=1")]
+    answer = "香港收入增长约11%。(来源:HK Review 2024.md section=1.1,para=1)"
+    assert audit_answer(answer, chunk_text=lambda doc, at: hk, names=NAMES) == []
 
 
 @pytest.mark.parametrize(
