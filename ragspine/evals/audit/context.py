@@ -99,7 +99,7 @@ def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Stat
                 modifier=_modifier(masked, mine, i, c0, role, metric, lex),
                 channel=_before(channels, s, c0) or _after(channels, e, c1) or back.channel,
                 unit=w.unit_after(text[e : e + 16]) or w.unit_before(text[c0:s]),
-                modality=_modality(text[c0:s], text[e:c1]),
+                modality=_modality(masked[c0:s], masked[e:c1]),
                 direction=direction,
                 role=role,
             )

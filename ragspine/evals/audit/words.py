@@ -48,14 +48,15 @@ CHANGE_AFTER = re.compile(
 )
 
 TARGET = re.compile(
-    r"目标|力争|争取|规划|计划(?=新|开|关|投|于|在|将|达|实|到|增|减|提|降)"
+    r"目标|力争|争取|计划(?=新|开|关|投|于|在|将|达|实|到|增|减|提|降)"
     r"|(?<![增升降减涨跌达提长加少低])到\s*(?:19|20)\d{2}\s*年"
     r"|(?<![A-Za-z])(?:targets?|targeted|aim(?:s|ed|ing)?|plan(?:s|ned|ning)?|goal|ambition"
     r"|by\s+(?:the\s+end\s+of\s+)?(?:19|20)\d{2})(?![A-Za-z])",
     re.I,
 )
 FORECAST = re.compile(
-    r"预计|预期(?!信用)|预测|有望|展望|指引|将(?:达到?|超过|增至|提升至|降至|突破|实现|增长|下降)"
+    # 预计负债, 预期信用损失, 预计使用寿命: accounting terms, not forecasts
+    r"预计(?!负债|使用|净残值|可收回|未来现金)|预期(?!信用)|预测|有望|展望|指引|将(?:达到?|超过|增至|提升至|降至|突破|实现|增长|下降)"
     r"|(?<![A-Za-z])(?:expect(?:s|ed|ing)?|forecasts?|forecasted|guidance|outlook|projected"
     r"|projections?|will|anticipat\w*)(?![A-Za-z])",
     re.I,

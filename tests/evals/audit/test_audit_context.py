@@ -226,6 +226,9 @@ def test_a_target_is_not_a_result() -> None:
          [("30%", "target_as_result")]),
         (f"2024年会员贡献了集团销售的60%。{member}", [], [("60%", "target_as_result")]),
         (f"ACME aims to cut emissions intensity by 30% by 2030. {esg}", [], []),
+        # 预计负债 is an accounting term, not a forecast; 增长到2024年 is a period, not a target
+        ("2024年香港计入预计负债后的收入为455百万美元。", [HK_2024], []),
+        ("香港收入增长到2024年的455百万美元。", [HK_2024], []),
     ])  # fmt: skip
 
 
