@@ -81,8 +81,8 @@ def audit_answer(
         }.values()
     )  # duplicates counted once
     lex = lexicon(names)
-    reader = _Reader(lex, facts, chunk_text, normalise(assumption_note), slots, names)
-    reader.question = normalise(question)
+    reader = _Reader(lex, facts, chunk_text, slots, names)
+    reader.given(normalise(question), normalise(assumption_note))
     lines = normalise(answer).split("\n")
     tables = {start: end for start, end in table_blocks(lines)}
     heading, skip_to = Backdrop(), 0
@@ -107,7 +107,6 @@ class _Reader:
         lex: Lexicon,
         facts: list[Mapping[str, Any]],
         chunk_text: ChunkText | None,
-        note: str,
         slots: list[Mapping[str, Any]],
         names: SlotNames | None,
     ) -> None:
@@ -117,9 +116,14 @@ class _Reader:
             (f["source"]["doc"], f["source"]["locator"]): f for f in facts if "operands" not in f
         }
         self.computed = computed_sources(facts, lex)
+        self.question, self.note_head, self.note = "", "", list[Source]()
+
+    def given(self, question: str, note: str) -> None:
+        """The question (never a source: only its words quoted back in 「」 are a mention) and
+        the assumption note (a source for its own line)."""
+        self.question = question
         self.note_head = note.split("\n")[0].strip()
         self.note = [Source(c, Context()) for c in _claims_of(note)]
-        self.question = ""
 
     def _cited(self, cites: Sequence[Citation]) -> tuple[list[Source], list[Passage], bool]:
         """The sources the citations name: found facts, passages; and whether one is a fact."""
