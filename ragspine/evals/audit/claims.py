@@ -2,16 +2,21 @@
 
 Written apart from the engine's reader on purpose (tests pin that neither imports the other), and
 over-inclusive: a number-like run it cannot parse comes back with ``value=None``, to be reported.
+What is not a claim is decided by ``is_label``: a year in a period label, a quarter or half
+number, list numbering (1. at a line's start, ① inline), a section number in prose (第3节,
+section 4.2), a citation marker ([1]).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+
+from ragspine.evals.audit.normal import normalise
+from ragspine.evals.audit.numerals import EN_SCALES, WORDS, ZH, ZH_DIGITS, ZH_UNITS, value_of
+
+__all__ = ["Claim", "is_label", "normalise", "read_claims"]
 
 
 @dataclass(frozen=True)
@@ -19,106 +24,19 @@ class Claim:
     text: str
     value: Fraction | None  # None: number-like, but the audit could not read it
     kind: str  # number | percent | points | multiple
-    slack: Fraction  # half a unit of the last digit written, at scale
+    slack: Fraction  # the precision it is written with (section 4), at scale
     direction: int  # -1 fall, +1 rise, 0 unstated
     signed: bool = False  # written with + or -: a change, not a level
-
-
-# -- normalising --------------------------------------------------------------------------------
-
-
-def normalise(text: str) -> str:
-    """NFKC (full width, superscripts, circled numbers), digits of every script to ASCII, and
-    no format characters (zero-width, bidi), which would otherwise split or reorder digits."""
-    if text.isascii():
-        return text
-    if _ENCLOSED_CHARS.search(text):
-        text = text.translate(_ENCLOSED)
-    if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", text)
-    if _DIGIT_OR_FORMAT_CHARS.search(text):
-        text = text.translate(_DIGITS_AND_FORMAT)
-    return text
-
-
-class _Lazy(dict[int, str]):
-    """A str.translate table that computes each character's entry once, on first sight."""
-
-    def __init__(self, rule: Callable[[str], str]) -> None:
-        super().__init__()
-        self.rule = rule
-
-    def __missing__(self, code: int) -> str:
-        out = self[code] = self.rule(chr(code))
-        return out
-
-
-def _digit_or_format(ch: str) -> str:
-    if ch in "−－":
-        return "-"
-    if unicodedata.category(ch) == "Cf":
-        return ""
-    if ch.isdigit() and not ch.isascii():
-        digit = unicodedata.digit(ch, None)
-        return str(digit) if digit is not None else ch
-    return ch
-
-
-def _enclosed(ch: str) -> str:
-    """① and ⑴ are list numbers: (1), not a bare 1 glued to the next word."""
-    if ch.isascii() or unicodedata.category(ch) != "No":
-        return ch
-    name = unicodedata.name(ch, "")
-    value = unicodedata.numeric(ch, None)
-    if value is not None and value == int(value) and ("CIRCLED" in name or "PARENTHESIZED" in name):
-        return f"({int(value)})"
-    return ch
-
-
-_ENCLOSED = _Lazy(_enclosed)
-# Quick looks first: most text has no enclosed number, no format character, no foreign digit.
-_ENCLOSED_CHARS = re.compile("[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u3280-\u32bf]")
-
-
-def _format_chars_pattern() -> str:
-    """Every format (Cf) character, as ranges: where Unicode puts them (planes 0, 1 and 14)."""
-    codes = [
-        c
-        for c in [*range(0x20000), *range(0xE0000, 0xE1000)]
-        if unicodedata.category(chr(c)) == "Cf"
-    ]
-    ranges: list[list[int]] = []
-    for c in codes:
-        if ranges and c == ranges[-1][1] + 1:
-            ranges[-1][1] = c
-        else:
-            ranges.append([c, c])
-    return "".join(
-        re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in ranges
-    )
-
-
-_DIGIT_OR_FORMAT_CHARS = re.compile(f"(?![0-9])\\d|[{_format_chars_pattern()}\u2212\uff0d]")
-_DIGITS_AND_FORMAT = _Lazy(_digit_or_format)
+    scale: Fraction = Fraction(1)  # the scale word written with it (百万, billion)
 
 
 # -- reading ------------------------------------------------------------------------------------
 
-_ZH_DIGIT = dict(zip("零〇一二两三四五六七八九", [0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9], strict=True))
-_ZH_DIGIT.update(zip("壹贰叁肆伍陆柒捌玖", range(1, 10), strict=True))
-_ZH_UNIT = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
-_ZH_BIG = {"万": 10**4, "亿": 10**8}
-_ZH = "零〇一二两三四五六七八九壹贰叁肆伍陆柒捌玖十拾百佰千仟万亿点"
 _MAGNITUDE = {
     "万亿": 10**12, "亿": 10**8, "千万": 10**7, "百万": 10**6, "十万": 10**5, "万": 10**4,
     "千": 10**3, "trillion": 10**12, "billion": 10**9, "bn": 10**9, "million": 10**6,
     "mn": 10**6, "thousand": 10**3,
 }  # fmt: skip
-_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
-_TEENS = "fifteen sixteen seventeen eighteen nineteen"
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
-_WORDS = {w: i for i, w in enumerate(f"{_ONES} {_TEENS}".split())}
-_WORDS.update({w: 10 * i for i, w in enumerate(_TENS.split(), start=2)})
 _IDIOMS: dict[str, tuple[Fraction | int, str]] = {
     "翻倍": (2, "multiple"), "翻番": (2, "multiple"), "翻一番": (2, "multiple"),
     "翻了一番": (2, "multiple"), "减半": (Fraction(1, 2), "multiple"), "一半": (50, "percent"),
@@ -127,27 +45,45 @@ _IDIOMS: dict[str, tuple[Fraction | int, str]] = {
     "a third": (Fraction(100, 3), "percent"), "one third": (Fraction(100, 3), "percent"),
     "two thirds": (Fraction(200, 3), "percent"), "a quarter": (25, "percent"),
 }  # fmt: skip
-_EN = "|".join(sorted([*_WORDS, "hundred", "thousand", "million", "billion"], key=len)[::-1])
-_EN_RUN = rf"(?<![A-Za-z])(?:{_EN})(?:[\s-]+(?:and\s+)?(?:{_EN}))*(?![A-Za-z])"
+_EN = "|".join(sorted([*WORDS, *EN_SCALES], key=len)[::-1])
+_DIGIT_WORD = "|".join(w for w, v in WORDS.items() if v < 10)
+_AND = "|".join(f"(?<={w} )" for w in EN_SCALES)  # "three hundred and twenty", not "one and two"
+_EN_RUN = (
+    rf"(?<![A-Za-z])(?:{_EN})(?:[\s-]+(?:(?:{_AND})and\s+)?(?:{_EN})"
+    rf"|\s+point(?=\s+(?:{_DIGIT_WORD})(?![A-Za-z])))*(?![A-Za-z])"
+)
+_ROMAN = r"(?-i:(?<![A-Za-z])(?=[IVX]{2,}(?![A-Za-z]))X{0,3}(?:IX|IV|V?I{0,3})(?![A-Za-z]))"
+_ZH_UNIT_CHARS = f"{ZH_UNITS}万亿"
+_COMPOUND = (
+    rf"\d+(?:\.\d+)?[{_ZH_UNIT_CHARS}](?:零?(?:\d+(?:\.\d+)?|[{ZH_DIGITS}])[{_ZH_UNIT_CHARS}])+"
+)
 _IDIOM_RE = "|".join(sorted((re.escape(k) for k in _IDIOMS), key=len, reverse=True))
 _MAG_RE = "|".join(sorted(_MAGNITUDE, key=len, reverse=True))
 _SUFFIX_RE = (
     r"%|‰|PCT|个百分点|百分点|percentage points?|pp|bps|basis points?|percent|per cent|倍|成|times"
 )
 # A run is tried only where one can start: most positions in prose start nothing.
-_START = rf"(?=[\d+\-负{_ZH}翻减]|(?<![A-Za-z])[A-Za-z])"
+_START = rf"(?=[\d+\-负{ZH}翻减]|(?<![A-Za-z])[A-Za-z])"
 _RUN = re.compile(
     rf"{_START}(?:(?P<idiom>{_IDIOM_RE})"
-    rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{_ZH}]+)"
-    rf"|(?P<den>\d+|[{_ZH}]+)分之(?P<num>\d+|[{_ZH}]+)"
-    rf"|(?P<sign>[-+]|负)?(?P<body>\d[\d.,']*\d|\d|[{_ZH}]+|{_EN_RUN})"
+    rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{ZH}]+)"
+    rf"|(?P<den>\d+|[{ZH}]+)分之(?P<num>\d+|[{ZH}]+)"
+    rf"|(?P<sign>[-+]|负)?(?P<body>{_COMPOUND}|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\d)"
+    rf"|\d+(?:[.']\d+)*|[{ZH}]+|{_ROMAN}|{_EN_RUN})"
     rf"(?P<mag>\s?(?:{_MAG_RE})(?![A-Za-z]))?"
     rf"(?P<suffix>\s?(?:{_SUFFIX_RE})(?![A-Za-z]))?)",
     re.IGNORECASE,
 )
-_CLASSIFIER = re.compile(
+CLASSIFIER = re.compile(
     r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|年|月|天|元|美元|港元|门店|店)"
 )
+_EN_UNIT = re.compile(
+    r"^\s?(?:stores?|shops?|outlets?|employees|people|persons|staff|members|customers|units"
+    r"|items|days|sq|square|km|dollars|USD|HKD|RMB|CNY|yuan)(?![A-Za-z])",
+    re.I,
+)
+_VALUE_BEFORE = re.compile(r"(为|是|达|约|共|:|:|was|of|reached)\s*$", re.I)
+_ROMAN_VALUE_BEFORE = re.compile(r"(为|是|达|约|共|:|:|was|were|of|reached|by|to|at)\s*$", re.I)
 _FALL = re.compile(
     r"(下降|减少|下滑|降低|下跌|降幅|fell|declin\w*|decreas\w*|dropp?\w*|down)\W{0,4}\w{0,4}\W{0,2}$",
     re.I,
@@ -155,67 +91,6 @@ _FALL = re.compile(
 _RISE = re.compile(
     r"(增长|增加|上升|提高|上涨|增幅|grew|grow\w*|increas\w*|rose|up)\W{0,4}\w{0,4}\W{0,2}$", re.I
 )
-
-
-def _zh_value(run: str) -> Fraction | None:
-    whole, _, frac = run.partition("点")
-    if frac and not all(c in _ZH_DIGIT for c in frac):
-        return None
-    if len(whole) > 1 and all(c in _ZH_DIGIT for c in whole):
-        value = Fraction(int("".join(str(_ZH_DIGIT[c]) for c in whole)))
-    else:
-        total = section = 0
-        digit: int | None = None
-        for c in whole:
-            if c in _ZH_DIGIT:
-                digit = _ZH_DIGIT[c]
-            elif c in _ZH_UNIT:
-                section += (1 if digit is None else digit) * _ZH_UNIT[c]
-                digit = None
-            elif c in _ZH_BIG:
-                section += digit or 0
-                if _ZH_BIG[c] == 10**8:
-                    total = (total + section) * 10**8
-                else:
-                    total += section * 10**4
-                section, digit = 0, None
-            else:
-                return None
-        if not whole:
-            return None
-        value = Fraction(total + section + (digit or 0))
-    if frac:
-        value += Fraction(int("".join(str(_ZH_DIGIT[c]) for c in frac)), 10 ** len(frac))
-    return value
-
-
-def _en_value(run: str) -> Fraction | None:
-    total = current = 0
-    for word in re.split(r"[\s-]+", run.lower()):
-        if word == "and":
-            continue
-        if word in _WORDS:
-            current += _WORDS[word]
-        elif word == "hundred":
-            current = (current or 1) * 100
-        elif word in ("thousand", "million", "billion"):
-            total += (current or 1) * _MAGNITUDE[word]
-            current = 0
-        else:
-            return None
-    return Fraction(total + current)
-
-
-_ARABIC = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-
-
-def _arabic(body: str) -> tuple[Fraction, Fraction] | None:
-    """Value and half-unit slack of '2,398', '4.55', '1 234'; None for '1.2.3' or '12,34'."""
-    if _ARABIC.fullmatch(body) is None:
-        return None
-    digits = body.replace(",", "")
-    places = len(digits.partition(".")[2])
-    return Fraction(digits), Fraction(1, 2 * 10**places)
 
 
 def read_claims(text: str) -> list[tuple[int, int, Claim]]:
@@ -235,26 +110,32 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         amount, kind = _IDIOMS[m.group("idiom").lower()]
         return Claim(raw, Fraction(amount), kind, Fraction(1, 2), way)
     if m.group("pct"):
-        v = _any_value(m.group("pctnum"))
+        v = value_of(m.group("pctnum").strip(".,")) if m.group("pctnum").strip(".,") else None
         scale = Fraction(1, 10) if m.group("pct") == "千分之" else Fraction(1)
         return Claim(raw, v[0] * scale if v else None, "percent", (v[1] if v else 1) * scale, way)
     if m.group("den"):
-        den, num = _any_value(m.group("den")), _any_value(m.group("num"))
+        den, num = value_of(m.group("den")), value_of(m.group("num"))
         if not den or not num or den[0] == 0:
             return Claim(raw, None, "percent", Fraction(1), way)
         return Claim(raw, num[0] * 100 / den[0], "percent", Fraction(1, 2), way)
     body = m.group("body")
     mag = (m.group("mag") or "").strip().lower()
     suffix = (m.group("suffix") or "").strip().lower()
+    after = text[m.end() :]
     if not body[0].isdigit():
-        lone = len(body) == 1 or all(c in _ZH_UNIT or c in _ZH_BIG for c in body)
-        if all(c in _ZH_BIG for c in body):
-            return None  # 万元, 亿元: a unit word, no number in it
-        if body[0] in _ZH and lone and not (mag or suffix or _CLASSIFIER.match(text[m.end() :])):
+        lone = len(body) == 1 or all(c in _ZH_UNIT_CHARS for c in body)
+        if all(c in "万亿" for c in body) or (len(body) > 1 and body in _MAGNITUDE):
+            return None  # 万元, 亿元, (百万美元): a unit word, no number in it
+        if body[0] in ZH and lone and not (mag or suffix or CLASSIFIER.match(after)):
             return None  # 统一, 万一, 千万: a numeral character inside a word
         if body.lower() in ("one", "一") and not (mag or suffix):
             return None  # "one of", 一个, 一些: the article, not a claim
-    parsed = _any_value(body)
+        if body.isupper() and body.isalpha() and body.isascii():
+            unit = mag or suffix or CLASSIFIER.match(after) or _EN_UNIT.match(after)
+            before = text[max(0, m.start() - 12) : m.start()]
+            if not unit and not _ROMAN_VALUE_BEFORE.search(before):
+                return None  # Phase II, World War II: a Roman numeral read only as an amount
+    parsed = value_of(body)
     value: Fraction | None = parsed[0] if parsed else None
     slack = parsed[1] if parsed else Fraction(1, 2)
     scale = Fraction(_MAGNITUDE.get(mag, 1))
@@ -275,20 +156,7 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     if value is not None and sign in ("-", "负"):
         value = -value
     scaled = None if value is None else value * scale
-    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign))
-
-
-@lru_cache(maxsize=4096)
-def _any_value(body: str) -> tuple[Fraction, Fraction] | None:
-    # Cached: parsing into Fractions is most of the audit's time, and figures recur (years,
-    # the same few amounts in every answer about a metric).
-    if body[0].isdigit():
-        return _arabic(body)
-    value = _zh_value(body) if body[0] in _ZH else _en_value(body)
-    if value is None:
-        return None
-    places = len(body.partition("点")[2])
-    return value, Fraction(1, 2 * 10**places)
+    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign), scale=scale)
 
 
 def _direction(before: str) -> int:
@@ -301,24 +169,46 @@ def _direction(before: str) -> int:
     return 1 if rise else 0
 
 
+# -- labels -------------------------------------------------------------------------------------
+
 _LEVEL = re.compile(r"(至|到|to)\s*$")
 _YEAR_BEFORE = re.compile(r"(FY|CY|财年|fiscal\s?)$", re.I)
 _YEAR_AFTER = re.compile(r"(年|财年|[QH][1-4]|fiscal)", re.I)
-_VALUE_BEFORE = re.compile(r"(为|是|达|约|共|:|:|was|of|reached)\s*$")
 _QH_BEFORE = re.compile(r"(?<![A-Za-z])[QH]$|第$", re.I)
 _LIST_AFTER = re.compile(r"[.、)]")
+_SECTION_AFTER = re.compile(r"^(?:节|章|条|款|部分|篇|页|段|卷|编)")
+_SECTION_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?:sections?|sec\.|chapters?|parts?|items?|notes?|clauses?|articles?"
+    r"|paragraphs?|para\.?|pages?|p\.|appendix|annex|figures?|fig\.|tables?|slides?|steps?"
+    r"|phases?|stages?|scope|tiers?|grades?)\s*$|§\s*$",
+    re.I,
+)
+_COUNTED = re.compile(
+    r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|天|元|美元|港元|[%‰]|百万|亿|万|千)"
+)
+_AMOUNT_AFTER = re.compile(rf"^\s?(?:[\d%‰]|{_SUFFIX_RE})", re.I)
 
 
 def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
-    """A period label's year, a quarter or half number, or a list number: not a claim."""
+    """A period label's year, a quarter or half number, a list or section number, a citation
+    marker: not a claim."""
     raw = claim.text if claim.signed else claim.text.lstrip("+-")
+    before, after = text[max(0, start - 12) : start], text[end : end + 4]
+    if re.fullmatch(r"\d+(?:\.\d+)*", raw) and (
+        (before.endswith("第") and _SECTION_AFTER.match(after)) or _SECTION_BEFORE.search(before)
+    ):
+        return True  # 第3节, section 4.2, Scope 3
     if not (raw.isdigit() or raw in "一二三四"):
         return False
-    before, after = text[max(0, start - 6) : start], text[end : end + 4]
+    if len(raw) <= 2 and _wrapped(text, start, end, "()") and not _COUNTED.match(text[end + 1 :]):
+        return True  # ① inline, read as (1): a list number
+    if len(raw) <= 2 and _wrapped(text, start, end, "[]"):
+        return True  # [1]: a citation marker
+    before = before[-6:]
     if len(raw) == 4 and raw[:2] in ("19", "20"):
         if _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(after):
             return True
-        if not _VALUE_BEFORE.search(before) and not _CLASSIFIER.match(after):
+        if not _VALUE_BEFORE.search(before) and not _unit_after(text[end : end + 16]):
             return True
     if len(raw) == 1 and raw in "1234" and _QH_BEFORE.search(before):
         return not before.endswith("第") or after.startswith(("季", "半年"))  # 第2高: a rank
@@ -328,3 +218,11 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         return False
     line_start = text.rfind("\n", 0, start) + 1
     return text[line_start:start].strip() in ("", "(")
+
+
+def _wrapped(text: str, start: int, end: int, pair: str) -> bool:
+    return text[start - 1 : start] == pair[0] and text[end : end + 1] == pair[1]
+
+
+def _unit_after(after: str) -> bool:
+    return bool(CLASSIFIER.match(after) or _EN_UNIT.match(after) or _AMOUNT_AFTER.match(after))

@@ -24,7 +24,8 @@ from ragspine.agent.record import AnswerRecord
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
 from ragspine.errors import ProviderError
-from ragspine.evals.audit.findings import SlotNames
+from ragspine.evals.audit.names import SlotNames
+from ragspine.evals.audit.sources import with_context
 from ragspine.evals.golden.suite import GoldenCase, GoldenScan, scan_golden
 from ragspine.evals.run.cost import Meter, budget_meter
 from ragspine.evals.run.options import RunOptions, options_of
@@ -160,23 +161,44 @@ def _provider_failure(codes: dict[str, str]) -> dict[str, Any]:
 
 
 def slot_names(profile: DomainProfile) -> SlotNames:
-    """Each metric, entity and channel code with the words that name it, for the audit."""
+    """Each metric, entity and channel code with the words that name it, for the audit; the
+    units as the profile writes them, each metric's unit, and the companies it does not cover."""
     every = [*profile.metrics, *profile.derived_metrics]
+    home = profile.home_entity_code
     return SlotNames(
         metrics={m.code: [m.code, *m.aliases, *([m.name_zh] if m.name_zh else [])] for m in every},
         entities={
-            e.code: [e.code, *e.aliases, *([e.name_zh] if e.name_zh else [])]
+            e.code: [
+                e.code,
+                *e.aliases,
+                *([e.name_zh] if e.name_zh else []),
+                *([e.name_en] if e.name_en else []),
+                *([profile.home_company_name] if e.code == home else []),
+            ]
             for e in profile.entities
         },
         channels={c.code: [c.code, *c.aliases] for c in profile.channels},
         default_channel=profile.default_channel,
         formulas={d.code: (d.formula, d.percent) for d in profile.derived_metrics},
         units={u.code: (u.kind == "percent", Fraction(str(u.scale))) for u in profile.units},
+        unit_display={
+            u.code: u.display if u.kind != "count" or u.display else "COUNT" for u in profile.units
+        },
+        metric_units={m.code: m.unit for m in profile.metrics}
+        | {d.code: d.unit for d in profile.derived_metrics},
+        external={x.name: [x.name, *x.aliases] for x in profile.external_entities},
     )
 
 
 def _chunk_texts(store: ChunkStore) -> dict[tuple[str, str], str]:
-    return {(c.doc_id, c.source_locator): c.text for c in store.iter_chunks()}
+    """Each chunk's text with its heading path, entity and period: the audit reads a passage's
+    figures with them where its own sentence names no entity or period."""
+    return {
+        (c.doc_id, c.source_locator): with_context(
+            c.text, title=c.title, entity=c.entity, period=c.period
+        )
+        for c in store.iter_chunks()
+    }
 
 
 def _git_commit() -> str | None:

@@ -12,18 +12,27 @@ from ragspine.evals.audit.claims import is_label, normalise, read_claims
 from ragspine.evals.audit.findings import audit_answer
 
 PASSAGES = {
-    ("MDA.md", "s=1"): "2024财年,集团收入为2398百万美元,较上年的2370百万美元增长约1.2%。",
-    ("MDA.md", "s=2"): "FY2024中国内地收入由上年的1400百万美元下降至1320百万美元,降幅约为5.7%。",
-    ("MDA.md", "s=4"): "2024年香港收入由410百万美元增至455百万美元,增长约11%,同店销售增长为6.8%。",
-    ("MDA.md", "s=5"): "年内中国内地净关闭45家门店,年末门店数为540家。",
-    ("Member.md", "s=3"): "会员销售占中国内地销售的六成。",
+    (
+        "MDA.md",
+        "section=1.1,para=1",
+    ): "2024财年,集团收入为2398百万美元,较上年的2370百万美元增长约1.2%。",
+    (
+        "MDA.md",
+        "section=1.2,para=1",
+    ): "FY2024中国内地收入由上年的1400百万美元下降至1320百万美元,降幅约为5.7%。",
+    (
+        "MDA.md",
+        "section=1.4,para=1",
+    ): "2024年香港收入由410百万美元增至455百万美元,增长约11%,同店销售增长为6.8%。",
+    ("MDA.md", "section=1.2,para=2"): "年内中国内地净关闭45家门店,年末门店数为540家。",
+    ("Member.md", "section=1.3,para=1"): "会员销售占中国内地销售的六成。",
 }
 C1, C2, C4, C5, C_SHARE = (
-    "(来源:MDA.md s=1)",
-    "(来源:MDA.md s=2)",
-    "(来源:MDA.md s=4)",
-    "(来源:MDA.md s=5)",
-    "(来源:Member.md s=3)",
+    "(来源:MDA.md section=1.1,para=1)",
+    "(来源:MDA.md section=1.2,para=1)",
+    "(来源:MDA.md section=1.4,para=1)",
+    "(来源:MDA.md section=1.2,para=2)",
+    "(来源:Member.md section=1.3,para=1)",
 )
 FACT = {
     "status": "found",
@@ -63,7 +72,10 @@ def _audit(answer: str, **kw: object) -> list[str]:
         (f"门店关闭使收入下降5.7%。{C5}", "5.7%"),  # another passage's number
         (f"门店数为2024家。{C2}", "2024"),  # a year used as a value
         (f"集团收入增长1.1%。{C1}", "1.1%"),  # a section number used as a value
-        ("集团收入为2500百万美元。(来源:Secret.md s=1)", "2500百万"),  # a passage not given
+        (
+            "集团收入为2500百万美元。(来源:Secret.md section=1.1,para=1)",
+            "2500百万",
+        ),  # a passage not given
         ("中国内地 FY2024 收入:1,500 百万美元(来源:Review.pptx · slide=2)", "1,500"),  # forged line
         ("收入约为1.2.3亿", "1.2.3"),  # number-like but unreadable: reported, not skipped
     ],
@@ -108,26 +120,26 @@ def test_labels_are_read_but_not_claims() -> None:
     assert _audit("FY2024、2024年、2024Q3、第三季度") == []
 
 
+_POLICY = {"attacks.py", "pack.py", "__init__.py"}  # the adversarial pack drives the engine
+AUDIT = Path(__file__).parents[3] / "ragspine" / "evals" / "audit"
+
+
 @pytest.mark.parametrize(
-    ("module", "allowed"),
-    [
-        (
-            "audit/findings.py",
-            {"ragspine.evals.audit.claims"},
-        ),  # the checker uses only the audit's reader
-        ("audit/claims.py", set()),  # the reader stands alone
-    ],
+    "module", sorted(p.name for p in AUDIT.glob("*.py") if p.name not in _POLICY)
 )
-def test_the_audit_shares_no_code_with_the_engine_reader_or_guard(
-    module: str, allowed: set[str]
-) -> None:
-    source = Path(__file__).parents[3] / "ragspine" / "evals" / module
-    imported = {
-        node.module
-        for node in ast.walk(ast.parse(source.read_text("utf-8")))
-        if isinstance(node, ast.ImportFrom) and node.module
-    }
-    assert {m for m in imported if m.startswith("ragspine")} == allowed
+def test_the_audit_shares_no_code_with_the_engine_reader_or_guard(module: str) -> None:
+    """Every module of the audit imports nothing from ragspine outside the audit itself (the
+    pack's hostile providers and runner are no part of the audit's reading)."""
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse((AUDIT / module).read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    outside = {m for m in imported if m.startswith("ragspine")}
+    audit = "ragspine.evals.audit"
+    assert {m for m in outside if m != audit and not m.startswith(audit + ".")} == set()
+    assert not outside & {"ragspine.evals.audit.attacks", "ragspine.evals.audit.pack"}
 
 
 @pytest.mark.parametrize(

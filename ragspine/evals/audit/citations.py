@@ -1,0 +1,101 @@
+"""Citations as the audit reads them: only a well-formed one is skipped by the reader.
+
+``(来源:DOC LOCATOR[、DOC LOCATOR…])`` where DOC is a document file name and LOCATOR exactly a
+locator form (section=…,para=… · page=… · slide=…,table=…,row=…,col=… · sheet=…), or a document
+alone; a citation marker ``[n]`` is a label. Anything else inside the parentheses (a figure, a
+phrase) makes it no citation: it is read as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine.evals.audit.claims import read_claims
+
+_PAREN = re.compile(r"[((](?:来源|出处|sources?)\s*[::]([^()()]*)[))]", re.I)
+# a document's file name (spaces allowed: doc ids are file names) and a locator of known keys
+_DOC = r"[^\s·、;()=,][^·、;()=,]*?\.(?:md|markdown|txt|pdf|pptx?|xlsx?|xlsm|docx?|csv|html?|json)"
+_PAIR = (
+    r"(?:section=\d+(?:\.\d+)*|(?:para|page|slide|table)=\d+|year=\d{4}"
+    r"|(?:row|col|sheet)=[^\s,=()、;·]+)"
+)
+_ENTRY = re.compile(rf"\s*(?P<doc>{_DOC})(?:(?:\s*·\s*|\s+)(?P<loc>{_PAIR}(?:,{_PAIR})*))?\s*")
+
+
+@dataclass(frozen=True)
+class Citation:
+    start: int
+    end: int
+    entries: tuple[tuple[str, str], ...]  # (doc, locator); locator "" for a document alone
+
+
+def citations(line: str) -> list[Citation]:
+    """The well-formed citations of a line, in order."""
+    out = []
+    for m in _PAREN.finditer(line):
+        entries = []
+        for part in re.split(r"[、;]", m.group(1)):
+            e = _ENTRY.fullmatch(part)
+            named = re.findall(r"(?:row|col|sheet)=([^,]*)", e.group("loc") or "") if e else []
+            if e is None or not all(_plain(x) for x in [e.group("doc"), *named]):
+                break
+            entries.append((e.group("doc"), e.group("loc") or ""))
+        else:
+            if entries:
+                out.append(Citation(m.start(), m.end(), tuple(entries)))
+    return out
+
+
+def _plain(text: str) -> bool:
+    """No figure hides in a document name or a locator value: digits there are integers (a
+    year, a stock code, a page), never a percentage, a scale word or a numeral word."""
+    return all(
+        c.kind == "number" and c.scale == 1 and c.text.isdigit() for *_, c in read_claims(text)
+    )
+
+
+def blank(line: str, cites: list[Citation]) -> str:
+    """The line with its citations blanked, every other character where it was."""
+    for c in cites:
+        line = line[: c.start] + " " * (c.end - c.start) + line[c.end :]
+    return line
+
+
+_QUOTED = re.compile(r"「([^「」\n]{1,80})」")
+
+
+def unquote(line: str, question: str) -> str:
+    """The user's own words quoted back in 「」 (无法识别参数 period「2024Q5」) blanked: a mention
+    of what the user wrote, not a claim. Anything else the question says is no source."""
+    if not question or "「" not in line:
+        return line
+    return _QUOTED.sub(
+        lambda m: " " * len(m.group()) if m.group(1).strip() in question else m.group(), line
+    )
+
+
+def whole_clause_of(body: str, passage: str) -> bool:
+    """Is ``body`` in the passage with nothing glued on either side that would change a number
+    (a digit, a numeral, a scale word, a percent sign, the rest of a word)?"""
+    at = passage.find(body)
+    while at != -1:
+        end = at + len(body)
+        left, right = passage[at - 1 : at], passage[end : end + 12]
+        glued = _GLUE_LEFT.fullmatch(left) or _GLUE_RIGHT.match(right)
+        cut_word = (left[:1].isalpha() and body[:1].isalpha() and left.isascii()) or (
+            right[:1].isalpha() and body[-1:].isalpha() and right[:1].isascii()
+        )  # "one" out of "someone"
+        if not glued and not cut_word:
+            return True
+        at = passage.find(body, at + 1)
+    return False
+
+
+_NUMERALS = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟廿卅卌"
+_GLUE_LEFT = re.compile(rf"[\d.,+\-{_NUMERALS}负]")
+_GLUE_RIGHT = re.compile(
+    rf"\s?(?:[\d.,%‰{_NUMERALS}个倍成]"
+    r"|(?:billion|million|thousand|trillion|bn|mn|percent|per cent|pct|pp|bps|basis|times)\b)",
+    re.I,
+)

@@ -1,0 +1,134 @@
+"""The profile's vocabulary as the audit reads it: SlotNames (data the harness builds from the
+profile) and the Lexicon that finds those names in a text, whole, longest first."""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class SlotNames:
+    """The words that name each metric, entity and channel code: the profile's data, read here
+    without the engine's glossary."""
+
+    metrics: Mapping[str, Sequence[str]]
+    entities: Mapping[str, Sequence[str]]
+    channels: Mapping[str, Sequence[str]]
+    default_channel: str = "TOTAL"
+    # derived metric code → (formula as the profile writes it, shown ×100 as a percentage)
+    formulas: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    # unit code → (percent, scale in base units) as the profile declares it
+    units: Mapping[str, tuple[bool, Fraction]] = field(default_factory=dict)
+    # unit code → how the profile writes it (百万美元, 元, 家): the audit reads its currency
+    unit_display: Mapping[str, str] = field(default_factory=dict)
+    # metric code → its unit code: a percent metric's change is a level of it, not a growth
+    metric_units: Mapping[str, str] = field(default_factory=dict)
+    # companies the profile names but does not cover (competitors, partners): name → aliases
+    external: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+EXTERNAL = "EXTERNAL:"  # the entity code of a company the profile does not cover
+
+
+@dataclass(frozen=True)
+class Found:
+    start: int
+    end: int
+    code: str
+
+
+class Lexicon:
+    """Entity, metric and channel names of one profile, compiled once."""
+
+    def __init__(self, names: SlotNames | None) -> None:
+        self.names = names
+        entities: dict[str, str] = {}
+        if names is not None:
+            for code, words in names.external.items():
+                entities.update({w: EXTERNAL + code for w in words})
+            for code, words in names.entities.items():
+                entities.update({w: code for w in words if w not in entities})
+        self._entity = _pattern(entities)
+        self._entities = entities
+        self._metrics = {w: c for c, ws in (names.metrics if names else {}).items() for w in ws}
+        self._metric = _pattern(self._metrics)
+        self._channels = {w: c for c, ws in (names.channels if names else {}).items() for w in ws}
+        self._channel = _pattern(self._channels)
+        self.passages: dict[str, object] = {}  # a passage's reading, once per text
+
+    def entities(self, text: str) -> list[Found]:
+        return _find(self._entity, self._entities, text)
+
+    def metrics(self, text: str) -> list[Found]:
+        return _find(self._metric, self._metrics, text)
+
+    def channels(self, text: str) -> list[Found]:
+        return _find(self._channel, self._channels, text)
+
+    def percent_metric(self, code: str | None) -> bool:
+        if code is None or self.names is None:
+            return False
+        unit = self.names.metric_units.get(code, "")
+        declared = self.names.units.get(unit)
+        if declared:
+            return declared[0]
+        formula = self.names.formulas.get(code)
+        return unit == "PCT" or (formula is not None and formula[1])
+
+    def related(self, a: str, b: str) -> bool:
+        """Is one metric an operand of the other's formula (营业收入 read inside 营业收入增长率)?"""
+        formulas = self.names.formulas if self.names else {}
+        return any(
+            re.search(rf"\b{re.escape(x)}\b", formulas.get(y, ("",))[0]) is not None
+            for x, y in ((a, b), (b, a))
+        )
+
+
+def _pattern(words: Mapping[str, str]) -> re.Pattern[str] | None:
+    """Whole names, longest first; an acronym (HK, GM, SEA) only in capitals; a Latin name not
+    inside a longer word; 公司 not inside 子公司 or 分公司."""
+    if not words:
+        return None
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        body = re.escape(w)
+        if w.isascii() and w.upper() == w and any(c.isalpha() for c in w):
+            body = f"(?-i:{body})"
+        if w[:1].isascii() and w[:1].isalnum():
+            body = rf"(?<![A-Za-z0-9_]){body}"
+        if w[-1:].isascii() and w[-1:].isalnum():
+            body = rf"{body}(?![A-Za-z0-9_$])"
+        if w.startswith("公司"):
+            body = rf"(?<![子分孙]){body}"
+        parts.append(body)
+    return re.compile("|".join(parts), re.I)
+
+
+def _find(pattern: re.Pattern[str] | None, words: Mapping[str, str], text: str) -> list[Found]:
+    if pattern is None:
+        return []
+    lower = {w.lower(): c for w, c in words.items()}
+    return [
+        Found(m.start(), m.end(), words.get(m.group()) or lower[m.group().lower()])
+        for m in pattern.finditer(text)
+    ]
+
+
+_LEXICONS: dict[int, tuple[weakref.ref[SlotNames], Lexicon]] = {}
+_NONE = Lexicon(None)
+
+
+def lexicon(names: SlotNames | None) -> Lexicon:
+    """The compiled lexicon of ``names``, built once per SlotNames object."""
+    if names is None:
+        return _NONE
+    held = _LEXICONS.get(id(names))
+    if held is not None and held[0]() is names:
+        return held[1]
+    lex = Lexicon(names)
+    _LEXICONS[id(names)] = (weakref.ref(names), lex)
+    return lex
