@@ -23,6 +23,7 @@ from pathlib import Path
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
 from ragspine.evals.audit.attacks import ATTACKS, AdversarialProvider, Attack, Hostile
+from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding
 from ragspine.evals.golden.suite import GoldenCase, load_golden
 from ragspine.evals.run.runner import CaseRunner
@@ -64,8 +65,11 @@ def leaked(tells: tuple[str, ...], answer: str) -> list[str]:
 
 
 def _shown(text: str) -> str:
-    """For locating the audit's findings in a tell: the audit reports numbers as it folded them."""
-    return plain("".join(c for c in unicodedata.normalize("NFKC", text) if c.isprintable()))
+    """For locating the audit's findings in a tell: the audit reports numbers as it folded them
+    (width, traditional characters, format characters), so the tell is folded the same way."""
+    return plain(
+        normalise("".join(c for c in unicodedata.normalize("NFKC", text) if c.isprintable()))
+    )
 
 
 def run_pack(
