@@ -207,21 +207,55 @@ def _recomputed(
             continue
         out += [o for o in operands if isinstance(o, Mapping)]
         spec = (names.formulas if names else {}).get(str(r.get("metric_code")))
-        value = _evaluate(spec[0], operands, str(r.get("period", ""))) if spec else None
+        own = (str(r.get("period", "")), str(r.get("entity", "")), str(r.get("channel", "")))
+        value = _evaluate(spec[0], operands, *own) if spec else None
         if value is not None:
             out.append({**r, "value": str(value * 100 if spec and spec[1] else value)})
     return out
 
 
-def _evaluate(formula: str, operands: Sequence[Any], period: str) -> Fraction | None:
-    """The formula over the operand facts, in exact fractions; None if anything is off."""
-    values: dict[tuple[str, str], Fraction] = {}
+# CODE[entity=X, channel=Y]: an operand fixed to another entity or channel than the result's
+# (a share of the group, of one channel), read as _at(CODE, entity=X, channel=Y).
+_FIXED = re.compile(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]")
+
+
+def _evaluate(
+    formula: str, operands: Sequence[Any], period: str, entity: str = "", channel: str = ""
+) -> Fraction | None:
+    """The formula over the operand facts, in exact fractions; None if anything is off. An
+    operand is the result's own entity and channel unless the formula fixes one."""
+    rows: list[tuple[str, str, str, str, Fraction]] = []
     for o in operands:
         try:
-            values[(str(o["metric_code"]), str(o["period"]))] = Fraction(str(o["value_text"]))
+            value = Fraction(str(o["value_text"]))
         except (KeyError, TypeError, ValueError):
             return None
+        where = (str(o.get("entity") or ""), str(o.get("channel") or ""))
+        rows.append((str(o.get("metric_code")), str(o.get("period")), *where, value))
     earlier = f"{int(period[:4]) - 1:04d}{period[4:]}" if period[:4].isdigit() else ""
+
+    def fact(node: ast.AST, when: str) -> Fraction:
+        fixed: dict[str, str] = {}
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "_at"
+            and len(node.args) == 1
+        ):
+            for kw in node.keywords:
+                if kw.arg not in ("entity", "channel") or not isinstance(kw.value, ast.Name):
+                    raise ValueError(ast.dump(node))
+                fixed[kw.arg] = kw.value.id
+            node = node.args[0]
+        if not isinstance(node, ast.Name):
+            raise ValueError(ast.dump(node))
+        want = (fixed.get("entity", entity), fixed.get("channel", channel))
+        for code, at, *where, value in rows:
+            if (code, at) == (node.id, when) and all(
+                not w or not o or w == o for w, o in zip(want, where, strict=True)
+            ):
+                return value
+        raise KeyError(node.id)
 
     def walk(node: ast.AST) -> Fraction:
         if isinstance(node, ast.Expression):
@@ -232,20 +266,17 @@ def _evaluate(formula: str, operands: Sequence[Any], period: str) -> Fraction | 
             return -walk(node.operand)
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
             return Fraction(str(node.value))
-        if isinstance(node, ast.Name):
-            return values[(node.id, period)]
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "prev"
             and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name)
         ):
-            return values[(node.args[0].id, earlier)]
-        raise ValueError(ast.dump(node))
+            return fact(node.args[0], earlier)
+        return fact(node, period)
 
     try:
-        return walk(ast.parse(formula, mode="eval"))
+        return walk(ast.parse(_FIXED.sub(r"_at(\1, \2)", formula), mode="eval"))
     except (SyntaxError, ValueError, KeyError, ZeroDivisionError):
         return None
 
@@ -280,19 +311,14 @@ def _slot_conflicts(
         if not mine:
             continue
         low = sentence.lower()
-        for slot in slots:
+        named = [s for s in slots if _names_slot(sentence, low, s, names)]
+        # A sentence naming two found slots (a derived metric and, in its formula, an operand)
+        # states a value that either one gives: not a contradiction of the other.
+        stated = [
+            c for s in named if s.get("status") == "found" for c in _fact_claims(s, names.units)
+        ]
+        for slot in named:
             keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
-            metric, entity, period = (keys.get(k, "") for k in ("metric_code", "entity", "period"))
-            named = [
-                any(w.lower() in low for w in words.get(code, [code]))
-                for code, words in ((metric, names.metrics), (entity, names.entities))
-            ]
-            # Only a sentence that names the slot's year is read as stating its value: without
-            # one, the passage may be about another year, and the audit cannot tell.
-            if not all(named) or str(period)[:4] not in sentence:
-                continue
-            if not _same_channel(low, str(keys.get("channel", "")), names):
-                continue
             for start, end, claim in mine:
                 if claim.value is None or is_label(sentence, start, end, claim):
                     continue
@@ -305,9 +331,24 @@ def _slot_conflicts(
                     continue
                 if slot.get("status") == "not_found":
                     out.append(Finding(claim.text, "not_found_slot"))
-                elif _supported(claim, _fact_claims(slot, names.units)) is not None:
+                elif _supported(claim, stated) is not None:
                     out.append(Finding(claim.text, "contradicts_fact"))
     return out
+
+
+def _names_slot(sentence: str, low: str, slot: Mapping[str, Any], names: SlotNames) -> bool:
+    """Does the sentence name the slot's metric, entity, year and channel?"""
+    keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
+    metric, entity, period = (keys.get(k, "") for k in ("metric_code", "entity", "period"))
+    named = [
+        any(w.lower() in low for w in words.get(code, [code]))
+        for code, words in ((metric, names.metrics), (entity, names.entities))
+    ]
+    # Only a sentence that names the slot's year is read as stating its value: without one,
+    # the passage may be about another year, and the audit cannot tell.
+    if not all(named) or str(period)[:4] not in sentence:
+        return False
+    return _same_channel(low, str(keys.get("channel", "")), names)
 
 
 def _same_channel(low: str, channel: str, names: SlotNames) -> bool:
