@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	audit bless demo compare-demo serve bench clean
+	evals-meaning meaning-realworld audit bless demo compare-demo serve bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
+	@echo "make evals-meaning  issue 27's held-out suites (questions read by meaning), measured, not gated"
+	@echo "make meaning-realworld  real ratio/growth questions moved onto 600201: another quantity?"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
@@ -89,6 +91,29 @@ evals-jinyu: fixtures-jinyu
 	$(BIN)/ragspine eval gate --baseline $(JY)/baseline --current $(JY_RUN) \
 		--thresholds $(JY)/thresholds.yaml
 
+# Issue 27's held-out judge: questions read by meaning, four classes (a modifier, a metric word
+# inside another name, an unknown subject, recall) in Chinese, traditional Chinese and English,
+# on the ACME demo and on 金宇生物. Kept apart from golden/ and examples/jinyu/golden/, which the
+# intent parser is tuned on; each suite is an ordinary run with its report, then the per-class
+# table. Measured, not gated (no baseline, no thresholds) until the issue's target is met.
+MEANING_ACME_RUN ?= reports/meaning-acme
+MEANING_JY_RUN ?= reports/meaning-jinyu
+
+evals-meaning: fixtures fixtures-jinyu
+	rm -rf $(MEANING_ACME_RUN) $(MEANING_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning/acme --out $(MEANING_ACME_RUN) \
+		--db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning/jinyu --profile $(JY)/profile.yaml \
+		--out $(MEANING_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/python -m benchmarks.meaning_suites $(MEANING_ACME_RUN) $(MEANING_JY_RUN)
+
+# The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
+# 2020: how many are answered with another quantity than asked (read by the harness, not the
+# parser). Each question's reading goes to reports/meaning-realworld/readings.jsonl.
+meaning-realworld: fixtures-jinyu
+	$(BIN)/python -m benchmarks.meaning_realworld --db $(JY_DB) --corpus $(JY_CORPUS) \
+		--profile $(JY)/profile.yaml --out reports/meaning-realworld/readings.jsonl
+
 # The adversarial pack: hostile providers, one attack class each, and correct-answer probes.
 # Per class: did the engine hold, and did the audit catch the fabrication on the raw text?
 audit: fixtures
@@ -120,4 +145,5 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) data reports/latest $(JY_RUN) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) data reports/latest $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
+		reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache

@@ -4,6 +4,7 @@ in exact fractions: the engine's own figure for it is never taken on trust."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -24,21 +25,55 @@ def recomputed(
             continue
         out += [o for o in operands if isinstance(o, Mapping)]
         spec = (names.formulas if names else {}).get(str(r.get("metric_code")))
-        value = _evaluate(spec[0], operands, str(r.get("period", ""))) if spec else None
+        own = (str(r.get("period", "")), str(r.get("entity", "")), str(r.get("channel", "")))
+        value = _evaluate(spec[0], operands, *own) if spec else None
         if value is not None:
             out.append({**r, "value": str(value * 100 if spec and spec[1] else value)})
     return out
 
 
-def _evaluate(formula: str, operands: Sequence[Any], period: str) -> Fraction | None:
-    """The formula over the operand facts, in exact fractions; None if anything is off."""
-    values: dict[tuple[str, str], Fraction] = {}
+# CODE[entity=X, channel=Y]: an operand fixed to another entity or channel than the result's
+# (a share of the group, of one channel), read as _at(CODE, entity=X, channel=Y).
+_FIXED = re.compile(r"\b([A-Za-z_]\w*)\s*\[([^\[\]]*)\]")
+
+
+def _evaluate(
+    formula: str, operands: Sequence[Any], period: str, entity: str = "", channel: str = ""
+) -> Fraction | None:
+    """The formula over the operand facts, in exact fractions; None if anything is off. An
+    operand is the result's own entity and channel unless the formula fixes one."""
+    rows: list[tuple[str, str, str, str, Fraction]] = []
     for o in operands:
         try:
-            values[(str(o["metric_code"]), str(o["period"]))] = Fraction(str(o["value_text"]))
+            value = Fraction(str(o["value_text"]))
         except (KeyError, TypeError, ValueError):
             return None
+        where = (str(o.get("entity") or ""), str(o.get("channel") or ""))
+        rows.append((str(o.get("metric_code")), str(o.get("period")), *where, value))
     earlier = f"{int(period[:4]) - 1:04d}{period[4:]}" if period[:4].isdigit() else ""
+
+    def fact(node: ast.AST, when: str) -> Fraction:
+        fixed: dict[str, str] = {}
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "_at"
+            and len(node.args) == 1
+        ):
+            for kw in node.keywords:
+                if kw.arg not in ("entity", "channel") or not isinstance(kw.value, ast.Name):
+                    raise ValueError(ast.dump(node))
+                fixed[kw.arg] = kw.value.id
+            node = node.args[0]
+        if not isinstance(node, ast.Name):
+            raise ValueError(ast.dump(node))
+        want = (fixed.get("entity", entity), fixed.get("channel", channel))
+        for code, at, *where, value in rows:
+            if (code, at) == (node.id, when) and all(
+                not w or not o or w == o for w, o in zip(want, where, strict=True)
+            ):
+                return value
+        raise KeyError(node.id)
 
     def walk(node: ast.AST) -> Fraction:
         if isinstance(node, ast.Expression):
@@ -49,20 +84,17 @@ def _evaluate(formula: str, operands: Sequence[Any], period: str) -> Fraction | 
             return -walk(node.operand)
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
             return Fraction(str(node.value))
-        if isinstance(node, ast.Name):
-            return values[(node.id, period)]
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "prev"
             and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name)
         ):
-            return values[(node.args[0].id, earlier)]
-        raise ValueError(ast.dump(node))
+            return fact(node.args[0], earlier)
+        return fact(node, period)
 
     try:
-        return walk(ast.parse(formula, mode="eval"))
+        return walk(ast.parse(_FIXED.sub(r"_at(\1, \2)", formula), mode="eval"))
     except (SyntaxError, ValueError, KeyError, ZeroDivisionError):
         return None
 

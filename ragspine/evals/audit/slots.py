@@ -50,27 +50,41 @@ def slot_conflicts(
             continue  # a change (增加45家, +0.9 PCT), an earlier value, a target: not the level
         if _CHANGE.search(text[max(0, st.start - 6) : st.start]):
             continue
-        for slot in slots:
-            keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
-            metric = str(keys.get("metric_code", ""))
-            period = period_code(str(keys.get("period_type", "")), str(keys.get("period", "")))
-            if ctx.entity != keys.get("entity") or ctx.period[0] != period:
-                continue
-            if ctx.metric != metric and not lex.related(ctx.metric, metric):
-                continue
-            if (ctx.channel or names.default_channel) != (
-                keys.get("channel") or names.default_channel
-            ):
-                continue
-            if not _same_kind(
-                claim, ctx, str(slot.get("unit") or names.metric_units.get(metric, "")), names
-            ):
-                continue
+        named = [s for s in slots if _names(s, claim, ctx, lex, names)]
+        # A sentence naming two found slots (a derived metric and an operand in its formula)
+        # states a value either one gives: that is no contradiction of the other.
+        if any(
+            same_value(claim, s.claim)
+            for slot in named
+            if slot.get("status") == "found"
+            for s in stated(slot)
+        ):
+            continue
+        for slot in named:
             if slot.get("status") == "not_found":
                 out.append(Finding(claim.text, "not_found_slot"))
-            elif not any(same_value(claim, s.claim) for s in stated(slot)):
+            else:
                 out.append(Finding(claim.text, "contradicts_fact"))
     return out
+
+
+def _names(
+    slot: Mapping[str, Any], claim: Claim, ctx: Context, lex: Lexicon, names: SlotNames
+) -> bool:
+    """Does the claim's context name this slot: its entity, period, metric (or one related by a
+    formula), channel, and a level of the slot's kind?"""
+    keys = slot if slot.get("status") == "found" else slot.get("normalized", {})
+    metric = str(keys.get("metric_code", ""))
+    period = period_code(str(keys.get("period_type", "")), str(keys.get("period", "")))
+    if ctx.entity != keys.get("entity") or not ctx.period or ctx.period[0] != period:
+        return False
+    if ctx.metric != metric and not lex.related(ctx.metric or "", metric):
+        return False
+    if (ctx.channel or names.default_channel) != (keys.get("channel") or names.default_channel):
+        return False
+    return _same_kind(
+        claim, ctx, str(slot.get("unit") or names.metric_units.get(metric, "")), names
+    )
 
 
 def _same_kind(claim: Claim, ctx: Context, unit: str, names: SlotNames) -> bool:

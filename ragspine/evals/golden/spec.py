@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import InitVar, dataclass, field
 from datetime import date
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +24,7 @@ Status = Literal["found", "not_found", "unrecognized_param"]
 
 _ID = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 _TAG = r"^[a-z0-9][a-z0-9_-]{0,49}$"
+_Words = Annotated[str, Field(min_length=1)]
 
 
 class _Strict(BaseModel):
@@ -67,6 +68,20 @@ class Expect(_Strict):
     sources: list[SourceRef] | None = None
     answer_contains: list[str] = Field(default_factory=list)
     answer_excludes: list[str] = Field(default_factory=list)
+    # The answer declines: no number, no found fact, no source, no question back. A string (or
+    # any of a list, say the Chinese and the English name) is the quantity it must name:
+    # `declined: 同店销售`. false: it must not decline. Read by the harness (score/reading.py).
+    declined: bool | _Words | Annotated[list[_Words], Field(min_length=1)] | None = None
+    # The one metric code the answer is about (its found results'): another fails the case.
+    metric: str | None = Field(default=None, min_length=1)
+
+    # Expectations added after cases were first digested: left out of a case's digest while
+    # the case does not state them, so adding one does not mark every case edited.
+    LATER: ClassVar[frozenset[str]] = frozenset({"declined", "metric"})
+
+    def digest_material(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        return {k: v for k, v in data.items() if not (k in self.LATER and v is None)}
 
 
 class CaseSpec(_Strict):
@@ -123,7 +138,7 @@ class GoldenCase:
                 "question": self.question,
                 "reference_date": self.reference_date.isoformat(),
                 "clearance": self.clearance,
-                "expect": expectation.model_dump(mode="json"),
+                "expect": expectation.digest_material(),
             },
             sort_keys=True,
             ensure_ascii=False,

@@ -21,6 +21,7 @@ from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding, SlotNames, audit_answer
 from ragspine.evals.golden.suite import GoldenCase
 from ragspine.evals.run.records import Check
+from ragspine.evals.score.reading import found_metrics, metrics_about, read_decline
 
 ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
 ScoreFn = Callable[[GoldenCase, "Observed"], Check | None]
@@ -296,6 +297,51 @@ def score_answer_excludes(case: GoldenCase, seen: Observed) -> Check | None:
         actual=present,
         why="" if not present else f"answer contains {present}",
     )
+
+
+@scorer("declined", rate="declined_accuracy")
+def score_declined(case: GoldenCase, seen: Observed) -> Check | None:
+    """The answer declines (and names the quantity it cannot give), read by the harness's own
+    reading (``reading.py``): no number, no found fact, no source, no question back."""
+    want = case.expect.declined
+    if want is None:
+        return None
+    quantity = [] if isinstance(want, bool) else [want] if isinstance(want, str) else want
+    reading = read_decline(
+        seen.answer,
+        tool_results=seen.tool_results,
+        sources=seen.sources,
+        clarification=seen.clarification,
+        quantity=quantity,
+    )
+    if want is False:
+        ok = not reading.declined
+        why = "" if ok else "the answer declines; it should answer"
+        return Check(name="declined", passed=ok, expected=False, actual=reading.declined, why=why)
+    expected = True if want is True else " / ".join(quantity)
+    why = "" if reading.declined else "the answer does not decline: " + "; ".join(reading.reasons)
+    actual = (reading.named or True) if reading.declined else reading.reasons
+    ok = reading.declined
+    return Check(name="declined", passed=ok, expected=expected, actual=actual, why=why)
+
+
+@scorer("metric", rate="metric_accuracy")
+def score_metric(case: GoldenCase, seen: Observed) -> Check | None:
+    """The answer is about the one metric the case asks: its found results' codes (else the
+    codes it looked for and did not find). A figure for another metric fails, naming both."""
+    want = case.expect.metric
+    if want is None:
+        return None
+    about = metrics_about(seen.tool_results)
+    ok = about == [want]
+    if ok:
+        why = ""
+    elif not about:
+        why = f"answered no metric, asked {want}"
+    else:
+        found = bool(found_metrics(seen.tool_results))
+        why = f"{'answered' if found else 'looked for'} {', '.join(about)}, asked {want}"
+    return Check(name="metric", passed=ok, expected=want, actual=about, why=why)
 
 
 # The model, apart from the engine: what a careless model did that the engine then overruled.

@@ -86,3 +86,71 @@ def test_without_the_profiles_formula_a_derived_value_is_unexplained() -> None:
     answer = _answer("毛利率", "61.60%", operands)
     findings = audit_answer(answer, tool_results=[_derived("GM", "61.5971", operands)])
     assert [f.number for f in findings] == ["61.60%"]
+
+
+def _at(operand: dict[str, Any], **where: str) -> dict[str, Any]:
+    return {**operand, **where}
+
+
+HK_2024 = _at(_operand("REVENUE", "2024", "455"), entity="HK")
+GROUP_2024 = _at(_operand("REVENUE", "2024", "2398"), entity="GROUP")
+HK_ONLINE = _at(_operand("REVENUE", "2024", "77"), entity="HK", channel="ONLINE")
+SHARES = SlotNames(
+    metrics={"REVENUE": ["收入"], "SHARE": ["收入占比"], "ONLINE_SHARE": ["线上占比"]},
+    entities={"HK": ["香港"], "GROUP": ["集团"]},
+    channels={"TOTAL": ["合计"], "ONLINE": ["线上"]},
+    formulas={
+        "SHARE": ("REVENUE / REVENUE[entity=GROUP]", True),
+        "ONLINE_SHARE": ("REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]", True),
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "operands", "shown", "flagged"),
+    [
+        # a share of the group: 455 / 2,398, the second operand fixed to the group's entity
+        ("SHARE", [HK_2024, GROUP_2024], "18.97%", []),
+        # the share the other way round (2,398 / 455) is not what the formula says
+        ("SHARE", [HK_2024, GROUP_2024], "527.03%", ["527.03%"]),
+        # a share of one channel: 77 / 455, each operand fixed to its channel
+        ("ONLINE_SHARE", [HK_ONLINE, HK_2024], "16.92%", []),
+        ("ONLINE_SHARE", [HK_ONLINE, HK_2024], "16.93%", ["16.93%"]),
+    ],
+)
+def test_an_operand_fixed_to_another_entity_or_channel_is_read_as_the_formula_says(
+    code: str, operands: list[dict[str, Any]], shown: str, flagged: list[str]
+) -> None:
+    result = {**_derived(code, "0", operands), "entity": "HK", "period": "2024"}
+    answer = f"香港 FY2024 {code}:{shown}(由公式计算:…)"
+    findings = audit_answer(answer, tool_results=[result], names=SHARES)
+    assert sorted({f.number for f in findings}) == flagged
+
+
+TOTAL = _operand("TOTAL", "2020", "6278282683.24")
+CURRENT = _operand("CURRENT", "2020", "3187018741.38")
+NON_CURRENT = _operand("NON_CURRENT", "2020", "3091263941.86")
+SUMS = SlotNames(
+    metrics={"TOTAL": ["资产总额"], "CURRENT": ["流动资产合计"], "NON_CURRENT": ["非流动资产合计"]},
+    entities={"CO": ["样例"]},
+    channels={"TOTAL": ["合计"]},
+    formulas={"TOTAL": ("CURRENT + NON_CURRENT", False)},
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "flagged"),
+    [
+        # an amount computed from amounts: the formula names its operands in the same sentence,
+        # and the total is not a contradiction of either of them
+        ("6,278,282,683.24", []),
+        # a wrong total contradicts the total (and each operand it names)
+        ("6,278,282,683.25", ["6,278,282,683.25"]),
+    ],
+)
+def test_a_derived_amount_whose_formula_names_its_operands(shown: str, flagged: list[str]) -> None:
+    derived = {**TOTAL, "operands": [CURRENT, NON_CURRENT], "formula": "ignored"}
+    answer = f"样例 FY2020 资产总额:{shown} 元(由公式计算:流动资产合计 + 非流动资产合计)"
+    findings = audit_answer(answer, tool_results=[derived], names=SUMS)
+    assert sorted({f.number for f in findings}) == flagged
+    assert all(f.reason in ("unsupported", "contradicts_fact") for f in findings)

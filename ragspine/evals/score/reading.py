@@ -1,0 +1,110 @@
+"""The harness's own reading of an answer: which metric it is about, and whether it declines.
+
+Deliberately not the engine's: the intent parser decides what a question asks, and a judge that
+read the answer through that parser would agree with it by construction. What an answer is
+about is read from what it found (the metric codes of its ``found`` tool results, a derived
+metric's own code, never its operands'); whether it declines is read from its text by the
+audit's number reader (``audit/claims.py``, which shares no code with the engine's).
+
+* **About which metric.** The codes of the found tool results; with none found, the codes it
+  looked for and did not find (an honest "查不到 X" is about X). Nothing queried: about none.
+* **A decline.** No found tool result, no source cited, not a question back ("which metric?"),
+  and no number in the answer's text outside its citations (a period label such as FY2024 or
+  2024年 is not a number); and when the case names the quantity, the answer names it (any of
+  the words given; compared folded, so 同店銷售 is 同店销售 and case and width do not matter).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragspine.evals.audit.claims import is_label, normalise, read_claims
+from ragspine.text import fold
+
+# A citation's text (document names, locators) is where a number is not a claim.
+_CITE = re.compile(r"[((](?:来源|出处|sources?)\s*[::][^()()]*[))]", re.I)
+ASK_FIRST = "ask_first"
+
+
+def metric_code(result: Mapping[str, Any]) -> str | None:
+    """The metric code of one tool result (a derived metric's own, not its operands')."""
+    code = result.get("metric_code") or (result.get("normalized") or {}).get("metric_code")
+    return str(code) if code else None
+
+
+def found_metrics(tool_results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The metric codes the answer gives a figure for, each once, in order."""
+    codes = [metric_code(r) for r in tool_results if r.get("status") == "found"]
+    return list(dict.fromkeys(c for c in codes if c))
+
+
+def metrics_about(tool_results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What the answer is about: the found metrics, else the ones it looked for in vain."""
+    found = found_metrics(tool_results)
+    if found:
+        return found
+    missed = [metric_code(r) for r in tool_results if r.get("status") == "not_found"]
+    return list(dict.fromkeys(c for c in missed if c))
+
+
+def numbers_in(answer: str, *, quoting: Sequence[str] = ()) -> list[str]:
+    """Every number the answer's text states, read by the audit's reader: citations and period
+    labels apart, and the words in ``quoting`` blanked first (a quantity's own name, such as
+    前五名客户, is not a figure given for it)."""
+    text = _CITE.sub(" ", normalise(answer))
+    for words in sorted(quoting, key=len, reverse=True):
+        text = text.replace(normalise(words), " ")
+    return [
+        claim.text.strip()
+        for start, end, claim in read_claims(text)
+        if not is_label(text, start, end, claim)
+    ]
+
+
+def names(answer: str, words: Sequence[str]) -> str | None:
+    """The first of ``words`` the answer names, compared folded (script, width, case, spaces)."""
+    text = _squash(fold(answer))
+    return next((w for w in words if _squash(fold(w)) in text), None)
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+@dataclass(frozen=True)
+class Decline:
+    """Whether an answer declines, and if not, each reason it does not."""
+
+    declined: bool
+    reasons: list[str] = field(default_factory=list)
+    named: str | None = None  # which of the quantity's words the answer names
+
+
+def read_decline(
+    answer: str,
+    *,
+    tool_results: Sequence[Mapping[str, Any]],
+    sources: Sequence[Mapping[str, Any]],
+    clarification: str = "none",
+    quantity: Sequence[str] = (),
+) -> Decline:
+    """Does the answer decline (to give ``quantity``, when named)? Read from the answer alone."""
+    reasons: list[str] = []
+    found = found_metrics(tool_results)
+    if found:
+        reasons.append(f"answered {', '.join(found)}")
+    numbers = numbers_in(answer, quoting=quantity)
+    if numbers:
+        reasons.append(f"gives {', '.join(dict.fromkeys(numbers))}")
+    if sources:
+        docs = dict.fromkeys(str(s.get("doc", "")) for s in sources)
+        reasons.append(f"cites {', '.join(docs)}")
+    if clarification == ASK_FIRST:
+        reasons.append("asks which metric instead")
+    named = names(answer, quantity) if quantity else None
+    if quantity and named is None:
+        reasons.append(f"does not name {' / '.join(quantity)}")
+    return Decline(not reasons, reasons, named)
