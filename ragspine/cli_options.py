@@ -84,6 +84,17 @@ def faq_option(help: str = "the FAQ cache [default: none]") -> Callable[[F], F]:
     )
 
 
+def max_error_rate_option(help: str) -> Callable[[F], F]:
+    """How many provider errors a run may hold (``eval run`` exits 1, ``eval gate`` fails)."""
+    return click.option(
+        "--max-error-rate",
+        type=click.FloatRange(min=0, max=1),
+        default=0.1,
+        show_default=True,
+        help=help,
+    )
+
+
 def clearance_option() -> Callable[[F], F]:
     return click.option(
         "--clearance",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from ragspine.cli_errors import fail
-from ragspine.cli_options import corpus_option, db_option, profile_option
+from ragspine.cli_options import corpus_option, db_option, max_error_rate_option, profile_option
 from ragspine.errors import RagSpineError
 
 if TYPE_CHECKING:
@@ -85,13 +85,7 @@ def warn_unfinished(*sides: Side) -> None:
     is_flag=True,
     help="gate a run of some of the baseline's cases (the others are not checked)",
 )
-@click.option(
-    "--max-error-rate",
-    type=click.FloatRange(min=0, max=1),
-    default=0.1,
-    show_default=True,
-    help="fail when more of the results than this ended in an error",
-)
+@max_error_rate_option("fail when more of the results than this ended in an error")
 def gate(
     baseline: Path,
     current: Path,

@@ -18,6 +18,7 @@ from ragspine.cli_options import (
     db_option,
     faq_option,
     live_options,
+    max_error_rate_option,
     profile_option,
     provider_option,
 )
@@ -71,13 +72,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     default=None,
     help="run again, in place, the cases of this run that ended in an error",
 )
-@click.option(
-    "--max-error-rate",
-    type=click.FloatRange(min=0, max=1),
-    default=0.1,
-    show_default=True,
-    help="exit 1 when more of the cases than this ended in an error",
-)
+@max_error_rate_option("exit 1 when more of the cases than this ended in an error")
 @click.option(
     "--prices",
     type=click.Path(dir_okay=False, path_type=Path),
