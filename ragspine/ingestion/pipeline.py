@@ -271,20 +271,23 @@ def ingest_paths_all(
         if path.name in seen:
             raise IngestError(f"{path}: same document id as {seen[path.name]} ({path.name})")
         seen[path.name] = path
+    from ragspine.retrieval.index import refresh_index, writing
+
     run = RunReport()
-    for path in files:
-        report = ingest_file(
-            path,
-            chunks=chunks,
-            facts=facts,
-            profile=profile,
-            sensitivity=sensitivity,
-            progress=progress,
-        )
-        run.files.append(report)
-        if on_file:
-            on_file(report)
-    run.index_rebuilt = rebuild_index(chunks)
+    with writing(chunks):  # a running service keeps its index until the whole batch is in
+        for path in files:
+            report = ingest_file(
+                path,
+                chunks=chunks,
+                facts=facts,
+                profile=profile,
+                sensitivity=sensitivity,
+                progress=progress,
+            )
+            run.files.append(report)
+            if on_file:
+                on_file(report)
+        run.index_rebuilt = refresh_index(chunks, held=True)[1]
     return run
 
 

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ def index_dir_for(corpus_path: str | Path) -> Path:
 
 
 def refresh_index(
-    store: ChunkStore, *, progress: Progress | None = None, wait: bool = True
+    store: ChunkStore, *, progress: Progress | None = None, wait: bool = True, held: bool = False
 ) -> tuple[CorpusIndex, bool]:
     """The store's index, and whether it had to be rebuilt (missing, unreadable, or older than
     the store): the one place that decides, for ingest, the worker and the retriever alike.
@@ -65,13 +65,14 @@ def refresh_index(
     A rebuild holds a lock file beside the index (``chunks.index.lock``), so no two builders, in
     any process, build or swap at once: one that finds the index stale waits for a rebuild under
     way and takes its result if it is current. With ``wait=False`` (a long-running reader, which
-    keeps the index it has meanwhile) it raises ``IndexBusyError`` instead of waiting.
+    keeps the index it has meanwhile) it raises ``IndexBusyError`` instead of waiting. ``held``:
+    the caller already holds the lock (``writing``).
     """
     directory = index_dir_for(store.path)
     index = _current(directory, store.generation)
     if index is not None:
         return index, False
-    with _building(directory, wait=wait):
+    with nullcontext() if held else _building(directory, wait=wait):
         generation = store.generation  # read again: the rebuild waited for may be of this one
         index = _current(directory, generation)
         if index is not None:
@@ -94,6 +95,15 @@ def _current(directory: Path, generation: int) -> CorpusIndex | None:
         return index if index.is_current(generation) else None
     except Exception:
         return None
+
+
+@contextmanager
+def writing(store: ChunkStore) -> Iterator[None]:
+    """Hold the build lock while a batch of files is written and then indexed: a running
+    service keeps its index until the whole batch is in, instead of rebuilding for half of it
+    (call ``refresh_index(store, held=True)`` inside)."""
+    with _building(index_dir_for(store.path), wait=True):
+        yield
 
 
 @contextmanager

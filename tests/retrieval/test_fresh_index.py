@@ -249,3 +249,32 @@ def test_a_search_on_a_current_index_costs_one_generation_query(mini_corpus: Pat
     assert [s for s in statements if "corpus_state" in s] == [
         "SELECT generation FROM corpus_state WHERE id = 1"
     ]
+
+
+def test_a_service_never_rebuilds_for_half_a_batch(mini_corpus: Path, tmp_path: Path) -> None:
+    """While `ingest` writes a batch, the build lock is held: a running reader (wait=False)
+    that notices the store moved on keeps its index instead of building one of half the batch."""
+    from ragspine.ingestion.pipeline import ingest_paths_all
+    from ragspine.profile import default_profile
+
+    docs = tmp_path / "batch"
+    _new_doc(docs)
+    (docs / "second.md").write_text("# 第二篇\n\n第二篇文档的内容。\n", "utf-8")
+    refused: list[str] = []
+
+    def service_looks(_: object) -> None:  # after each file is stored, before the index
+        with ChunkStore(mini_corpus, create=False) as reader:
+            try:
+                refresh_index(reader, wait=False)
+            except IndexBusyError:
+                refused.append("busy")
+
+    with ChunkStore(mini_corpus, create=False) as chunks:
+        run = ingest_paths_all(
+            [docs], chunks=chunks, facts=None, profile=default_profile(), on_file=service_looks
+        )
+    assert refused == ["busy", "busy"]  # both times mid-batch, the reader kept its index
+    assert run.index_rebuilt
+    with ChunkStore(mini_corpus, create=False) as reader:
+        index, rebuilt = refresh_index(reader)
+        assert not rebuilt and index.generation == reader.generation  # one build, whole batch
