@@ -6,6 +6,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -57,7 +58,19 @@ def test_ctrl_c_while_keeping_loses_no_answer_and_starts_nothing_new() -> None:
     assert len(log.answered) < 200  # queued cases were left for --resume
 
 
-def test_a_second_ctrl_c_stops_without_waiting_for_the_answers_under_way() -> None:
+@pytest.mark.parametrize(
+    "deliver",
+    [
+        # to the process, as a terminal does: the kernel picks the thread
+        lambda: os.kill(os.getpid(), signal.SIGINT),
+        # handed to a thread other than the main one (the kernel may do so): the main thread,
+        # blocked waiting for answers, must still read it at once, not when an answer arrives
+        lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT),
+    ],
+)
+def test_a_second_ctrl_c_stops_without_waiting_for_the_answers_under_way(
+    deliver: Callable[[], None],
+) -> None:
     gate = threading.Event()  # the workers' answers would take a minute
     log = Log(gate=gate)
     requests: list[StopRequest] = []
@@ -65,10 +78,10 @@ def test_a_second_ctrl_c_stops_without_waiting_for_the_answers_under_way() -> No
     def press_twice() -> None:
         while len(log.started) < 4 or not requests:
             time.sleep(0.01)
-        os.kill(os.getpid(), signal.SIGINT)
+        deliver()
         while not requests[0].is_set():  # two signals pending at once would count as one
             time.sleep(0.01)
-        os.kill(os.getpid(), signal.SIGINT)
+        deliver()
 
     presser = threading.Thread(target=press_twice)
     presser.start()
