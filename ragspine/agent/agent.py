@@ -122,6 +122,7 @@ class AgentResult:
                     "flags": t.flags,
                     "ids": t.ids,
                     "timings_ms": t.timings_ms,
+                    "fabrication_guard_triggered": t.fabrication_guard_triggered,
                 },
             }
         )

@@ -105,6 +105,8 @@ class AnswerTrace(_Part):
     flags: dict[Code, bool] = Field(default_factory=dict)
     ids: dict[Code, list[Code]] = Field(default_factory=dict)
     timings_ms: dict[Code, float] = Field(default_factory=dict)
+    # the seeds' flag, where they document it: tool results, none found (also in flags)
+    fabrication_guard_triggered: bool = False
 
 
 class AnswerRecord(_Part):
@@ -124,7 +126,7 @@ class AnswerRecord(_Part):
 
     @property
     def guard_triggered(self) -> bool:
-        return self.trace.flags.get("fabrication_guard_triggered", False)
+        return self.trace.fabrication_guard_triggered
 
 
 __all__ = [
