@@ -1,0 +1,380 @@
+"""The context reader: every number a text shows is a claim with what it is a number of.
+
+One reader for both sides of the guard: the model's prose (claims) and a cited passage (what
+a source states), so that the two are read alike. For each value ``read_numbers`` finds:
+
+* entity: the nearest profile entity (or the home company, or a company the profile names as
+  external) before it in its sentence, else the first after it in its clause ("27% of group
+  revenue": the whole after "of");
+* period: the nearest period expression before it in its sentence, else the first after it in
+  its clause; 上年/去年/prior year is the period before the statement's own (the sentence's
+  first named period, else its frame's); the FROM value of "由410增至455" is the period before
+  the one the sentence names; a target's period is its "到2030年 / by 2030";
+* metric and modifier: the nearest metric phrase before it (the glossary matches whole names,
+  longest first, so 同店销售增长 is SSSG, not 销售), with level | growth | share | margin |
+  per_unit from the words between them (增长, 占, 单店, …) or the metric's own nature (毛利率 is
+  a margin, 同店销售增长 a growth);
+* channel: a channel word in its clause; currency or unit: the word right after it (美元, 港元,
+  元, 家, stores) or before it (USD, HK$); modality: target/forecast words in its clause before
+  it (目标, 计划, 预计, target, expect, by 2030), else actual; direction: the last rise or fall
+  word before it in its clause (never one inside a metric's name), and its role in a from-to
+  pair ("由410增至455", "from 410 to 455", "rose to 455 from 410").
+
+What the sentence does not say comes from its ``Frame`` (a passage's heading path and
+document, a table's row and column, a heading in the answer), else stays unknown: unknown never
+contradicts. Text is read folded (``fold_numbers``); the glossary's view is ``fold``ed too.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import date
+
+from ragspine.agent.cues import (
+    BY_YEAR,
+    CHANGE,
+    CHANGE_AFTER,
+    CLAUSE_END,
+    CURRENCY_AFTER,
+    CURRENCY_BEFORE,
+    DIRECTION,
+    FORECAST_WORDS,
+    FROM_MARK,
+    OWN_PERIOD,
+    PER_UNIT_WORDS,
+    RELATIVE_PERIOD,
+    SENTENCE_END,
+    SHARE_WORDS,
+    TARGET_WORDS,
+    TO_BEFORE,
+    TO_MARK,
+    currency_word,
+)
+from ragspine.numbers import Quantity, read_numbers
+from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import Glossary, glossary_for
+from ragspine.profile.periods import Period, find_periods, previous_period
+from ragspine.text import fold, fold_with_index
+
+ACTUAL, TARGET, FORECAST = "actual", "target", "forecast"
+LEVEL, GROWTH, SHARE, MARGIN, PER_UNIT = "level", "growth", "share", "margin", "per_unit"
+
+
+@dataclass(frozen=True)
+class Context:
+    entity: str | None = None
+    period: Period | None = None
+    metric: str | None = None  # the base metric: REVENUE for 收入增长率 too
+    modifier: str | None = None
+    channel: str | None = None
+    currency: str | None = None  # USD, HKD, CNY, TWD, or COUNT for 家/stores
+    modality: str = ACTUAL
+    direction: int = 0  # +1 up, -1 down
+    role: str | None = None  # "from" or "to" in a from-to pair
+    earlier: bool = False  # 上年, or a FROM value: before the statement's own period
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a text's surroundings say where its own sentence is silent."""
+
+    entity: str | None = None
+    period: Period | None = None
+    metric: str | None = None
+    channel: str | None = None
+    currency: str | None = None
+    scale: int = 1  # a table's unit note: (百万美元) makes a bare 455 mean 455,000,000
+    percent: bool = False  # a table's (%) column
+    source: bool = False  # a source's figure of a metric, no channel named, is the total
+
+
+NO_FRAME = Frame()
+
+
+@dataclass(frozen=True)
+class Claim:
+    quantity: Quantity
+    context: Context
+
+
+class Vocabulary:
+    """The profile's words as the reader needs them, built once per profile."""
+
+    def __init__(self, profile: DomainProfile) -> None:
+        from ragspine.profile.quantities import metric_shapes
+
+        self.profile = profile
+        self.glossary: Glossary = glossary_for(profile)
+        self.shapes = metric_shapes(profile)
+        self.default_channel = profile.default_channel
+        self._currencies: dict[str, str | None] = {}
+
+    def currency_of_unit(self, unit: str) -> str | None:
+        """USD for USD_M (百万美元), CNY for 万元, COUNT for 家; None for % or a plain ratio."""
+        if unit not in self._currencies:
+            shown = self.profile.unit(unit).display or unit
+            word = CURRENCY_AFTER.search(fold(shown))
+            self._currencies[unit] = currency_word(word.group(1)) if word else None
+        return self._currencies[unit]
+
+
+def vocabulary(profile: DomainProfile) -> Vocabulary:
+    return profile.memo("claims_vocabulary", lambda: Vocabulary(profile))
+
+
+# -- the reader ---------------------------------------------------------------------------------
+
+
+def read_claims(text: str, vocab: Vocabulary, ref: date, frame: Frame = NO_FRAME) -> list[Claim]:
+    """Every value ``text`` (folded by ``fold_numbers``) shows, each with its context."""
+    return Claims(text, vocab, ref, frame).read()
+
+
+class Claims:
+    """A text's values at once, their contexts when first asked for: a number no source
+    states at all fails on its value, and most of a hostile text's do."""
+
+    def __init__(self, text: str, vocab: Vocabulary, ref: date, frame: Frame = NO_FRAME) -> None:
+        self.text, self.vocab, self.ref, self.frame = text, vocab, ref, frame
+        self.quantities = [q for q in read_numbers(text) if q.role == "value"]
+        self._claims: list[Claim] | None = None
+
+    def read(self) -> list[Claim]:
+        if self._claims is None:
+            reading = _Reading(self.text, self.vocab, self.ref, self.frame)
+            self._claims = reading.claims(self.quantities) if self.quantities else []
+        return self._claims
+
+
+class _Reading:
+    """One text's names, periods and boundaries, found once for all its numbers."""
+
+    def __init__(self, text: str, vocab: Vocabulary, ref: date, frame: Frame) -> None:
+        view = fold(text)
+        self.to_view: list[int] | None = None
+        if len(view) != len(text):
+            view, index = fold_with_index(text)
+            self.to_view = [len(view)] * (len(text) + 1)
+            for v in range(len(view) - 1, -1, -1):
+                self.to_view[index[v]] = v
+        self.view, self.vocab, self.ref, self.frame = view, vocab, ref, frame
+        self.names = [(k, m.code, m.start, m.end) for k, m in vocab.glossary.scan(view)]
+        self.metric_spans = [(s, e) for k, _, s, e in self.names if k == "metrics"]
+        self.sentences = [0] + [m.end() for m in SENTENCE_END.finditer(view)]
+        self.clauses = [0] + [m.end() for m in CLAUSE_END.finditer(view)]
+
+    def claims(self, quantities: list[Quantity]) -> list[Claim]:
+        at = (lambda i: i) if self.to_view is None else self.to_view.__getitem__
+        spans = [(at(q.start), at(q.end)) for q in quantities]
+        self.periods = self._periods(spans)
+        pairs = self._pairs(spans)
+        out = []
+        for i, (q, (start, end)) in enumerate(zip(quantities, spans, strict=True)):
+            previous = spans[i - 1][1] if i else 0
+            out.append(Claim(q, self._context(q, start, end, previous, pairs.get(i))))
+        return out
+
+    # -- the text as a whole ---------------------------------------------------------------------
+
+    def _bounds(self, cuts: list[int], start: int) -> tuple[int, int]:
+        i = bisect_right(cuts, start) - 1
+        return cuts[i], cuts[i + 1] if i + 1 < len(cuts) else len(self.view)
+
+    def _periods(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, Period | str]]:
+        """(start, end, period or "prev" / "own") for every period expression, in order."""
+        out: list[tuple[int, int, Period | str]] = []
+        taken: list[tuple[int, int]] = []
+        for pattern, mark in ((RELATIVE_PERIOD, "prev"), (OWN_PERIOD, "own")):
+            for m in pattern.finditer(self.view):
+                out.append((m.start(), m.end(), mark))
+                taken.append(m.span())
+        for pm in find_periods(self.view, self.ref):
+            inside = any(s < pm.end and pm.start < e for s, e in [*taken, *spans])
+            if pm.period is not None and not inside:
+                out.append((pm.start, pm.end, pm.period))
+        return sorted(out, key=lambda p: p[0])
+
+    def _pairs(self, spans: list[tuple[int, int]]) -> dict[int, _Pair]:
+        """The two values of a from-to pair in one clause: 由410增至455, from 410 to 455, rose
+        to 455 from 410."""
+        view, out = self.view, {}
+        for i in range(len(spans) - 1):
+            (s1, e1), (s2, _) = spans[i], spans[i + 1]
+            c0, c1 = self._bounds(self.clauses, s1)
+            if s2 >= c1 or s2 - e1 > 16:
+                continue
+            before, between = view[max(c0, s1 - 14) : s1], view[e1:s2]
+            marks = list(FROM_MARK.finditer(before))
+            if marks and TO_MARK.search(between):
+                start = s1 - len(before) + marks[-1].start()
+                way = self._direction(c0, s2)
+                out[i], out[i + 1] = _Pair("from", way, start, e1), _Pair("to", way, start, e1)
+            elif TO_BEFORE.search(before) and FROM_MARK.search(between):
+                way = self._direction(c0, s1)
+                out[i], out[i + 1] = _Pair("to", way, s1, s1), _Pair("from", way, s1, s1)
+        return out
+
+    def _direction(self, start: int, end: int) -> int:
+        """The last rise or fall word in [start, end), never one inside a metric's name."""
+        way = 0
+        for m in DIRECTION.finditer(self.view, start, end):
+            if not any(s <= m.start() < e for s, e in self.metric_spans):
+                way = -1 if m.group("down") else 1
+        return way
+
+    # -- one value -------------------------------------------------------------------------------
+
+    def _context(
+        self, q: Quantity, start: int, end: int, previous: int, pair: _Pair | None
+    ) -> Context:
+        s0, s1 = self._bounds(self.sentences, start)
+        c0, c1 = self._bounds(self.clauses, start)
+        frame = self.frame
+        way = pair.direction if pair else self._direction(max(c0, previous), start)
+        entity = self._name("entities", s0, start, end, c1)
+        if q.kind == "percent" and entity is None:
+            whole = re.match(r"\s*of\s+(?:the\s+)?", self.view[end:])
+            if whole:  # 27% of group revenue: the whole comes after
+                entity = self._first("entities", end + whole.end(), end + whole.end() + 1)
+        code = self._name("metrics", s0, start, end, min(c1, end + 8))
+        metric, modifier = self._metric(q, code, max(c0, previous), start, end, pair)
+        modality = self._modality(c0, start)
+        channel = self._channel(c0, c1, start)
+        if channel is None and frame.source and (metric or frame.metric) is not None:
+            channel = self.vocab.default_channel  # a source's unqualified figure: the total
+        period, earlier = self._period(s0, s1, c0, c1, start, end, pair, modality)
+        return Context(
+            entity=entity or frame.entity,
+            period=period,
+            metric=metric or frame.metric,
+            modifier=modifier,
+            channel=channel,
+            currency=self._currency(start, end) or (frame.currency if q.kind == "number" else None),
+            modality=modality,
+            direction=way,
+            role=pair.role if pair else None,
+            earlier=earlier,
+        )
+
+    def _name(self, kind: str, s0: int, start: int, end: int, after_until: int) -> str | None:
+        """The nearest name of this kind before the value in its sentence, else the first
+        after it before ``after_until``."""
+        best = None
+        for k, code, s, e in self.names:
+            if _kind(k) == kind and s0 <= s and e <= start:
+                best = _code(k, code)
+        return best or self._first(kind, end, after_until)
+
+    def _first(self, kind: str, start: int, until: int) -> str | None:
+        for k, code, s, _ in self.names:
+            if _kind(k) == kind and start <= s < until:
+                return _code(k, code)
+        return None
+
+    def _metric(
+        self, q: Quantity, code: str | None, left: int, start: int, end: int, pair: _Pair | None
+    ) -> tuple[str | None, str | None]:
+        """The base metric and the modifier: share, per-unit, growth, else the metric's own."""
+        base, own = self.vocab.shapes.get(code or "", (code, None))
+        view = self.view
+        c0 = self._bounds(self.clauses, start)[0]
+        if q.kind == "percent" and (SHARE_WORDS.search(view, c0, start) or _OF.match(view, end)):
+            return base, SHARE
+        if PER_UNIT_WORDS.search(view, c0, start):
+            return base, PER_UNIT
+        for s, e in self.metric_spans:  # the words between the metric and the value
+            if left <= s and e <= start:
+                left = e
+        gap = view[left:start]
+        changed = pair is None and not TO_BEFORE.search(gap) and CHANGE.search(gap)
+        if changed or CHANGE_AFTER.match(view, end):
+            return base, GROWTH
+        if code is None:
+            return None, None
+        return base, own or LEVEL
+
+    def _channel(self, c0: int, c1: int, start: int) -> str | None:
+        found = [
+            (abs(s - start), code)
+            for k, code, s, _ in self.names
+            if k == "channels" and c0 <= s < c1
+        ]
+        return min(found)[1] if found else self.frame.channel
+
+    def _modality(self, c0: int, start: int) -> str:
+        if TARGET_WORDS.search(self.view, c0, start):
+            return TARGET
+        if FORECAST_WORDS.search(self.view, c0, start):
+            return FORECAST
+        return ACTUAL
+
+    def _period(
+        self,
+        s0: int,
+        s1: int,
+        c0: int,
+        c1: int,
+        start: int,
+        end: int,
+        pair: _Pair | None,
+        modality: str,
+    ) -> tuple[Period | None, bool]:
+        """The value's period, and whether it is one before the statement's own."""
+        own = next(
+            (p for a, _, p in self.periods if isinstance(p, Period) and s0 <= a < s1),
+            self.frame.period,
+        )
+        if modality != ACTUAL and (by := BY_YEAR.search(self.view, c0, c1)):
+            return Period("FY", by.group(1)), False  # a target's period: 到2030年, by 2030
+        before = [p for p in self.periods if s0 <= p[0] and p[1] <= start]
+        if pair is not None and pair.role == "to":  # not the FROM value's own period
+            before = [p for p in before if not pair.start <= p[0] < pair.from_end]
+        from_value = pair is not None and pair.role == "from"
+        if before:
+            where, _, found = before[-1]
+            period = _resolve(found, own)
+            if from_value and where < pair.start:  # type: ignore[union-attr]
+                return (previous_period(period) if period is not None else None), True
+            return period, found == "prev"
+        after = [p for p in self.periods if end <= p[0] < c1]
+        if after:
+            return _resolve(after[0][2], own), after[0][2] == "prev"
+        if from_value:
+            return (previous_period(own) if own is not None else None), True
+        return self.frame.period, False
+
+    def _currency(self, start: int, end: int) -> str | None:
+        after = CURRENCY_AFTER.match(self.view, end)
+        if after:
+            return currency_word(after.group(1))
+        before = CURRENCY_BEFORE.search(self.view, max(0, start - 4), start)
+        return currency_word(before.group(1)) if before else None
+
+
+@dataclass(frozen=True)
+class _Pair:
+    role: str  # "from" or "to"
+    direction: int
+    start: int  # where the pair starts (由 / from)
+    from_end: int  # where its FROM value ends
+
+
+_OF = re.compile(r"\s*of\s")
+
+
+def _resolve(found: Period | str, own: Period | None) -> Period | None:
+    if isinstance(found, Period):
+        return found
+    if own is None:
+        return None
+    return previous_period(own) if found == "prev" else own
+
+
+def _kind(kind: str) -> str:
+    return "entities" if kind in ("entities", "external") else kind
+
+
+def _code(kind: str, code: str) -> str:
+    return f"~{code}" if kind == "external" else code

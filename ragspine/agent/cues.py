@@ -1,0 +1,70 @@
+"""The words that say what a number is of: direction, change, share, per unit, target and
+forecast, currency and unit, relative periods, and where sentences and clauses end.
+
+Matched on folded text (lower case, simplified); English words only on word boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+
+_EN = r"(?<![a-z])(?:{})(?![a-z])"
+_UP = "增长|增加|上升|提升|提高|上涨|增至|升至|回升|走高|扩大|新开|净增|增幅|" + _EN.format(
+    "grew|grow|grows|growth|increased?|increases|rose|rise[sn]?|up|higher|gained?|climbed?"
+)
+_DOWN = (
+    "下降|减少|下滑|降低|下跌|萎缩|降至|减至|回落|走弱|降幅|净关闭|关闭|净减|缩小|"
+    + _EN.format(
+        "fell|fall|falls|fallen|declined?|declines|decreased?|decreases|dropped|drops?|down|lower"
+        "|shrank|reduced?|cut"
+    )
+)
+DIRECTION = re.compile(f"(?P<down>{_DOWN})|(?P<up>{_UP})")
+CHANGE_AFTER = re.compile(f"\\s*(?:的)?(?:{_UP}|{_DOWN})")
+CHANGE = re.compile(f"{_UP}|{_DOWN}|增速|同比|环比|变动|" + _EN.format("yoy|year-on-year|change"))
+TO_BEFORE = re.compile(
+    r"(?:至|到|(?<![a-z])to)\s*(?:约|近|超过|逾|about|approximately|roughly|nearly|over"
+    r"|us\$|usd|hk\$|hkd|rmb|\$)?\s*$"
+)
+FROM_MARK = re.compile(r"(?:由|从|(?<![a-z])from)(?![a-z])")
+TO_MARK = re.compile(r"(?:至|到|(?<![a-z])to)(?![a-z])")
+SHARE_WORDS = re.compile(
+    r"占|比重|份额|" + _EN.format(r"share|proportion|accounts?\s+for|accounted\s+for")
+)
+PER_UNIT_WORDS = re.compile(
+    r"单店|每店|每家|每平方米|单位面积|每名员工|坪效|人效|"
+    + _EN.format(r"per\s+(?:store|square|sq|employee|capita|unit)|intensity")
+)
+TARGET_WORDS = re.compile(
+    r"目标|计划(?![书表内中的])|力争|规划|"
+    + _EN.format("targets?|targeted|targeting|aims?|aiming|plans?|planned|planning|goals?")
+)
+FORECAST_WORDS = re.compile(
+    r"预计|预期|有望|将达到|将达|"
+    + _EN.format("expects?|expected|expecting|forecasts?|forecasted|guidance|outlook|projected")
+    + _EN.format(r"will\s+reach")
+)
+BY_YEAR = re.compile(r"(?:到|(?<![a-z])by\s+(?:the\s+end\s+of\s+)?)((?:19|20)\d{2})(?!\d)")
+CURRENCY_AFTER = re.compile(
+    r"\s?(美元|港元|港币|人民币|新台币|台币|元|家|间|usd|us\$|hkd|hk\$|rmb|cny|twd|nt\$"
+    r"|dollars?|yuan|stores?|outlets?|shops?)(?![a-z])"
+)
+CURRENCY_BEFORE = re.compile(r"(usd|us\$|hkd|hk\$|rmb|cny|twd|nt\$|¥|\$)\s?$")
+_CURRENCIES = {
+    "美元": "USD", "usd": "USD", "us$": "USD", "$": "USD", "dollar": "USD", "dollars": "USD",
+    "港元": "HKD", "港币": "HKD", "hkd": "HKD", "hk$": "HKD", "人民币": "CNY", "元": "CNY",
+    "rmb": "CNY", "cny": "CNY", "¥": "CNY", "yuan": "CNY", "新台币": "TWD", "台币": "TWD",
+    "twd": "TWD", "nt$": "TWD", "家": "COUNT", "间": "COUNT", "store": "COUNT",
+    "stores": "COUNT", "outlet": "COUNT", "outlets": "COUNT", "shop": "COUNT", "shops": "COUNT",
+}  # fmt: skip
+RELATIVE_PERIOD = re.compile(
+    r"上一?年度?|上年末|上一?财年|去年|前一年|同期|"
+    + _EN.format(r"prior\s+year|previous\s+year|last\s+year|(?:a\s+)?year\s+earlier")
+)
+OWN_PERIOD = re.compile(r"今年|本年度?|本财年|年内|" + _EN.format(r"this\s+year"))
+SENTENCE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)")
+CLAUSE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)|(?<!\d),|,(?!\d)|(?<!\d),|,(?!\d)")
+
+
+def currency_word(word: str) -> str | None:
+    return _CURRENCIES.get(word.lower())
