@@ -31,12 +31,14 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from ragspine.agent.cues import (
     BY_YEAR,
     CHANGE,
     CHANGE_AFTER,
     CLAUSE_END,
+    COMPARED,
     CURRENCY_AFTER,
     CURRENCY_BEFORE,
     DIRECTION,
@@ -168,6 +170,7 @@ class _Reading:
     def claims(self, quantities: list[Quantity]) -> list[Claim]:
         at = (lambda i: i) if self.to_view is None else self.to_view.__getitem__
         spans = [(at(q.start), at(q.end)) for q in quantities]
+        self.spans = spans
         self.periods = self._periods(spans)
         pairs = self._pairs(spans)
         out = []
@@ -182,19 +185,20 @@ class _Reading:
         i = bisect_right(cuts, start) - 1
         return cuts[i], cuts[i + 1] if i + 1 < len(cuts) else len(self.view)
 
-    def _periods(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, Period | str]]:
-        """(start, end, period or "prev" / "own") for every period expression, in order."""
-        out: list[tuple[int, int, Period | str]] = []
+    def _periods(self, spans: list[tuple[int, int]]) -> list[_Mark]:
+        """Every period expression, in order: a period, or "prev" (上年) / "own" (本年)."""
+        out: list[_Mark] = []
         taken: list[tuple[int, int]] = []
         for pattern, mark in ((RELATIVE_PERIOD, "prev"), (OWN_PERIOD, "own")):
             for m in pattern.finditer(self.view):
-                out.append((m.start(), m.end(), mark))
+                out.append(_Mark(m.start(), m.end(), mark, mark == "prev"))
                 taken.append(m.span())
         for pm in find_periods(self.view, self.ref):
             inside = any(s < pm.end and pm.start < e for s, e in [*taken, *spans])
             if pm.period is not None and not inside:
-                out.append((pm.start, pm.end, pm.period))
-        return sorted(out, key=lambda p: p[0])
+                base = COMPARED.search(self.view, max(0, pm.start - 4), pm.start) is not None
+                out.append(_Mark(pm.start, pm.end, pm.period, base))
+        return sorted(out, key=lambda p: p.start)
 
     def _pairs(self, spans: list[tuple[int, int]]) -> dict[int, _Pair]:
         """The two values of a from-to pair in one clause: 由410增至455, from 410 to 455, rose
@@ -239,12 +243,12 @@ class _Reading:
             if whole:  # 27% of group revenue: the whole comes after
                 entity = self._first("entities", end + whole.end(), end + whole.end() + 1)
         code = self._name("metrics", s0, start, end, min(c1, end + 8))
-        metric, modifier = self._metric(q, code, max(c0, previous), start, end, pair)
+        metric, modifier, changed = self._metric(q, code, max(c0, previous), start, end, pair)
         modality = self._modality(c0, start)
         channel = self._channel(c0, c1, start)
         if channel is None and frame.source and (metric or frame.metric) is not None:
             channel = self.vocab.default_channel  # a source's unqualified figure: the total
-        period, earlier = self._period(s0, s1, c0, c1, start, end, pair, modality)
+        period, earlier = self._period((s0, s1), (c0, c1), start, end, pair, modality, changed)
         return Context(
             entity=entity or frame.entity,
             period=period,
@@ -275,25 +279,26 @@ class _Reading:
 
     def _metric(
         self, q: Quantity, code: str | None, left: int, start: int, end: int, pair: _Pair | None
-    ) -> tuple[str | None, str | None]:
-        """The base metric and the modifier: share, per-unit, growth, else the metric's own."""
+    ) -> tuple[str | None, str | None, bool]:
+        """The base metric, the modifier (share, per-unit, growth, else the metric's own), and
+        whether the words make the value a change (增长11%, 净减少20家)."""
         base, own = self.vocab.shapes.get(code or "", (code, None))
         view = self.view
         c0 = self._bounds(self.clauses, start)[0]
         if q.kind == "percent" and (SHARE_WORDS.search(view, c0, start) or _OF.match(view, end)):
-            return base, SHARE
+            return base, SHARE, False
         if PER_UNIT_WORDS.search(view, c0, start):
-            return base, PER_UNIT
+            return base, PER_UNIT, False
         for s, e in self.metric_spans:  # the words between the metric and the value
             if left <= s and e <= start:
                 left = e
         gap = view[left:start]
-        changed = pair is None and not TO_BEFORE.search(gap) and CHANGE.search(gap)
+        changed = pair is None and not TO_BEFORE.search(gap) and CHANGE.search(gap) is not None
         if changed or CHANGE_AFTER.match(view, end):
-            return base, GROWTH
+            return base, GROWTH, True
         if code is None:
-            return None, None
-        return base, own or LEVEL
+            return None, None, False
+        return base, own or LEVEL, False
 
     def _channel(self, c0: int, c1: int, start: int) -> str | None:
         found = [
@@ -312,38 +317,43 @@ class _Reading:
 
     def _period(
         self,
-        s0: int,
-        s1: int,
-        c0: int,
-        c1: int,
+        sentence: tuple[int, int],
+        clause: tuple[int, int],
         start: int,
         end: int,
         pair: _Pair | None,
         modality: str,
+        changed: bool,
     ) -> tuple[Period | None, bool]:
-        """The value's period, and whether it is one before the statement's own."""
+        """The value's period, and whether it is one before the statement's own.
+
+        A comparison base (上年的X, 较2022年的X, than in 2023) is the period of the one value
+        after it, and of no change: "较上年增长11%" is this year's growth."""
+        (s0, s1), (c0, c1) = sentence, clause
         own = next(
-            (p for a, _, p in self.periods if isinstance(p, Period) and s0 <= a < s1),
+            (p.what for p in self.periods if isinstance(p.what, Period) and s0 <= p.start < s1),
             self.frame.period,
         )
         if modality != ACTUAL and (by := BY_YEAR.search(self.view, c0, c1)):
             return Period("FY", by.group(1)), False  # a target's period: 到2030年, by 2030
-        before = [p for p in self.periods if s0 <= p[0] and p[1] <= start]
+        before = [p for p in self.periods if s0 <= p.start and p.end <= start]
+        before = [p for p in before if not p.scoped or not (changed or self._consumed(p, start))]
         if pair is not None and pair.role == "to":  # not the FROM value's own period
-            before = [p for p in before if not pair.start <= p[0] < pair.from_end]
-        from_value = pair is not None and pair.role == "from"
-        if before:
-            where, _, found = before[-1]
-            period = _resolve(found, own)
-            if from_value and where < pair.start:  # type: ignore[union-attr]
-                return (previous_period(period) if period is not None else None), True
-            return period, found == "prev"
-        after = [p for p in self.periods if end <= p[0] < c1]
-        if after:
-            return _resolve(after[0][2], own), after[0][2] == "prev"
-        if from_value:
-            return (previous_period(own) if own is not None else None), True
-        return self.frame.period, False
+            before = [p for p in before if not pair.start <= p.start < pair.from_end]
+        after = [p for p in self.periods if end <= p.start < c1]
+        found = before[-1] if before else after[0] if after else None
+        if pair is not None and pair.role == "from":
+            if found is not None and pair.start <= found.start < pair.from_end:
+                return _resolve(found.what, own), True  # 由上年的1400…, from 2023's 410
+            period = _resolve(found.what, own) if found is not None else own
+            return (previous_period(period) if period is not None else None), True
+        if found is None:
+            return self.frame.period, False
+        return _resolve(found.what, own), found.what == "prev"
+
+    def _consumed(self, mark: _Mark, start: int) -> bool:
+        """Another value stands between a comparison base and this value."""
+        return any(mark.end <= s < start for s, _ in self.spans)
 
     def _currency(self, start: int, end: int) -> str | None:
         after = CURRENCY_AFTER.match(self.view, end)
@@ -351,6 +361,16 @@ class _Reading:
             return currency_word(after.group(1))
         before = CURRENCY_BEFORE.search(self.view, max(0, start - 4), start)
         return currency_word(before.group(1)) if before else None
+
+
+class _Mark(NamedTuple):
+    """A period expression: a period, or "prev" (上年) / "own" (本年) of the statement's own;
+    ``scoped`` when it is a comparison base (上年的, 较2022年的)."""
+
+    start: int
+    end: int
+    what: Period | str
+    scoped: bool
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,11 @@ DIRECTION = re.compile(f"(?P<down>{_DOWN})|(?P<up>{_UP})")
 CHANGE_AFTER = re.compile(f"\\s*(?:的)?(?:{_UP}|{_DOWN})")
 CHANGE = re.compile(f"{_UP}|{_DOWN}|增速|同比|环比|变动|" + _EN.format("yoy|year-on-year|change"))
 TO_BEFORE = re.compile(
-    r"(?:至|到|(?<![a-z])to)\s*(?:约|近|超过|逾|about|approximately|roughly|nearly|over"
-    r"|us\$|usd|hk\$|hkd|rmb|\$)?\s*$"
+    r"(?:至|到|(?<![a-z])to)(?:\s*(?:约|近|超过|逾|about|approximately|roughly|nearly|over"
+    r"|us\$|usd|hk\$|hkd|rmb|\$))*\s*$"
+)
+COMPARED = re.compile(
+    r"(?:较|比|相比|高于|低于|(?<![a-z])(?:than|vs\.?|versus|compared\s+(?:with|to)))\s*$"
 )
 FROM_MARK = re.compile(r"(?:由|从|(?<![a-z])from)(?![a-z])")
 TO_MARK = re.compile(r"(?:至|到|(?<![a-z])to)(?![a-z])")

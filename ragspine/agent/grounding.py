@@ -147,8 +147,9 @@ class _Guard:
 
     # -- citations -----------------------------------------------------------------------------
 
-    def cite(self, sentence: str) -> tuple[str, list[NarrativeHit]]:
-        """The sentence without citations of passages not retrieved, and the passages it cites."""
+    def cite(self, sentence: str, *, count: bool = True) -> tuple[str, list[NarrativeHit]]:
+        """The sentence without citations of passages not retrieved, and the passages it cites.
+        ``count``: a dropped citation is counted (once: a line is cited once as a line)."""
         cited: list[NarrativeHit] = []
         if "(" not in sentence and "(" not in sentence and "[" not in sentence:
             return sentence, cited
@@ -156,7 +157,7 @@ class _Guard:
         def keep(m: re.Match[str]) -> str:
             resolved = self.resolve(m.group("body"), m.group("n"))
             if not resolved:
-                self.report.citations_dropped += 1
+                self.report.citations_dropped += count
                 return ""
             cited.extend(h for h in resolved if h not in cited)
             return m.group()
@@ -251,7 +252,8 @@ class _Guard:
         """The table's rows, each cell with an unsupported claim replaced by the marker."""
         rows = {n: self.cite(lines[n]) for n in range(start, end)}
         shared = [h for _, cited in rows.values() for h in cited]
-        shared += [h for h in self.cite(after)[1] if h not in shared]
+        for near in (before, after):  # a citation on the line before or after the table
+            shared += [h for h in self.cite(near, count=False)[1] if h not in shared]
         out = {n: clean for n, (clean, _) in rows.items()}
         clean = [*lines[:start], *(out[n] for n in range(start, end))]
         for cell in table_cells(clean, start, end, self.vocab, self.ref, frame, before):

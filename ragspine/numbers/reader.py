@@ -267,7 +267,8 @@ def _is_cjk_number(token: str, scale: str, suffix: str, after: str) -> bool:
         return False  # 万 or 亿 alone is a word
     digits = set(CJK_CHARS) - set(CJK_UNITS) - set("点點")
     has_digit = any(c in digits for c in token)
-    # A numeral starts with a digit or 十 (十二); 万一, 千万 start with a unit: words.
+    if token[0] in CJK_UNITS and token[0] not in "十拾" and not suffix:
+        return False  # 万一, 千万, 百万美元 (a unit note): a numeral starts with a digit or 十
     leads = token[0] in digits or token[0] in "十拾"
     positional = has_digit and leads and len(token) > 1 and any(c in CJK_UNITS for c in token)
     tens = token[0] in "廿卅卌" and len(token) <= 3
