@@ -52,11 +52,10 @@ from ragspine.agent.cues import (
     TARGET_WORDS,
     TO_BEFORE,
     TO_MARK,
+    Vocabulary,
     currency_word,
 )
 from ragspine.numbers import Quantity, read_numbers
-from ragspine.profile import DomainProfile
-from ragspine.profile.glossary import Glossary, glossary_for
 from ragspine.profile.periods import Period, find_periods, previous_period
 from ragspine.text import fold, fold_with_index
 
@@ -101,31 +100,6 @@ class Claim:
     context: Context
 
 
-class Vocabulary:
-    """The profile's words as the reader needs them, built once per profile."""
-
-    def __init__(self, profile: DomainProfile) -> None:
-        from ragspine.profile.quantities import metric_shapes
-
-        self.profile = profile
-        self.glossary: Glossary = glossary_for(profile)
-        self.shapes = metric_shapes(profile)
-        self.default_channel = profile.default_channel
-        self._currencies: dict[str, str | None] = {}
-
-    def currency_of_unit(self, unit: str) -> str | None:
-        """USD for USD_M (百万美元), CNY for 万元, COUNT for 家; None for % or a plain ratio."""
-        if unit not in self._currencies:
-            shown = self.profile.unit(unit).display or unit
-            word = CURRENCY_AFTER.search(fold(shown))
-            self._currencies[unit] = currency_word(word.group(1)) if word else None
-        return self._currencies[unit]
-
-
-def vocabulary(profile: DomainProfile) -> Vocabulary:
-    return profile.memo("claims_vocabulary", lambda: Vocabulary(profile))
-
-
 # -- the reader ---------------------------------------------------------------------------------
 
 
@@ -162,7 +136,8 @@ class _Reading:
             for v in range(len(view) - 1, -1, -1):
                 self.to_view[index[v]] = v
         self.view, self.vocab, self.ref, self.frame = view, vocab, ref, frame
-        self.names = [(k, m.code, m.start, m.end) for k, m in vocab.glossary.scan(view)]
+        glossary = vocab.glossary.scan
+        self.names = [(_kind(k), _code(k, m.code), m.start, m.end) for k, m in glossary(view)]
         self.metric_spans = [(s, e) for k, _, s, e in self.names if k == "metrics"]
         self.sentences = [0] + [m.end() for m in SENTENCE_END.finditer(view)]
         self.clauses = [0] + [m.end() for m in CLAUSE_END.finditer(view)]
@@ -267,14 +242,14 @@ class _Reading:
         after it before ``after_until``."""
         best = None
         for k, code, s, e in self.names:
-            if _kind(k) == kind and s0 <= s and e <= start:
-                best = _code(k, code)
+            if k == kind and s0 <= s and e <= start:
+                best = code
         return best or self._first(kind, end, after_until)
 
     def _first(self, kind: str, start: int, until: int) -> str | None:
         for k, code, s, _ in self.names:
-            if _kind(k) == kind and start <= s < until:
-                return _code(k, code)
+            if k == kind and start <= s < until:
+                return code
         return None
 
     def _metric(
@@ -393,8 +368,10 @@ def _resolve(found: Period | str, own: Period | None) -> Period | None:
 
 
 def _kind(kind: str) -> str:
-    return "entities" if kind in ("entities", "external") else kind
+    """A company the profile names as external is another entity; a line item it knows but
+    has no facts for (递延所得税负债) another metric."""
+    return {"external": "entities", "unsupported": "metrics"}.get(kind, kind)
 
 
 def _code(kind: str, code: str) -> str:
-    return f"~{code}" if kind == "external" else code
+    return f"~{code}" if kind in ("external", "unsupported") else code

@@ -1,5 +1,7 @@
 """The words that say what a number is of: direction, change, share, per unit, target and
-forecast, currency and unit, relative periods, and where sentences and clauses end.
+forecast, currency and unit, relative periods, and where sentences and clauses end; and the
+profile's own words (``Vocabulary``: its glossary, what kind of quantity each metric is, the
+currency of each unit).
 
 Matched on folded text (lower case, simplified); English words only on word boundaries.
 """
@@ -7,6 +9,11 @@ Matched on folded text (lower case, simplified); English words only on word boun
 from __future__ import annotations
 
 import re
+
+from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import Glossary, glossary_for
+from ragspine.profile.quantities import metric_shapes
+from ragspine.text import fold
 
 _EN = r"(?<![a-z])(?:{})(?![a-z])"
 _UP = "增长|增加|上升|提升|提高|上涨|增至|升至|回升|走高|扩大|新开|净增|增幅|" + _EN.format(
@@ -29,7 +36,7 @@ TO_BEFORE = re.compile(
 COMPARED = re.compile(
     r"(?:较|比|相比|高于|低于|(?<![a-z])(?:than|vs\.?|versus|compared\s+(?:with|to)))\s*$"
 )
-FROM_MARK = re.compile(r"(?:由|从|(?<![a-z])from)(?![a-z])")
+FROM_MARK = re.compile(r"(?:由(?!于)|从|(?<![a-z])from)(?![a-z])")  # not 由于 (because)
 TO_MARK = re.compile(r"(?:至|到|(?<![a-z])to)(?![a-z])")
 SHARE_WORDS = re.compile(
     r"占|比重|份额|" + _EN.format(r"share|proportion|accounts?\s+for|accounted\s+for")
@@ -71,3 +78,26 @@ CLAUSE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)|(?<!\d),|,(?!\d)|(?<!\d),|,(?
 
 def currency_word(word: str) -> str | None:
     return _CURRENCIES.get(word.lower())
+
+
+class Vocabulary:
+    """The profile's words as the reader needs them, built once per profile."""
+
+    def __init__(self, profile: DomainProfile) -> None:
+        self.profile = profile
+        self.glossary: Glossary = glossary_for(profile)
+        self.shapes = metric_shapes(profile)
+        self.default_channel = profile.default_channel
+        self._currencies: dict[str, str | None] = {}
+
+    def currency_of_unit(self, unit: str) -> str | None:
+        """USD for USD_M (百万美元), CNY for 万元, COUNT for 家; None for % or a plain ratio."""
+        if unit not in self._currencies:
+            shown = self.profile.unit(unit).display or unit
+            word = CURRENCY_AFTER.search(fold(shown))
+            self._currencies[unit] = currency_word(word.group(1)) if word else None
+        return self._currencies[unit]
+
+
+def vocabulary(profile: DomainProfile) -> Vocabulary:
+    return profile.memo("claims_vocabulary", lambda: Vocabulary(profile))

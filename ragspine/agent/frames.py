@@ -16,8 +16,8 @@ from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 
-from ragspine.agent.claims import Frame, Vocabulary
-from ragspine.agent.cues import currency_word
+from ragspine.agent.claims import Frame
+from ragspine.agent.cues import Vocabulary, currency_word
 from ragspine.profile.periods import Period, find_periods
 from ragspine.text import fold
 

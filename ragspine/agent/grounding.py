@@ -29,8 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
-from functools import lru_cache, partial
+from functools import partial
 
 from ragspine.agent.claims import (
     ACTUAL,
@@ -38,10 +37,9 @@ from ragspine.agent.claims import (
     Claim,
     Claims,
     Frame,
-    Vocabulary,
     read_claims,
-    vocabulary,
 )
+from ragspine.agent.cues import vocabulary
 from ragspine.agent.frames import frame_of, merged, passage_frame
 from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
@@ -52,6 +50,8 @@ from ragspine.agent.support import (
     fact_quantities,
     fact_statements,
     passage_statements,
+    quote_claims,
+    quoted,
     unit_kind,
     verdict,
 )
@@ -211,12 +211,12 @@ class _Guard:
         words: only the composite check remains for it.
         """
         body = " ".join(CITATION.sub(" ", sentence).split())
-        if body and any(_quoted(body, _passage_text(h.text)) for h in cited):
+        if body and quoted(body, cited):
             frame = merged(frame, frame_of([before], self.vocab, self.ref)) if before else frame
             if frame == NO_FRAME:
                 if not self.names_a_slot(sentence):
                     return 0
-                return self.contradictions(_quote_claims(sentence, self.vocab, self.ref), cited)
+                return self.contradictions(quote_claims(sentence, self.vocab, self.ref), cited)
         claims = Claims(sentence, self.vocab, self.ref, frame)
         return self.judge(claims.quantities, claims.read, sentence, cited)
 
@@ -361,39 +361,3 @@ def _slots(req: Request, facts: Sequence[ToolResult]) -> list[_Slot]:
             continue
         out.append(slot)
     return list(dict.fromkeys(out))
-
-
-def _quoted(body: str, passage: str) -> bool:
-    """``body`` stands in the passage with nothing around it that would change a number in it:
-    not "为12" out of "为120百万", "增长11" out of "增长11%", "was 2" out of "was 2 billion"."""
-    start = passage.find(body)
-    while start != -1:
-        end = start + len(body)
-        left, right = passage[max(0, start - 1) : start], passage[end:]
-        cut_word = (left.isascii() and left.isalpha() and body[0].isalpha()) or (
-            right[:1].isascii() and right[:1].isalpha() and body[-1].isalpha()
-        )
-        if not (_GLUED_BEFORE.match(left) or _GLUED_AFTER.match(right) or cut_word):
-            return True
-        start = passage.find(body, start + 1)
-    return False
-
-
-_GLUED_BEFORE = re.compile(r"[\d.,+\-零〇一二两三四五六七八九十百千万亿负]")
-_GLUED_AFTER = re.compile(
-    r"\s?(?:[\d.,%‰零〇一二两三四五六七八九十百千万亿个倍成]|billion|million|thousand|bn|mn"
-    r"|percent|per cent|pp|bps|basis point|times)",
-    re.I,
-)
-
-
-@lru_cache(maxsize=4096)
-def _quote_claims(sentence: str, vocab: Vocabulary, ref: date) -> list[Claim]:
-    """A quoted sentence's claims: a passage's own words, read once however often quoted."""
-    return read_claims(sentence, vocab, ref)
-
-
-@lru_cache(maxsize=4096)
-def _passage_text(text: str) -> str:
-    """A passage as the model saw it (one line) and as the guard reads it (folded)."""
-    return " ".join(fold_numbers(text).split())

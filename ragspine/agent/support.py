@@ -20,6 +20,7 @@ unknown on either side. Unknown never contradicts; stated and different always d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -33,9 +34,9 @@ from ragspine.agent.claims import (
     LEVEL,
     Claim,
     Context,
-    Vocabulary,
     read_claims,
 )
+from ragspine.agent.cues import Vocabulary
 from ragspine.agent.frames import passage_frame
 from ragspine.agent.query_tools import FoundResult, ToolResult
 from ragspine.numbers import Kind, Quantity, fold_numbers
@@ -49,6 +50,7 @@ WRONG_CHANNEL, WRONG_CURRENCY = "wrong_channel", "wrong_currency"
 REVERSED, TARGET_AS_RESULT = "reversed", "target_as_result"
 
 _EXACT = Decimal("0.0000005")
+_SHARE_OF_SOURCE = Decimal("0.05")
 _SCALES = {"_K": Decimal(10**3), "_M": Decimal(10**6), "_B": Decimal(10**9), "_BN": Decimal(10**9)}
 _RATIOS = {"share", "margin"}  # a margin is a share of revenue: the two may name one figure
 
@@ -85,8 +87,13 @@ def verdict(claim: Claim, sources: Iterable[Statement]) -> str | None:
 
 
 def close(claim: Quantity, source: Quantity) -> bool:
-    """Does the source state this value, whatever its sign? (The first, cheap look.)"""
-    return claim.matches(source) or _negated(claim).matches(source)
+    """Does the source state this value, whatever its sign? (The first, cheap look: the rule
+    of ``Quantity.matches`` on sizes.)"""
+    if claim.kind != source.kind:
+        return False
+    size = abs(source.value)
+    allowed = min(claim.precision, size * _SHARE_OF_SOURCE) + source.precision / 1000
+    return abs(abs(claim.value) - size) <= allowed
 
 
 def differs(claim: Context, source: Context) -> str | None:
@@ -220,3 +227,47 @@ def unit_scale(prof: DomainProfile, unit: str) -> Decimal:
     if any(u.code == unit for u in prof.units):
         return Decimal(str(prof.unit(unit).scale))
     return next((v for k, v in _SCALES.items() if unit.upper().endswith(k)), Decimal(1))
+
+
+# -- a sentence quoted word for word ----------------------------------------------------------
+
+
+def quoted(body: str, cited: Sequence[NarrativeHit]) -> bool:
+    """Does ``body`` stand word for word in a passage it cites (see ``_quoted``)?"""
+    return any(_quoted(body, _passage_text(h.text)) for h in cited)
+
+
+def _quoted(body: str, passage: str) -> bool:
+    """``body`` stands in the passage with nothing around it that would change a number in it:
+    not "为12" out of "为120百万", "增长11" out of "增长11%", "was 2" out of "was 2 billion"."""
+    start = passage.find(body)
+    while start != -1:
+        end = start + len(body)
+        left, right = passage[max(0, start - 1) : start], passage[end:]
+        cut_word = (left.isascii() and left.isalpha() and body[0].isalpha()) or (
+            right[:1].isascii() and right[:1].isalpha() and body[-1].isalpha()
+        )
+        if not (_GLUED_BEFORE.match(left) or _GLUED_AFTER.match(right) or cut_word):
+            return True
+        start = passage.find(body, start + 1)
+    return False
+
+
+_GLUED_BEFORE = re.compile(r"[\d.,+\-零〇一二两三四五六七八九十百千万亿负]")
+_GLUED_AFTER = re.compile(
+    r"\s?(?:[\d.,%‰零〇一二两三四五六七八九十百千万亿个倍成]|billion|million|thousand|bn|mn"
+    r"|percent|per cent|pp|bps|basis point|times)",
+    re.I,
+)
+
+
+@lru_cache(maxsize=4096)
+def quote_claims(sentence: str, vocab: Vocabulary, ref: date) -> list[Claim]:
+    """A quoted sentence's claims: a passage's own words, read once however often quoted."""
+    return read_claims(sentence, vocab, ref)
+
+
+@lru_cache(maxsize=4096)
+def _passage_text(text: str) -> str:
+    """A passage as the model saw it (one line) and as the guard reads it (folded)."""
+    return " ".join(fold_numbers(text).split())

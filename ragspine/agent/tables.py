@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ragspine.agent.claims import Claim, Frame, Vocabulary
+from ragspine.agent.claims import Claim, Frame
+from ragspine.agent.cues import Vocabulary
 from ragspine.agent.frames import frame_of, merged, with_unit_note
 
 _ROW = re.compile(r"^\s*\|.*\|\s*$")

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from ragspine.agent.claims import NO_FRAME, Claim, Context, Frame, read_claims, vocabulary
+from ragspine.agent.claims import NO_FRAME, Claim, Context, Frame, read_claims
+from ragspine.agent.cues import vocabulary
 from ragspine.agent.frames import frame_of, passage_frame
 from ragspine.agent.support import Statement, verdict
 from ragspine.numbers import fold_numbers
