@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import NamedTuple
 
@@ -42,8 +42,10 @@ from ragspine.agent.cues import (
     CURRENCY_AFTER,
     CURRENCY_BEFORE,
     DIRECTION,
+    FILLER,
     FORECAST_WORDS,
     FROM_MARK,
+    JOINED,
     OWN_PERIOD,
     PER_UNIT_WORDS,
     RELATIVE_PERIOD,
@@ -148,10 +150,14 @@ class _Reading:
         self.spans = spans
         self.periods = self._periods(spans)
         pairs = self._pairs(spans)
-        out = []
+        out: list[Claim] = []
         for i, (q, (start, end)) in enumerate(zip(quantities, spans, strict=True)):
             previous = spans[i - 1][1] if i else 0
-            out.append(Claim(q, self._context(q, start, end, previous, pairs.get(i))))
+            context = self._context(q, start, end, previous, pairs.get(i))
+            if i and i not in pairs and self._joined(previous, start):
+                last = out[-1].context  # 分别增长11%和16%: the second is a growth too
+                context = replace(context, modifier=last.modifier, direction=last.direction)
+            out.append(Claim(q, context))
         return out
 
     # -- the text as a whole ---------------------------------------------------------------------
@@ -182,7 +188,7 @@ class _Reading:
         for i in range(len(spans) - 1):
             (s1, e1), (s2, _) = spans[i], spans[i + 1]
             c0, c1 = self._bounds(self.clauses, s1)
-            if s2 >= c1 or s2 - e1 > 16:
+            if s2 >= c1 or s2 - e1 > 30:
                 continue
             before, between = view[max(c0, s1 - 14) : s1], view[e1:s2]
             marks = list(FROM_MARK.finditer(before))
@@ -195,12 +201,16 @@ class _Reading:
                 out[i], out[i + 1] = _Pair("to", way, s1, s1), _Pair("from", way, s1, s1)
         return out
 
-    def _direction(self, start: int, end: int) -> int:
-        """The last rise or fall word in [start, end), never one inside a metric's name."""
-        way = 0
+    def _direction(self, start: int, end: int, *, near: bool = False) -> int:
+        """The last rise or fall word in [start, end), never one inside a metric's name;
+        ``near``: only one right before ``end`` (下降约5.7%, fell by 3%, 降至1320), not one
+        that governs other words ("reduce Scope 1 and 2 emissions")."""
+        way, last = 0, None
         for m in DIRECTION.finditer(self.view, start, end):
             if not any(s <= m.start() < e for s, e in self.metric_spans):
-                way = -1 if m.group("down") else 1
+                way, last = (-1 if m.group("down") else 1), m
+        if near and last is not None and not FILLER.fullmatch(self.view, last.end(), end):
+            return 0
         return way
 
     # -- one value -------------------------------------------------------------------------------
@@ -211,7 +221,7 @@ class _Reading:
         s0, s1 = self._bounds(self.sentences, start)
         c0, c1 = self._bounds(self.clauses, start)
         frame = self.frame
-        way = pair.direction if pair else self._direction(max(c0, previous), start)
+        way = pair.direction if pair else self._direction(max(c0, previous), start, near=True)
         entity = self._name("entities", s0, start, end, c1)
         if q.kind == "percent" and entity is None:
             whole = re.match(r"\s*of\s+(?:the\s+)?", self.view[end:])
@@ -239,12 +249,19 @@ class _Reading:
 
     def _name(self, kind: str, s0: int, start: int, end: int, after_until: int) -> str | None:
         """The nearest name of this kind before the value in its sentence, else the first
-        after it before ``after_until``."""
-        best = None
-        for k, code, s, e in self.names:
-            if k == kind and s0 <= s and e <= start:
-                best = code
-        return best or self._first(kind, end, after_until)
+        after it before ``after_until``; none for one of a list ("香港和东南亚收入分别增长…":
+        which is whose, the reader cannot tell)."""
+        found = [(s, e, code) for k, code, s, e in self.names if k == kind and s0 <= s]
+        before = [n for n in found if n[1] <= start]
+        if not before:
+            return self._first(kind, end, after_until)
+        if len(before) > 1 and self._joined(before[-2][1], before[-1][0]):
+            return None
+        return before[-1][2]
+
+    def _joined(self, end: int, start: int) -> bool:
+        """Two names one after the other, joined by 和, 与, 、, and …"""
+        return JOINED.fullmatch(self.view, end, start) is not None
 
     def _first(self, kind: str, start: int, until: int) -> str | None:
         for k, code, s, _ in self.names:
@@ -262,15 +279,15 @@ class _Reading:
         c0 = self._bounds(self.clauses, start)[0]
         if q.kind == "percent" and (SHARE_WORDS.search(view, c0, start) or _OF.match(view, end)):
             return base, SHARE, False
-        if PER_UNIT_WORDS.search(view, c0, start):
-            return base, PER_UNIT, False
         for s, e in self.metric_spans:  # the words between the metric and the value
             if left <= s and e <= start:
                 left = e
         gap = view[left:start]
         changed = pair is None and not TO_BEFORE.search(gap) and CHANGE.search(gap) is not None
         if changed or CHANGE_AFTER.match(view, end):
-            return base, GROWTH, True
+            return base, GROWTH, True  # a change of a per-unit figure is a change too
+        if PER_UNIT_WORDS.search(view, c0, start):
+            return base, PER_UNIT, False
         if code is None:
             return None, None, False
         return base, own or LEVEL, False
@@ -316,6 +333,8 @@ class _Reading:
         if pair is not None and pair.role == "to":  # not the FROM value's own period
             before = [p for p in before if not pair.start <= p.start < pair.from_end]
         after = [p for p in self.periods if end <= p.start < c1]
+        if len(before) > 1 and self._joined(before[-2].end, before[-1].start):
+            before = []  # 2023和2024年…分别为: which is whose, the reader cannot tell
         found = before[-1] if before else after[0] if after else None
         if pair is not None and pair.role == "from":
             if found is not None and pair.start <= found.start < pair.from_end:
@@ -327,8 +346,10 @@ class _Reading:
         return _resolve(found.what, own), found.what == "prev"
 
     def _consumed(self, mark: _Mark, start: int) -> bool:
-        """Another value stands between a comparison base and this value."""
-        return any(mark.end <= s < start for s, _ in self.spans)
+        """Another value, or a clause's end, stands between a comparison base and this value."""
+        return any(mark.end <= s < start for s, _ in self.spans) or any(
+            mark.end <= cut < start for cut in self.clauses
+        )
 
     def _currency(self, start: int, end: int) -> str | None:
         after = CURRENCY_AFTER.match(self.view, end)

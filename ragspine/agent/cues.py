@@ -16,15 +16,23 @@ from ragspine.profile.quantities import metric_shapes
 from ragspine.text import fold
 
 _EN = r"(?<![a-z])(?:{})(?![a-z])"
-_UP = "增长|增加|上升|提升|提高|上涨|增至|升至|回升|走高|扩大|新开|净增|增幅|" + _EN.format(
+
+
+def _longest_first(words: str) -> str:
+    """Alternatives longest first, and a trailing | for what follows: 净减少 before 净减."""
+    return "|".join(sorted(words.split(), key=len, reverse=True)) + "|"
+
+
+_UP = _longest_first(
+    "增长 增加 上升 提升 提高 上涨 增至 升至 回升 走高 扩大 新开 净增加 净增 增幅"
+) + _EN.format(
     "grew|grow|grows|growth|increased?|increases|rose|rise[sn]?|up|higher|gained?|climbed?"
 )
-_DOWN = (
-    "下降|减少|下滑|降低|下跌|萎缩|降至|减至|回落|走弱|降幅|净关闭|关闭|净减|缩小|"
-    + _EN.format(
-        "fell|fall|falls|fallen|declined?|declines|decreased?|decreases|dropped|drops?|down|lower"
-        "|shrank|reduced?|cut"
-    )
+_DOWN = _longest_first(
+    "下降 减少 下滑 降低 下跌 萎缩 降至 减至 回落 走弱 降幅 净关闭 关闭 净减少 净减 缩小"
+) + _EN.format(
+    "fell|fall|falls|fallen|declined?|declines|decreased?|decreases|dropped|drops?|down|lower"
+    "|shrank|reduced?|cut"
 )
 DIRECTION = re.compile(f"(?P<down>{_DOWN})|(?P<up>{_UP})")
 CHANGE_AFTER = re.compile(f"\\s*(?:的)?(?:{_UP}|{_DOWN})")
@@ -36,6 +44,13 @@ TO_BEFORE = re.compile(
 COMPARED = re.compile(
     r"(?:较|比|相比|高于|低于|(?<![a-z])(?:than|vs\.?|versus|compared\s+(?:with|to)))\s*$"
 )
+# What may stand between a rise or fall word and the figure it governs: 下降约5.7%, fell by 3%.
+FILLER = re.compile(
+    r"(?:\s|约|了|为|达|近|超过|逾|大约|至|到|"
+    + _EN.format(r"by|of|about|around|approximately|roughly|nearly|some|over|almost|just|to")
+    + r"|us\$|usd|hk\$|hkd|rmb|\$)*"
+)
+JOINED = re.compile(r"\s*(?:和|与|及|以及|、|,|,|&|或|(?<![a-z])(?:and|or)(?![a-z]))\s*")
 FROM_MARK = re.compile(r"(?:由(?!于)|从|(?<![a-z])from)(?![a-z])")  # not 由于 (because)
 TO_MARK = re.compile(r"(?:至|到|(?<![a-z])to)(?![a-z])")
 SHARE_WORDS = re.compile(

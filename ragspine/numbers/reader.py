@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 from ragspine.numbers.numerals import (
@@ -90,7 +91,7 @@ _LIST_AFTER = re.compile(r"^(?:[.、)]\s?|\s)")
 # Section, page and note numbers: 第3节, 3.1节, section 4.2, page 12, 附注5.
 _LABEL_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:sections?|chapters?|paras?|paragraphs?|pages?|notes?|appendix|tables?"
-    r"|slides?|figures?|fig\.|items?|parts?|steps?|phases?|clauses?|articles?)|§|附注|附录"
+    r"|slides?|figures?|fig\.|items?|parts?|steps?|phases?|clauses?|articles?|scopes?)|§|附注|附录"
     r"|如表|见表|如图|见图)\s*[=:]?\s*$",
     re.I,
 )
@@ -138,15 +139,26 @@ def read_numbers(text: str) -> list[Quantity]:
     out: list[Quantity] = []
     for m in _TOKEN.finditer(text):
         q = _quantity(m, text)
-        if q is not None:
-            out.append(q)
-        elif m.group("mixed"):
-            out += [
-                q
-                for p in _TOKEN_PLAIN.finditer(text, m.start(), m.end())
-                if (q := _quantity(p, text))
-            ]
+        if q is None:
+            if m.group("mixed"):
+                again = _TOKEN_PLAIN.finditer(text, m.start(), m.end())
+                out += [p for p in (_quantity(a, text) for a in again) if p is not None]
+            continue
+        if out and _listed_label(out[-1], q, text):
+            q = replace(q, role="list")  # Scope 1 and 2, sections 3 and 4: both labels
+        out.append(q)
     return out
+
+
+_LISTED_LABEL = re.compile(r"\s*(?:和|与|及|、|,|,|&|and|or|to|-|–)\s*", re.I)
+
+
+def _listed_label(last: Quantity, q: Quantity, text: str) -> bool:
+    """A bare number listed right after a label is a label too."""
+    if last.role != "list" or q.role != "value" or q.kind != "number":
+        return False
+    bare = re.fullmatch(r"\d+(?:\.\d+)*", q.text.strip()) is not None
+    return bare and _LISTED_LABEL.fullmatch(text, last.end, q.start) is not None
 
 
 def _quantity(m: re.Match[str], text: str) -> Quantity | None:

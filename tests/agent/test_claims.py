@@ -148,3 +148,16 @@ def test_unknown_never_contradicts_and_stated_and_different_always_does() -> Non
     assert verdict(claim("2024年香港线上收入为455百万美元"), [source]) == "wrong_channel"
     assert verdict(claim("2024年香港收入为456百万美元"), [source]) == "unsupported"
     assert source.quantity.value == Decimal(455_000_000)
+
+
+def test_a_list_of_names_attaches_none_of_them_and_a_listed_value_shares_its_kind() -> None:
+    """香港和东南亚…分别增长约11%和16%: which figure is whose, the reader cannot tell, so it
+    says neither (unknown never contradicts); 16% is a growth like the 11% it is listed with."""
+    got = read("香港和东南亚收入分别增长约11%和16%。")
+    assert [(c.entity, c.modifier, c.direction) for c in got.values()] == [
+        (None, "growth", 1),
+        (None, "growth", 1),
+    ]
+    years = read("香港2023年和2024年的收入分别为410百万美元和455百万美元。")
+    assert [c.period for c in years.values()] == [None, None]
+    assert [c.entity for c in years.values()] == ["ACME_HK", "ACME_HK"]

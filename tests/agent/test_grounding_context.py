@@ -345,3 +345,33 @@ def test_a_quote_put_in_another_context_is_read_in_it(
 def test_the_same_quote_alone_stands(store: FactStore, retriever: HybridRetriever) -> None:
     result = ask(store, retriever, Q_PAYBACK, f"{PAYBACK}{PAY}")
     assert kept(result), result.answer
+
+
+PARAPHRASES = [
+    (Q_HK, f"受旅游业复苏带动,香港收入从410百万美元增长到455百万美元,增幅约11%。{HK1}"),
+    (Q_HK, f"香港同店销售增长6.8%,高于2023年的5.4%。{HK1}"),
+    (Q_HK, f"In 2024, Hong Kong revenue rose about 11% to US$455 million.{HK1}"),
+    (Q_HK, f"香港毛利率提升至40.1%,为集团最高。{HK1}"),
+    (Q_CN, f"中国内地收入同比下降约5.7%,至1320百万美元。{CN1}"),
+    (Q_CN, f"2024年内地收入为13.2亿美元,上年为14亿美元。{CN1}"),
+    (Q_CN, f"Mainland China revenue fell 5.7% to $1.32 billion in FY2024 from $1.4 billion.{CN1}"),
+    (Q_CN, f"2023财年中国内地收入为1400百万美元,同店销售增长-2.8%。{CN23}"),
+    (
+        Q_ONLINE,
+        f"Online revenue grew more than 15%, lifting its share of mainland revenue to 27%.{ON1}",
+    ),
+    (Q_STORES, f"中国内地全年净关闭45家门店,年末剩余540家。{cite('section=1.2,para=2')}"),
+    (Q_STORES, f"集团门店总数减少20家至876家。{cite('section=1.1,para=3')}"),
+    (Q_ESG, f"ACME targets a 30% cut in Scope 1 and 2 emissions intensity by 2030.{ESG2}"),
+    (Q_ESG, f"The target is for members to account for 60% of group sales in 2025.{CLUB2}"),
+]
+
+
+@pytest.mark.parametrize(("question", "reply"), PARAPHRASES)
+def test_a_faithful_paraphrase_stands(
+    store: FactStore, retriever: HybridRetriever, question: str, reply: str
+) -> None:
+    """Other words, the same figures in the same context: from/to either way round, 增长到,
+    a share 'of' its whole, a target kept a target, a change and the level it reached."""
+    result = ask(store, retriever, question, reply)
+    assert kept(result), result.answer
