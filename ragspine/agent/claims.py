@@ -3,22 +3,25 @@
 One reader for both sides of the guard: the model's prose (claims) and a cited passage (what
 a source states), so that the two are read alike. For each value ``read_numbers`` finds:
 
-* entity: the nearest profile entity (or the home company, or a company the profile names as
-  external) before it in its sentence, else the first after it in its clause ("27% of group
-  revenue": the whole after "of");
+* entity: the nearest profile entity (or the home company; a company the profile names as
+  external is another entity) before it in its sentence, else the first after it in its clause
+  ("27% of group revenue": the whole after "of"); none when the nearest is one of a list
+  ("香港和东南亚收入分别增长…": which figure is whose, the reader cannot tell);
 * period: the nearest period expression before it in its sentence, else the first after it in
   its clause; 上年/去年/prior year is the period before the statement's own (the sentence's
-  first named period, else its frame's); the FROM value of "由410增至455" is the period before
-  the one the sentence names; a target's period is its "到2030年 / by 2030";
+  first named period, else its frame's); a comparison base (上年的X, 较2022年的X) is the period
+  of the one value after it in its clause, and of no change ("较上年增长11%" is this year's);
+  the FROM value of "由410增至455" is the period before the one the sentence names; a target's
+  period is its "到2030年 / by 2030";
 * metric and modifier: the nearest metric phrase before it (the glossary matches whole names,
-  longest first, so 同店销售增长 is SSSG, not 销售), with level | growth | share | margin |
-  per_unit from the words between them (增长, 占, 单店, …) or the metric's own nature (毛利率 is
-  a margin, 同店销售增长 a growth);
+  longest first, so 同店销售增长 is SSSG, not 销售; a line item the profile knows without facts
+  is another metric), with level | growth | share | margin | per_unit from the words between
+  them (增长, 占, 单店, …) or the metric's own nature (毛利率 is a margin, 同店销售增长 a growth);
 * channel: a channel word in its clause; currency or unit: the word right after it (美元, 港元,
   元, 家, stores) or before it (USD, HK$); modality: target/forecast words in its clause before
-  it (目标, 计划, 预计, target, expect, by 2030), else actual; direction: the last rise or fall
-  word before it in its clause (never one inside a metric's name), and its role in a from-to
-  pair ("由410增至455", "from 410 to 455", "rose to 455 from 410").
+  it (目标, 计划, 预计, target, expect, by 2030), else actual; direction: a rise or fall word
+  right before it (下降约5.7%, fell by 3%; never one inside a metric's name), or the verb of its
+  from-to pair ("由410增至455", "from 410 to 455", "rose to 455 from 410") with its role in it.
 
 What the sentence does not say comes from its ``Frame`` (a passage's heading path and
 document, a table's row and column, a heading in the answer), else stays unknown: unknown never
@@ -27,7 +30,6 @@ contradicts. Text is read folded (``fold_numbers``); the glossary's view is ``fo
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from datetime import date
@@ -46,6 +48,7 @@ from ragspine.agent.cues import (
     FORECAST_WORDS,
     FROM_MARK,
     JOINED,
+    OF_WHOLE,
     OWN_PERIOD,
     PER_UNIT_WORDS,
     RELATIVE_PERIOD,
@@ -224,9 +227,9 @@ class _Reading:
         way = pair.direction if pair else self._direction(max(c0, previous), start, near=True)
         entity = self._name("entities", s0, start, end, c1)
         if q.kind == "percent" and entity is None:
-            whole = re.match(r"\s*of\s+(?:the\s+)?", self.view[end:])
+            whole = OF_WHOLE.match(self.view, end)
             if whole:  # 27% of group revenue: the whole comes after
-                entity = self._first("entities", end + whole.end(), end + whole.end() + 1)
+                entity = self._first("entities", whole.end(), whole.end() + 1)
         code = self._name("metrics", s0, start, end, min(c1, end + 8))
         metric, modifier, changed = self._metric(q, code, max(c0, previous), start, end, pair)
         modality = self._modality(c0, start)
@@ -277,7 +280,9 @@ class _Reading:
         base, own = self.vocab.shapes.get(code or "", (code, None))
         view = self.view
         c0 = self._bounds(self.clauses, start)[0]
-        if q.kind == "percent" and (SHARE_WORDS.search(view, c0, start) or _OF.match(view, end)):
+        if q.kind == "percent" and (
+            SHARE_WORDS.search(view, c0, start) or OF_WHOLE.match(view, end)
+        ):
             return base, SHARE, False
         for s, e in self.metric_spans:  # the words between the metric and the value
             if left <= s and e <= start:
@@ -347,9 +352,8 @@ class _Reading:
 
     def _consumed(self, mark: _Mark, start: int) -> bool:
         """Another value, or a clause's end, stands between a comparison base and this value."""
-        return any(mark.end <= s < start for s, _ in self.spans) or any(
-            mark.end <= cut < start for cut in self.clauses
-        )
+        cuts = [s for s, _ in self.spans] + self.clauses
+        return any(mark.end <= cut < start for cut in cuts)
 
     def _currency(self, start: int, end: int) -> str | None:
         after = CURRENCY_AFTER.match(self.view, end)
@@ -369,15 +373,11 @@ class _Mark(NamedTuple):
     scoped: bool
 
 
-@dataclass(frozen=True)
-class _Pair:
+class _Pair(NamedTuple):
     role: str  # "from" or "to"
     direction: int
     start: int  # where the pair starts (由 / from)
     from_end: int  # where its FROM value ends
-
-
-_OF = re.compile(r"\s*of\s")
 
 
 def _resolve(found: Period | str, own: Period | None) -> Period | None:

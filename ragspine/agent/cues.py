@@ -50,6 +50,7 @@ FILLER = re.compile(
     + _EN.format(r"by|of|about|around|approximately|roughly|nearly|some|over|almost|just|to")
     + r"|us\$|usd|hk\$|hkd|rmb|\$)*"
 )
+OF_WHOLE = re.compile(r"\s*of\s+(?:the\s+)?")  # 27% of (the) group's revenue
 JOINED = re.compile(r"\s*(?:和|与|及|以及|、|,|,|&|或|(?<![a-z])(?:and|or)(?![a-z]))\s*")
 FROM_MARK = re.compile(r"(?:由(?!于)|从|(?<![a-z])from)(?![a-z])")  # not 由于 (because)
 TO_MARK = re.compile(r"(?:至|到|(?<![a-z])to)(?![a-z])")
