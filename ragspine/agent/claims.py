@@ -39,6 +39,7 @@ from ragspine.agent.cues import (
     BY_YEAR,
     CHANGE,
     CHANGE_AFTER,
+    CHANGE_BEFORE_NAME,
     CLAUSE_END,
     COMPARED,
     CURRENCY_AFTER,
@@ -48,6 +49,7 @@ from ragspine.agent.cues import (
     FORECAST_WORDS,
     FROM_MARK,
     JOINED,
+    LANGUAGE_SWITCH,
     OF_WHOLE,
     OWN_PERIOD,
     PER_UNIT_WORDS,
@@ -60,6 +62,7 @@ from ragspine.agent.cues import (
     Vocabulary,
     currency_word,
 )
+from ragspine.agent.frames import NO_FRAME, Frame
 from ragspine.numbers import Quantity, read_numbers
 from ragspine.profile.periods import Period, find_periods, previous_period
 from ragspine.text import fold, fold_with_index
@@ -80,23 +83,6 @@ class Context:
     direction: int = 0  # +1 up, -1 down
     role: str | None = None  # "from" or "to" in a from-to pair
     earlier: bool = False  # 上年, or a FROM value: before the statement's own period
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What a text's surroundings say where its own sentence is silent."""
-
-    entity: str | None = None
-    period: Period | None = None
-    metric: str | None = None
-    channel: str | None = None
-    currency: str | None = None
-    scale: int = 1  # a table's unit note: (百万美元) makes a bare 455 mean 455,000,000
-    percent: bool = False  # a table's (%) column
-    source: bool = False  # a source's figure of a metric, no channel named, is the total
-
-
-NO_FRAME = Frame()
 
 
 @dataclass(frozen=True)
@@ -144,12 +130,13 @@ class _Reading:
         glossary = vocab.glossary.scan
         self.names = [(_kind(k), _code(k, m.code), m.start, m.end) for k, m in glossary(view)]
         self.metric_spans = [(s, e) for k, _, s, e in self.names if k == "metrics"]
-        self.sentences = [0] + [m.end() for m in SENTENCE_END.finditer(view)]
+        self.at = (lambda i: i) if self.to_view is None else self.to_view.__getitem__
+        switched = [self.at(m.end()) for m in LANGUAGE_SWITCH.finditer(text)]  # …,For 2025
+        self.sentences = sorted({0, *(m.end() for m in SENTENCE_END.finditer(view)), *switched})
         self.clauses = [0] + [m.end() for m in CLAUSE_END.finditer(view)]
 
     def claims(self, quantities: list[Quantity]) -> list[Claim]:
-        at = (lambda i: i) if self.to_view is None else self.to_view.__getitem__
-        spans = [(at(q.start), at(q.end)) for q in quantities]
+        spans = [(self.at(q.start), self.at(q.end)) for q in quantities]
         self.spans = spans
         self.periods = self._periods(spans)
         pairs = self._pairs(spans)
@@ -221,7 +208,7 @@ class _Reading:
     def _context(
         self, q: Quantity, start: int, end: int, previous: int, pair: _Pair | None
     ) -> Context:
-        s0, s1 = self._bounds(self.sentences, start)
+        s0, _ = self._bounds(self.sentences, start)
         c0, c1 = self._bounds(self.clauses, start)
         frame = self.frame
         way = pair.direction if pair else self._direction(max(c0, previous), start, near=True)
@@ -236,7 +223,7 @@ class _Reading:
         channel = self._channel(c0, c1, start)
         if channel is None and frame.source and (metric or frame.metric) is not None:
             channel = self.vocab.default_channel  # a source's unqualified figure: the total
-        period, earlier = self._period((s0, s1), (c0, c1), start, end, pair, modality, changed)
+        period, earlier = self._period(s0, (c0, c1), start, end, pair, modality, changed)
         return Context(
             entity=entity or frame.entity,
             period=period,
@@ -284,11 +271,13 @@ class _Reading:
             SHARE_WORDS.search(view, c0, start) or OF_WHOLE.match(view, end)
         ):
             return base, SHARE, False
+        named = left  # where the metric's name starts: 新开门店数 is a change, not a count
         for s, e in self.metric_spans:  # the words between the metric and the value
             if left <= s and e <= start:
-                left = e
+                named, left = s, e
         gap = view[left:start]
-        changed = pair is None and not TO_BEFORE.search(gap) and CHANGE.search(gap) is not None
+        worded = CHANGE.search(gap) or CHANGE_BEFORE_NAME.search(view, max(c0, named - 4), named)
+        changed = pair is None and not TO_BEFORE.search(gap) and worded is not None
         if changed or CHANGE_AFTER.match(view, end):
             return base, GROWTH, True  # a change of a per-unit figure is a change too
         if PER_UNIT_WORDS.search(view, c0, start):
@@ -314,7 +303,7 @@ class _Reading:
 
     def _period(
         self,
-        sentence: tuple[int, int],
+        sentence: int,
         clause: tuple[int, int],
         start: int,
         end: int,
@@ -326,11 +315,9 @@ class _Reading:
 
         A comparison base (上年的X, 较2022年的X, than in 2023) is the period of the one value
         after it, and of no change: "较上年增长11%" is this year's growth."""
-        (s0, s1), (c0, c1) = sentence, clause
-        own = next(
-            (p.what for p in self.periods if isinstance(p.what, Period) and s0 <= p.start < s1),
-            self.frame.period,
-        )
+        s0, (c0, c1) = sentence, clause
+        named = [p.what for p in self.periods if s0 <= p.start and p.end <= start]
+        own = next((p for p in reversed(named) if isinstance(p, Period)), self.frame.period)
         if modality != ACTUAL and (by := BY_YEAR.search(self.view, c0, c1)):
             return Period("FY", by.group(1)), False  # a target's period: 到2030年, by 2030
         before = [p for p in self.periods if s0 <= p.start and p.end <= start]
@@ -395,4 +382,4 @@ def _kind(kind: str) -> str:
 
 
 def _code(kind: str, code: str) -> str:
-    return f"~{code}" if kind in ("external", "unsupported") else code
+    return f"~{code}" if kind in ("external", "unsupported") else code  # never a profile code

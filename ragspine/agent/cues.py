@@ -36,6 +36,7 @@ _DOWN = _longest_first(
 )
 DIRECTION = re.compile(f"(?P<down>{_DOWN})|(?P<up>{_UP})")
 CHANGE_AFTER = re.compile(f"\\s*(?:的)?(?:{_UP}|{_DOWN})")
+CHANGE_BEFORE_NAME = re.compile(f"(?:{_UP}|{_DOWN})$")  # 新开门店数, 净减少门店数
 CHANGE = re.compile(f"{_UP}|{_DOWN}|增速|同比|环比|变动|" + _EN.format("yoy|year-on-year|change"))
 TO_BEFORE = re.compile(
     r"(?:至|到|(?<![a-z])to)(?:\s*(?:约|近|超过|逾|about|approximately|roughly|nearly|over"
@@ -89,6 +90,8 @@ RELATIVE_PERIOD = re.compile(
 )
 OWN_PERIOD = re.compile(r"今年|本年度?|本财年|年内|" + _EN.format(r"this\s+year"))
 SENTENCE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)")
+# Chinese, a comma, then an English sentence: a new sentence (read on the unfolded text).
+LANGUAGE_SWITCH = re.compile(r"(?<=[\u4e00-\u9fff])\s*[,，]\s*(?=[A-Z][a-z])")
 CLAUSE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)|(?<!\d),|,(?!\d)|(?<!\d),|,(?!\d)")
 
 

@@ -12,14 +12,31 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
-from ragspine.agent.claims import Frame
 from ragspine.agent.cues import Vocabulary, currency_word
 from ragspine.profile.periods import Period, find_periods
 from ragspine.text import fold
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a text's surroundings say where its own sentence is silent."""
+
+    entity: str | None = None
+    period: Period | None = None
+    metric: str | None = None
+    channel: str | None = None
+    currency: str | None = None
+    scale: int = 1  # a table's unit note: (百万美元) makes a bare 455 mean 455,000,000
+    percent: bool = False  # a table's (%) column
+    source: bool = False  # a source's figure of a metric, no channel named, is the total
+
+
+NO_FRAME = Frame()
+
 
 _TITLE_SEPARATOR = " › "
 _UNIT_NOTE = re.compile(

@@ -31,20 +31,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from ragspine.agent.claims import (
-    ACTUAL,
-    NO_FRAME,
-    Claim,
-    Claims,
-    Frame,
-    read_claims,
-)
+from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
 from ragspine.agent.cues import vocabulary
-from ragspine.agent.frames import frame_of, merged, passage_frame
+from ragspine.agent.frames import NO_FRAME, Frame, frame_of, merged, passage_frame
 from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
 from ragspine.agent.support import (
     Statement,
+    backing,
     close,
     compatible,
     fact_quantities,
@@ -279,7 +273,11 @@ class _Guard:
 
     def contradictions(self, claims: list[Claim], cited: Sequence[NarrativeHit]) -> int:
         """Values given to a slot the structured half answered or could not find: a claim of the
-        slot's metric (and modifier), entity, channel and period, in the slot's kind."""
+        slot's metric (and modifier), entity, channel and period, in the slot's kind.
+
+        A claim whose words name no period is the slot's, unless the cited passage statement
+        that supports it is another period's own figure (410 quoted from the FY2023 review,
+        not the 上年 of a FY2024 one), or every passage it cites is another period's."""
         if not self.slots or not claims:
             return 0
         titled = {passage_frame(h.title, self.vocab, self.ref).period for h in cited}
@@ -290,21 +288,31 @@ class _Guard:
             c = claim.context
             if c.earlier or c.modality != ACTUAL or c.metric is None:
                 continue
+            period: Period | bool | None = c.period or False  # False: not looked up yet
             for slot in self.slots:
                 base, own = self.vocab.shapes.get(slot.metric, (slot.metric, "level"))
-                period = c.period or fallback
                 if (
                     c.metric != base
                     or not compatible(c.modifier, own)
                     or c.entity not in (None, slot.entity)
                     or (c.channel or default) != slot.channel
-                    or (period is not None and period != slot.period)
                     or not self.same_kind(claim, slot)
                 ):
+                    continue
+                if period is False:
+                    period = self.period_of(claim, cited) or fallback
+                if period is not None and period != slot.period:
                     continue
                 if not any(claim.quantity.matches(q) for q in slot.own) or not slot.found:
                     bad += 1
         return bad
+
+    def period_of(self, claim: Claim, cited: Sequence[NarrativeHit]) -> Period | None:
+        """The period of the cited statement supporting a claim, when it is that statement's
+        own (not a 上年 or FROM figure of it)."""
+        passages = [s for h in cited for s in passage_statements(h, self.vocab, self.ref)]
+        by = backing(claim, passages)
+        return by.context.period if by is not None and not by.context.earlier else None
 
     def same_kind(self, claim: Claim, slot: _Slot) -> bool:
         """Is this number of the fact's kind: a rate for a percentage, money in the fact's

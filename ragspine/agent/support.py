@@ -69,6 +69,16 @@ class Statement:
 def verdict(claim: Claim, sources: Iterable[Statement]) -> str | None:
     """None when some source supports the claim; else why not: ``unsupported`` when none
     states its value, else the dimension in which the ones that do differ."""
+    return judged(claim, sources)[0]
+
+
+def backing(claim: Claim, sources: Iterable[Statement]) -> Statement | None:
+    """The first source that supports the claim, whose context may say what the claim's
+    leaves unsaid (the period of "由380百万美元增至410百万美元" quoted from the FY2023 review)."""
+    return judged(claim, sources)[1]
+
+
+def judged(claim: Claim, sources: Iterable[Statement]) -> tuple[str | None, Statement | None]:
     reason = UNSUPPORTED
     signed = _signed(claim.quantity, claim.context)
     for source in sources:
@@ -78,12 +88,12 @@ def verdict(claim: Claim, sources: Iterable[Statement]) -> str | None:
         if signed.matches(theirs) or (loose and signed.matches(_negated(theirs))):
             why = differs(claim.context, source.context)
             if why is None:
-                return None
+                return None, source
             if reason in (UNSUPPORTED, REVERSED):
                 reason = why
         elif reason == UNSUPPORTED and _negated(signed).matches(theirs):
             reason = REVERSED  # 下降11% against 增长11%
-    return reason
+    return reason, None
 
 
 def close(claim: Quantity, source: Quantity) -> bool:

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ragspine.agent.claims import Claim, Frame
+from ragspine.agent.claims import Claim
 from ragspine.agent.cues import Vocabulary
-from ragspine.agent.frames import frame_of, merged, with_unit_note
+from ragspine.agent.frames import Frame, frame_of, merged, with_unit_note
 
 _ROW = re.compile(r"^\s*\|.*\|\s*$")
 _RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?\s*)?\|?\s*$")

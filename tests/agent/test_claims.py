@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from ragspine.agent.claims import NO_FRAME, Claim, Context, Frame, read_claims
+from ragspine.agent.claims import Claim, Context, read_claims
 from ragspine.agent.cues import vocabulary
-from ragspine.agent.frames import frame_of, passage_frame
+from ragspine.agent.frames import NO_FRAME, Frame, frame_of, passage_frame
 from ragspine.agent.support import Statement, verdict
 from ragspine.numbers import fold_numbers
 from ragspine.profile import default_profile
@@ -161,3 +161,8 @@ def test_a_list_of_names_attaches_none_of_them_and_a_listed_value_shares_its_kin
     years = read("香港2023年和2024年的收入分别为410百万美元和455百万美元。")
     assert [c.period for c in years.values()] == [None, None]
     assert [c.entity for c in years.values()] == ["ACME_HK", "ACME_HK"]
+
+
+def test_an_english_sentence_after_a_chinese_comma_is_a_sentence_of_its_own() -> None:
+    text = "台湾:2025年维持现有门店网络,For 2025 our target is to cut ten days across the group."
+    assert read(text)["ten"].entity == "ACME_GROUP"  # not 台湾, named in the Chinese sentence

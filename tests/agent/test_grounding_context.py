@@ -215,6 +215,31 @@ def test_a_found_fact_supports_only_its_own_slots(
     assert removed(result, fabricated), result.answer
 
 
+def test_a_fact_line_under_a_label_of_change_is_another_quantity(
+    store: FactStore, retriever: HybridRetriever
+) -> None:
+    """540 is the number of stores at year end; 新开门店数 (stores opened) is another quantity."""
+    task = {"metric": "STORE_COUNT", "entity": "ACME_CN", "period": "FY2024"}
+    reply = "中国内地 FY2024 新开门店数:540 家"
+    result = ask(store, retriever, "为什么中国内地FY2024门店数减少?", reply, task=task)
+    assert result.route == "composite" and "540 家" in result.answer.split("归因分析:")[0]
+    assert removed(result, "540"), result.answer
+
+
+def test_the_composite_half_may_quote_another_years_own_figure(
+    store: FactStore, retriever: HybridRetriever
+) -> None:
+    """Two passages in one sentence: 410 is the FY2023 review's own year's figure, not a value
+    given to the FY2024 slot (455)."""
+    reply = (
+        "香港收入由380百万美元增至410百万美元,同店销售增长为5.4%,2024年香港收入由410百万美元"
+        "增至455百万美元,增长约11%,同店销售增长为6.8%,高于上年的5.4%。"
+        f"(来源:{FY23} section=1.2,para=3、{MDA} section=1.4,para=1)"
+    )
+    result = ask(store, retriever, "为什么香港FY2024收入增长?", reply, task=HK_2024)
+    assert result.route == "composite" and kept(result), result.answer
+
+
 def test_the_questions_premise_is_never_a_source(
     store: FactStore, retriever: HybridRetriever
 ) -> None:
