@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.numbers import Quantity, direction_before, fold_numbers, read_numbers
+from ragspine.numbers import (
+    Quantity,
+    direction_before,
+    fold_numbers,
+    precision_of,
+    read_numbers,
+)
 
 # -- renderers written for the tests, independently of the reader -----------------------------
 
@@ -278,3 +284,111 @@ def test_matches_compares_value_scale_and_kind(claim: str, source: str, ok: bool
 def test_direction_before_a_number(text: str, direction: int) -> None:
     (q,) = values(text)
     assert direction_before(fold_numbers(text), q.start) == direction
+
+
+# -- the notations of the shared contract (issue 21, section 5) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("门店数为Ⅻ家", 12),  # Roman numeral characters, one or several
+        ("门店数为ⅩⅡ家", 12),
+        ("门店数为ⅻ家", 12),
+        ("XII stores", 12),  # ASCII Roman where it cannot be a word
+        ("廿五家", 25),  # 廿 卅 卌
+        ("卅家", 30),
+        ("卌家", 40),
+        ("〢〤家", 24),  # Suzhou numerals, positional
+        ("〹家", 20),
+        ("兩千三百萬", 23_000_000),  # traditional
+        ("壹億貳仟萬", 120_000_000),
+        ("约23.98億美元", 2_398_000_000),
+        ("4亿5500万", 455_000_000),  # compound amounts
+        ("1千3百20万", 13_200_000),
+        ("1万2000人", 12_000),
+        ("one thousand three hundred and twenty million", 1_320_000_000),  # English words
+        ("one point three billion", 1_300_000_000),
+        ("two million three hundred thousand", 2_300_000),
+        ("1 320家", 1320),  # digit groups split by a space of any width
+        ("1\u2009320家", 1320),
+        ("1\u202f320家", 1320),
+        ("1\u00a0320家", 1320),
+        ("12 345 678家", 12_345_678),
+        ("**20**876家", 20876),  # emphasis or markup inside a number
+        ("1<b>3</b>20家", 1320),
+        ("1，320家", 1320),  # a full-width comma before three digits
+        ("１３２０家", 1320),  # full-width digits
+        ("1999 stores", 1999),  # a four-digit count is a value, not a year
+        ("2024家门店", 2024),
+        ("2398百万美元", 2_398_000_000),
+    ],
+)
+def test_every_notation_of_the_contract_is_read(text: str, value: int) -> None:
+    (q,) = values(text)
+    assert q.value == value, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "原因有三:①门店关闭;②汇率折算;③需求疲弱",  # an inline ①②③ list
+        "详见第3节",  # a section number in prose
+        "see section 4.2 below",
+        "如表2所示",
+        "I think so",  # the word I
+        "MD&A",  # letters that spell a Roman numeral
+        "Phase II of the plan",
+        "单位:百万美元",  # a unit note, not one million
+        "二〇二四年",  # a year in CJK digits
+    ],
+)
+def test_labels_and_words_are_not_claims(text: str) -> None:
+    assert values(text) == [], text
+
+
+def test_a_malformed_citation_is_read_as_text() -> None:
+    assert values("(来源:ACME_FY2024_MDA.md section=1.4,para=1)") == []
+    assert values("(来源:ACME_FY2024_MDA.md section=1.4,para=1、ACME_ESG_Report_2024.md)") == []
+    smuggled = values("(来源:ACME_FY2024_MDA.md section=1.4,para=1,增长40%)")
+    assert [(q.value, q.kind) for q in smuggled] == [(Decimal(40), "percent")]
+    assert [q.value for q in values("(来源:增长40%)")] == [Decimal(40)]
+
+
+@pytest.mark.parametrize(
+    ("written", "places", "precision"),
+    [
+        (455, 0, "0.5"),
+        (540, 0, "5"),
+        (2400, 0, "50"),
+        (1000, 0, "500"),
+        (0, 0, "0.5"),
+        ("4.55", 2, "0.005"),
+        ("33.60", 2, "0.005"),
+    ],
+)
+def test_precision_reads_trailing_zeros_of_an_integer_as_rounding(
+    written: int | str, places: int, precision: str
+) -> None:
+    assert precision_of(Decimal(written), places) == Decimal(precision)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "ok"),
+    [
+        ("about USD 1 billion", "1320百万", False),  # ±0.5 billion, but never beyond 5%
+        ("约1.3 billion", "1320百万", True),
+        ("约11%", "10.98%", True),
+        ("约30%", "27%", False),
+        ("2400", "2450", True),  # 2400 carries ±50
+        ("2400", "2460", False),
+        ("1,000", "1,320", False),
+        ("541", "540", False),
+        ("10.98%", "约11%", False),  # a claim may round a source, never add precision
+        ("13亿2000万", "1320百万", True),
+    ],
+)
+def test_the_rounding_rule(claim: str, source: str, ok: bool) -> None:
+    (c,) = values(claim)
+    (s,) = values(source)
+    assert c.matches(s) is ok

@@ -1,58 +1,68 @@
-"""The narrative guard: every number in model prose is held to the passages its sentence cites.
+"""The narrative guard: every number in model prose is a claim with its context, held to what
+the passages its sentence cites (or the answer's found facts) state in the same context.
 
 Control flow, not a prompt. The model's text is folded first (format and bidi characters gone,
 every digit form normalised), so what is checked is what is shown. Then, sentence by sentence:
 
-* a citation counts only if it names a retrieved passage (``(来源:doc locator)`` or ``[n]``);
-  one that does not is dropped from the text;
-* a sentence without a citation of its own leans on the next cited sentence of its line;
-* a sentence quoted word for word from a passage it cites (nothing glued to the quote that
-  would change a number in it) states what the passage states;
-* every number in it must be stated by a cited passage (same value at the same scale, same
-  kind, not a year or locator there, not with the opposite direction), or be a found fact or a
-  difference or growth rate computed from two found facts;
-* in a composite answer it may not give the structured half's metric, entity and period another
-  value, nor a value for one the structured half could not find.
+* a citation counts only if it is well formed (``(来源:DOC LOCATOR、…)`` or ``[n]``) and names
+  a retrieved passage; one naming no retrieved passage is dropped from the text; anything else
+  in parentheses is text, and its numbers are read like any other;
+* a sentence without a citation of its own leans on the next cited sentence of its line; a row
+  of a table the model wrote, on the citations of its table;
+* every number it shows is read with its context (``claims``: entity, period, metric and
+  modifier, channel, currency, modality, direction and from/to role) and must be stated by a
+  source in the same context (``support``): a cited passage's number read the same way, with
+  the passage's heading path and document where its sentence is silent; a found fact; a
+  difference or growth rate of two found facts of one series. The question is never a source;
+* a sentence quoted word for word from a passage it cites states what the passage states,
+  unless the answer puts it under a heading, or after words on its line, naming another
+  context: then it is read in that context like any other sentence;
+* in a composite answer it may not give the structured half's metric, entity, period and
+  channel another value, nor a value for one the structured half could not find.
 
-A sentence that fails is replaced by a short marker; the trace counts removals, never their text.
+A sentence (or a table cell) that fails is replaced by a short marker; the trace counts
+removals, never their text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from decimal import Decimal
-from functools import lru_cache
-from itertools import combinations
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 
-from ragspine.agent.query_tools import FoundResult, ToolResult
+from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
+from ragspine.agent.cues import vocabulary
+from ragspine.agent.frames import NO_FRAME, Frame, frame_of, merged, passage_frame
+from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
-from ragspine.numbers import Kind, Quantity, direction_before, fold_numbers, read_numbers
+from ragspine.agent.support import (
+    Statement,
+    backing,
+    close,
+    compatible,
+    fact_quantities,
+    fact_statements,
+    passage_statements,
+    quote_claims,
+    quoted,
+    unit_kind,
+    verdict,
+)
+from ragspine.agent.tables import noted, table_cells, table_end, with_cell
+from ragspine.numbers import CITATION, Quantity, fold_numbers
 from ragspine.profile import DomainProfile
-from ragspine.profile.glossary import glossary_for
-from ragspine.profile.periods import Period, find_periods
+from ragspine.profile.periods import Period
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.text import fold
 
 REMOVED_MARKER = "〔此句含无法核实的数字,已移除〕"
 
-_CITATION = re.compile(r"[((](?:来源|出处|sources?)\s*[::]([^()()]*)[))]|\[(\d{1,2})\]", re.I)
 _SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)(?=\s)")
-_LEADING_CITATIONS = re.compile(rf"^\s*(?:(?:{_CITATION.pattern})\s*)+", re.I)
-_SEPARATORS = re.compile(r"[、;;]\s*")  # not commas: locators hold them
-# What makes a number an amount of money, a count of stores, or a rate: the fact's own kind.
-_MONEY_AFTER = re.compile(r"^\s?(?:美元|元|港元|人民币|usd|us\$|hkd|cny|rmb|dollars?)", re.I)
-_COUNT_AFTER = re.compile(r"^\s?(?:家|间|个|stores?|outlets?)", re.I)
-_RELATIVE_PERIOD = re.compile(
-    r"上年|上一年|去年|前一年|上年度|上年末|同期|prior year|previous year|last year|year earlier"
-)
-_FROM_BEFORE = re.compile(r"(?:由|从|from)\s*(?:上年的|去年的)?\s*$")
-_LEVEL_BEFORE = re.compile(r"(?:至|到|为|达|to|at)\s*$")
-_CHANGE_BEFORE = re.compile(r"(?:关闭|新开|净减少|净增加|净增|净减|减少了?|增加了?|net)\s*$")
-_HALF = Decimal("0.5")
-_EXACT = Decimal("0.0000005")
-_SCALES = {"_K": Decimal(10**3), "_M": Decimal(10**6), "_B": Decimal(10**9), "_BN": Decimal(10**9)}
+_LEADING_CITATIONS = re.compile(rf"^\s*(?:(?:{CITATION.pattern})\s*)+", re.I)
+_SEPARATORS = re.compile(r"\s*[、;;]\s*")  # not commas: locators hold them
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+_SCALE_WRITTEN = re.compile(r"[百千万亿億萬]|million|billion|thousand|bn|mn", re.I)
 
 
 @dataclass
@@ -68,34 +78,35 @@ def ground(
 ) -> GroundingReport:
     """The model's text with every unsupported sentence replaced and every fake citation gone."""
     report = GroundingReport(text="")
-    found = [
-        o for f in facts if f["status"] == "found" for o in [f, *(f.get("operands") or [])]
-    ]  # a derived metric's operands are facts of the answer too
-    derived = _derived(req.profile, found)
-    slots = _slots(req, facts)
-    passages = _Passages(hits)
-    lines = []
-    for line in fold_numbers(text).split("\n"):
-        sentences = [passages.cite(s, report) for s in _sentences(line)]
-        inherited: list[NarrativeHit] = []
-        for i in range(len(sentences) - 1, -1, -1):  # uncited sentences lean on the next citation
-            clean, cited = sentences[i]
-            if cited:
-                inherited = cited
-            else:
-                sentences[i] = (clean, inherited)
-        kept = []
-        for clean, cited in sentences:
-            bad = _unsupported(req, clean, cited, derived, slots)
-            if bad:
-                report.numbers_removed += bad
-                report.sentences_removed += 1
-                kept.append(REMOVED_MARKER)
-            else:
-                kept.append(clean)
-        lines.append("".join(kept))
-    report.text = "\n".join(lines)
+    guard = _Guard(req, hits, facts, report)
+    lines = fold_numbers(text).split("\n")
+    out: list[str] = []
+    headings: list[Frame] = []
+    i = 0
+    while i < len(lines):
+        end = table_end(lines, i)
+        if end > i:
+            before = lines[i - 1] if i else ""
+            after = lines[end] if end < len(lines) else ""
+            out += guard.table(lines, i, end, _frame(headings), before, after)
+            i = end
+            continue
+        heading = _HEADING.match(lines[i])
+        if heading:
+            level = len(heading.group(1))
+            own = frame_of([heading.group(2)], guard.vocab, req.reference_date)
+            headings = [*headings[: level - 1], *[NO_FRAME] * (level - 1 - len(headings)), own]
+        out.append(guard.line(lines[i], _frame(headings)))
+        i += 1
+    report.text = "\n".join(out)
     return report
+
+
+def _frame(headings: list[Frame]) -> Frame:
+    frame = NO_FRAME
+    for own in headings:
+        frame = merged(own, frame)
+    return frame
 
 
 def _sentences(line: str) -> list[str]:
@@ -111,31 +122,41 @@ def _sentences(line: str) -> list[str]:
     return out
 
 
-class _Passages:
-    """The retrieved passages, and what a citation of them may name."""
+class _Guard:
+    """One answer's sources, and the checks a sentence or a cell goes through."""
 
-    def __init__(self, hits: Sequence[NarrativeHit]) -> None:
-        self.hits = hits
+    def __init__(
+        self,
+        req: Request,
+        hits: Sequence[NarrativeHit],
+        facts: Sequence[ToolResult],
+        report: GroundingReport,
+    ) -> None:
+        self.req, self.report, self.hits = req, report, hits
+        self.ref = req.reference_date
+        self.vocab = vocabulary(req.profile)
         self.docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
+        self.facts = fact_statements(self.vocab, facts)
+        self.slots = _slots(req, facts)
 
-    def cite(self, sentence: str, report: GroundingReport) -> tuple[str, list[NarrativeHit]]:
-        """The sentence without citations of passages not retrieved, and the passages it cites."""
+    # -- citations -----------------------------------------------------------------------------
+
+    def cite(self, sentence: str, *, count: bool = True) -> tuple[str, list[NarrativeHit]]:
+        """The sentence without citations of passages not retrieved, and the passages it cites.
+        ``count``: a dropped citation is counted (once: a line is cited once as a line)."""
         cited: list[NarrativeHit] = []
+        if "(" not in sentence and "(" not in sentence and "[" not in sentence:
+            return sentence, cited
 
         def keep(m: re.Match[str]) -> str:
-            resolved = self.resolve(m.group(1), m.group(2))
+            resolved = self.resolve(m.group("body"), m.group("n"))
             if not resolved:
-                report.citations_dropped += 1
+                self.report.citations_dropped += count
                 return ""
             cited.extend(h for h in resolved if h not in cited)
             return m.group()
 
-        clean = (
-            _CITATION.sub(keep, sentence)
-            if "(" in sentence or "(" in sentence or "[" in sentence
-            else sentence
-        )
-        return clean, cited
+        return CITATION.sub(keep, sentence), cited
 
     def resolve(self, body: str | None, number: str | None) -> list[NarrativeHit]:
         if number:
@@ -151,271 +172,200 @@ class _Passages:
             out += [h for h in self.hits if h.doc_id == doc and locator in ("", h.locator)]
         return out
 
+    # -- prose ---------------------------------------------------------------------------------
 
-def _unsupported(
-    req: Request,
-    sentence: str,
-    cited: Sequence[NarrativeHit],
-    derived: list[Quantity],
-    slots: Sequence[_Slot],
-) -> int:
-    """How many numbers in the sentence nothing it may rely on states.
+    def line(self, line: str, frame: Frame) -> str:
+        sentences = [self.cite(s) for s in _sentences(line)]
+        inherited: list[NarrativeHit] = []
+        for i in range(len(sentences) - 1, -1, -1):  # uncited sentences lean on the next citation
+            clean, cited = sentences[i]
+            if cited:
+                inherited = cited
+            else:
+                sentences[i] = (clean, inherited)
+        kept = []
+        for i, (clean, cited) in enumerate(sentences):
+            before = "".join(s for s, _ in sentences[:i])
+            bad = self.sentence(clean, cited, frame, before)
+            if bad:
+                self.report.numbers_removed += bad
+                self.report.sentences_removed += 1
+                kept.append(REMOVED_MARKER)
+            else:
+                kept.append(clean)
+        return "".join(kept)
 
-    A sentence quoted word for word from a passage it cites states that passage's numbers in
-    the passage's own words: only the composite check remains for it.
-    """
-    body = " ".join(_CITATION.sub(" ", sentence).split())
-    if body and any(_quoted(body, _passage_text(h.text)) for h in cited):
-        return _contradictions(req, sentence, None, slots, cited)
-    claims = [q for q in read_numbers(sentence) if q.role == "value"]
-    if not claims:
-        return 0
-    sources = [stated for h in cited for stated in _passage(h.text)]
-    bad = 0
-    for claim in claims:
-        way = direction_before(sentence, claim.start)
-        if any(_signed_match(claim, way, d) for d in derived):
-            continue
-        if not any(claim.matches(q) and not (way and theirs == -way) for q, theirs in sources):
-            bad += 1
-    return bad + _contradictions(req, sentence, claims, slots, cited)
+    def sentence(
+        self, sentence: str, cited: Sequence[NarrativeHit], frame: Frame, before: str
+    ) -> int:
+        """How many numbers in the sentence nothing it may rely on states in their context.
+
+        A sentence quoted word for word from a passage it cites, with nothing around it in the
+        answer giving it another context, states that passage's numbers in the passage's own
+        words: only the composite check remains for it.
+        """
+        body = " ".join(CITATION.sub(" ", sentence).split())
+        if body and quoted(body, cited):
+            frame = merged(frame, frame_of([before], self.vocab, self.ref)) if before else frame
+            if frame == NO_FRAME:
+                if not self.names_a_slot(sentence):
+                    return 0
+                return self.contradictions(quote_claims(sentence, self.vocab, self.ref), cited)
+        claims = Claims(sentence, self.vocab, self.ref, frame)
+        return self.judge(claims.quantities, claims.read, sentence, cited)
+
+    def judge(
+        self,
+        quantities: list[Quantity],
+        read: Callable[[], list[Claim]],
+        text: str,
+        cited: Sequence[NarrativeHit],
+    ) -> int:
+        """How many of the values no source states in their context. Their contexts are read
+        only if some source states the value at all."""
+        if not quantities:
+            return 0
+        sources: list[Statement] = [
+            *self.facts,
+            *(s for h in cited for s in passage_statements(h, self.vocab, self.ref)),
+        ]
+        near = [[s for s in sources if close(q, s.quantity)] for q in quantities]
+        bad = sum(not n for n in near)
+        if any(near):
+            claims = read()
+            bad += sum(verdict(c, n) is not None for c, n in zip(claims, near, strict=True) if n)
+        if self.names_a_slot(text):
+            bad += self.contradictions(read(), cited)
+        return bad
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def table(
+        self, lines: list[str], start: int, end: int, frame: Frame, before: str, after: str
+    ) -> list[str]:
+        """The table's rows, each cell with an unsupported claim replaced by the marker."""
+        rows = {n: self.cite(lines[n]) for n in range(start, end)}
+        shared = [h for _, cited in rows.values() for h in cited]
+        for near in (before, after):  # a citation on the line before or after the table
+            shared += [h for h in self.cite(near, count=False)[1] if h not in shared]
+        out = {n: clean for n, (clean, _) in rows.items()}
+        clean = [*lines[:start], *(out[n] for n in range(start, end))]
+        for cell in table_cells(clean, start, end, self.vocab, self.ref, frame, before):
+            claims = noted(read_claims(cell.text, self.vocab, self.ref, cell.frame), cell.frame)
+            quantities = [c.quantity for c in claims]
+            cites = rows[cell.line][1] or shared
+            bad = self.judge(quantities, partial(list, claims), cell.text, cites)
+            if bad:
+                self.report.numbers_removed += bad
+                self.report.sentences_removed += 1
+                out[cell.line] = with_cell(out[cell.line], cell.index, REMOVED_MARKER)
+        return [out[n] for n in range(start, end)]
+
+    # -- the composite slot check --------------------------------------------------------------
+
+    def names_a_slot(self, sentence: str) -> bool:
+        """A cheap first look: does the sentence hold a name of a slot's metric at all?"""
+        if not self.slots:
+            return False
+        words = self.req.profile.memo("metric_words", lambda: _metric_words(self.req.profile))
+        folded = fold(sentence)
+        return any(w in folded for slot in self.slots for w in words.get(slot.metric, ()))
+
+    def contradictions(self, claims: list[Claim], cited: Sequence[NarrativeHit]) -> int:
+        """Values given to a slot the structured half answered or could not find: a claim of the
+        slot's metric (and modifier), entity, channel and period, in the slot's kind.
+
+        A claim whose words name no period is the slot's, unless the cited passage statement
+        that supports it is another period's own figure (410 quoted from the FY2023 review,
+        not the 上年 of a FY2024 one), or every passage it cites is another period's."""
+        if not self.slots or not claims:
+            return 0
+        titled = {passage_frame(h.title, self.vocab, self.ref).period for h in cited}
+        fallback = titled.pop() if len(titled) == 1 else None
+        default = self.vocab.default_channel
+        bad = 0
+        for claim in claims:
+            c = claim.context
+            if c.earlier or c.modality != ACTUAL or c.metric is None:
+                continue
+            period: Period | bool | None = c.period or False  # False: not looked up yet
+            for slot in self.slots:
+                base, own = self.vocab.shapes.get(slot.metric, (slot.metric, "level"))
+                if (
+                    c.metric != base
+                    or not compatible(c.modifier, own)
+                    or c.entity not in (None, slot.entity)
+                    or (c.channel or default) != slot.channel
+                    or not self.same_kind(claim, slot)
+                ):
+                    continue
+                if period is False:
+                    period = self.period_of(claim, cited) or fallback
+                if period is not None and period != slot.period:
+                    continue
+                if not any(claim.quantity.matches(q) for q in slot.own) or not slot.found:
+                    bad += 1
+        return bad
+
+    def period_of(self, claim: Claim, cited: Sequence[NarrativeHit]) -> Period | None:
+        """The period of the cited statement supporting a claim, when it is that statement's
+        own (not a 上年 or FROM figure of it)."""
+        passages = [s for h in cited for s in passage_statements(h, self.vocab, self.ref)]
+        by = backing(claim, passages)
+        return by.context.period if by is not None and not by.context.earlier else None
+
+    def same_kind(self, claim: Claim, slot: _Slot) -> bool:
+        """Is this number of the fact's kind: a rate for a percentage, money in the fact's
+        currency (or with a scale word) for an amount, stores for a count?"""
+        kind = unit_kind(self.req.profile, slot.unit)
+        q, currency = claim.quantity, claim.context.currency
+        if kind == "percent":
+            return q.kind == "percent"
+        if q.kind != "number" or kind == "ratio":
+            return False
+        if kind == "count":
+            return currency == "COUNT"
+        if currency is not None:
+            return currency == self.vocab.currency_of_unit(slot.unit)
+        return bool(_SCALE_WRITTEN.search(q.text))
 
 
-def _quoted(body: str, passage: str) -> bool:
-    """``body`` stands in the passage with nothing around it that would change a number in it:
-    not "为12" out of "为120百万", "增长11" out of "增长11%", "was 2" out of "was 2 billion"."""
-    start = passage.find(body)
-    while start != -1:
-        end = start + len(body)
-        left, right = passage[max(0, start - 1) : start], passage[end:]
-        cut_word = (left.isascii() and left.isalpha() and body[0].isalpha()) or (
-            right[:1].isascii() and right[:1].isalpha() and body[-1].isalpha()
-        )
-        if not (_GLUED_BEFORE.match(left) or _GLUED_AFTER.match(right) or cut_word):
-            return True
-        start = passage.find(body, start + 1)
-    return False
-
-
-_GLUED_BEFORE = re.compile(r"[\d.,+\-零〇一二两三四五六七八九十百千万亿负]")
-_GLUED_AFTER = re.compile(
-    r"\s?(?:[\d.,%‰零〇一二两三四五六七八九十百千万亿个倍成]|billion|million|thousand|bn|mn"
-    r"|percent|per cent|pp|bps|basis point|times)",
-    re.I,
-)
-
-
-@lru_cache(maxsize=4096)
-def _passage_text(text: str) -> str:
-    """A passage as the model saw it (one line) and as the guard reads it (folded)."""
-    return " ".join(fold_numbers(text).split())
-
-
-@lru_cache(maxsize=4096)
-def _passage(text: str) -> tuple[tuple[Quantity, int], ...]:
-    """What a passage states, with the direction it states it in: read once per passage."""
-    folded = fold_numbers(text)
-    return tuple(
-        (q, direction_before(folded, q.start)) for q in read_numbers(folded) if q.role == "value"
-    )
+def _metric_words(profile: DomainProfile) -> dict[str, list[str]]:
+    """Each metric's folded names."""
+    specs = [*profile.metrics, *profile.derived_metrics]
+    return {m.code: [fold(w) for w in (m.code, *m.aliases)] for m in specs}
 
 
 @dataclass(frozen=True)
 class _Slot:
-    """One slot the structured half answered (``own``: its value) or could not find."""
+    """One slot the structured half answered (``found``, with its value) or could not find."""
 
-    key: tuple[str, str, str, str]  # metric, entity, period type, period
+    metric: str
+    entity: str
+    period: Period
     channel: str
     unit: str
     own: tuple[Quantity, ...]
-    words: tuple[str, ...]  # the metric's folded names, for a cheap first look
+    found: bool
 
 
 def _slots(req: Request, facts: Sequence[ToolResult]) -> list[_Slot]:
-    words = req.profile.memo("metric_words", lambda: _metric_words(req.profile))
     out = []
     for fact in facts:
         if fact["status"] == "found":
-            key = (fact["metric_code"], fact["entity"], fact["period_type"], fact["period"])
-            own = tuple(_fact_quantities(req.profile, fact))
-            slot = _Slot(key, fact["channel"], fact["unit"], own, ())
+            own = tuple(fact_quantities(req.profile, fact))
+            period = Period(fact["period_type"], fact["period"])
+            slot = _Slot(
+                fact["metric_code"], fact["entity"], period, fact["channel"], fact["unit"],
+                own, True,
+            )  # fmt: skip
         elif fact["status"] == "not_found":
             n = fact["normalized"]
-            key = (n["metric_code"], n["entity"], n["period_type"], n["period"])
-            slot = _Slot(key, n["channel"], _unit_of(req, n["metric_code"]), (), ())
+            spec = req.profile.any_metric(n["metric_code"])
+            unit = spec.unit if spec is not None else ""
+            period = Period(n["period_type"], n["period"])
+            slot = _Slot(n["metric_code"], n["entity"], period, n["channel"], unit, (), False)
         else:
             continue
-        out.append(replace(slot, words=tuple(words.get(key[0], ()))))
+        out.append(slot)
     return list(dict.fromkeys(out))
-
-
-def _contradictions(
-    req: Request,
-    sentence: str,
-    claims: list[Quantity] | None,
-    slots: Sequence[_Slot],
-    cited: Sequence[NarrativeHit],
-) -> int:
-    """Values the sentence gives a slot the structured half answered or could not find.
-
-    ``claims`` None: not read yet (read here only if the sentence names a slot's metric).
-    """
-    if not slots:
-        return 0
-    folded = fold(sentence)
-    named = [s for s in slots if any(w in folded for w in s.words)]
-    if not named:
-        return 0  # names none of the answer's metrics: nothing to contradict
-    glossary = glossary_for(req.profile)
-    metrics = {m.code for m in glossary.metrics.find_all(folded)}
-    named = [s for s in named if s.key[0] in metrics]
-    if not named:
-        return 0
-    entities = {m.code for m in glossary.entities.find_all(folded)}
-    channels = {m.code for m in glossary.channels.find_all(folded)} or {req.profile.default_channel}
-    named = [s for s in named if s.channel in channels and (not entities or s.key[1] in entities)]
-    if not named:
-        return 0  # 线上收入 is not total revenue; 香港 is not 中国内地
-    periods = glossary.find_periods(folded, req.reference_date)
-    if claims is None:
-        claims = [q for q in read_numbers(sentence) if q.role == "value"]
-    bad = 0
-    for slot in named:
-        for claim in claims:
-            if _is_change(sentence, claim):
-                continue  # 净关闭45家, 减少20家: a change, not the level the fact states
-            period = _period_of(req, sentence, claim, periods[0] if periods else None, cited)
-            if period is None or (period != ("", "") and period != slot.key[2:]):
-                continue  # a value for another period of the same metric
-            if _same_kind(req.profile, claim, sentence, slot.unit) and not any(
-                claim.matches(q) for q in slot.own
-            ):
-                bad += 1
-    return bad
-
-
-def _metric_words(profile: DomainProfile) -> dict[str, list[str]]:
-    """Each metric's folded names: a cheap first look before the glossary's full match."""
-    return {m.code: [fold(w) for w in (m.code, *m.aliases)] for m in profile.metrics}
-
-
-def _is_change(sentence: str, claim: Quantity) -> bool:
-    before = sentence[max(0, claim.start - 8) : claim.start]
-    if _LEVEL_BEFORE.search(before):
-        return False  # 下降至1320: the level reached
-    return bool(_CHANGE_BEFORE.search(before)) or direction_before(sentence, claim.start) != 0
-
-
-def _period_of(
-    req: Request,
-    sentence: str,
-    claim: Quantity,
-    first: Period | None,
-    cited: Sequence[NarrativeHit],
-) -> tuple[str, str] | None:
-    """The period a number is stated for: the last one named before it, else the sentence's,
-    else the one the cited documents' titles name; ("", "") when nothing says.
-
-    None when it is another period the reader cannot place (上年, 由X增至Y's X): not this slot's.
-    """
-    before = fold(sentence[: claim.start])
-    if _FROM_BEFORE.search(before[-6:]):
-        return None
-    named = find_periods(before, req.reference_date)
-    relative = [m.end() for m in _RELATIVE_PERIOD.finditer(before)]
-    last_named = named[-1] if named else None
-    if relative and (last_named is None or relative[-1] > last_named.end):
-        return None
-    period = last_named.period if last_named else first
-    if period is None:
-        titled = {
-            (m.period.period_type, m.period.period)
-            for h in cited
-            for m in find_periods(fold(h.title), req.reference_date)
-            if m.period is not None
-        }
-        return titled.pop() if len(titled) == 1 else ("", "")
-    return (period.period_type, period.period)
-
-
-def _signed_match(claim: Quantity, way: int, computed: Quantity) -> bool:
-    """A computed change carries its sign: 下降 5.7% matches -5.7, 增长 5.7% does not."""
-    if way == 0 or claim.value < 0:
-        return claim.matches(computed) or claim.matches(_negated(computed))
-    return _negated(claim).matches(computed) if way < 0 else claim.matches(computed)
-
-
-def _negated(q: Quantity) -> Quantity:
-    return Quantity(-q.value, q.kind, q.precision, q.start, q.end, q.text, q.role)
-
-
-def _unit_of(req: Request, metric_code: str) -> str:
-    spec = req.profile.any_metric(metric_code)
-    return spec.unit if spec is not None else ""
-
-
-def _unit_kind(prof: DomainProfile, unit: str) -> str:
-    """percent, count, ratio or amount: as the profile declares the unit (PCT and COUNT, the
-    demo's codes, read as their names say when undeclared)."""
-    declared = prof.unit(unit)
-    if declared.kind != "amount" or any(u.code == unit for u in prof.units):
-        return declared.kind
-    return "count" if unit == "COUNT" else "amount"
-
-
-def _same_kind(prof: DomainProfile, claim: Quantity, sentence: str, unit: str) -> bool:
-    """Is this number of the fact's kind: a rate for a percentage, money for an amount, a count?"""
-    kind = _unit_kind(prof, unit)
-    if kind == "percent":
-        return claim.kind == "percent"
-    if claim.kind != "number":
-        return False
-    after = sentence[claim.end : claim.end + 6]
-    if kind == "count":
-        return bool(_COUNT_AFTER.match(after))
-    if kind == "ratio":
-        return False  # a plain multiple: only the number itself, which the passage check holds
-    scaled = claim.precision > _HALF  # 1400百万, 4.55亿: a scale word was written
-    return bool(_MONEY_AFTER.match(after)) or scaled or sentence[: claim.start].endswith("$")
-
-
-def _scale(prof: DomainProfile, unit: str) -> Decimal:
-    """What one of the unit is worth in base units: declared (万元 = 10000), else by the code's
-    ending (USD_M = 1000000)."""
-    if any(u.code == unit for u in prof.units):
-        return Decimal(str(prof.unit(unit).scale))
-    return next((v for k, v in _SCALES.items() if unit.upper().endswith(k)), Decimal(1))
-
-
-def _fact_quantities(prof: DomainProfile, fact: FoundResult) -> list[Quantity]:
-    """A found fact as written (1320 USD_M) and at scale (1,320,000,000)."""
-    value = Decimal(str(fact["value"]))
-    kind: Kind = "percent" if _unit_kind(prof, fact["unit"]) == "percent" else "number"
-    scale = _scale(prof, fact["unit"])
-    return [_exact(value, kind), _exact(value * scale, kind, scale)]
-
-
-def _exact(value: Decimal, kind: Kind, scale: Decimal = Decimal(1)) -> Quantity:
-    return Quantity(value, kind, _EXACT * scale, 0, 0, "")
-
-
-def _derived(prof: DomainProfile, found: Sequence[FoundResult]) -> list[Quantity]:
-    """Found facts, and what two of one series give: the difference and the growth rate."""
-    out = [q for f in found for q in _fact_quantities(prof, f)]
-    for a, b in combinations(found, 2):
-        if (a["metric_code"], a["entity"], a["channel"], a["unit"]) != (
-            b["metric_code"],
-            b["entity"],
-            b["channel"],
-            b["unit"],
-        ):
-            continue
-        # Both orders: which of the two is "before" is the sentence's to say, by its words.
-        va, vb = Decimal(str(a["value"])), Decimal(str(b["value"]))
-        scale = _scale(prof, a["unit"])
-        kind: Kind = "points" if _unit_kind(prof, a["unit"]) == "percent" else "number"
-        for base, other in ((va, vb), (vb, va)):
-            out += [_exact(other - base, kind), _exact((other - base) * scale, kind, scale)]
-            if base:
-                out.append(_exact((other - base) / base * 100, "percent"))
-    return out
