@@ -9,6 +9,7 @@ phrase) makes it no citation: it is read as text.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ragspine.evals.audit.claims import read_claims
@@ -30,12 +31,18 @@ class Citation:
     entries: tuple[tuple[str, str], ...]  # (doc, locator); locator "" for a document alone
 
 
-def citations(line: str) -> list[Citation]:
-    """The well-formed citations of a line, in order."""
+def citations(line: str, known: Collection[tuple[str, str]] = ()) -> list[Citation]:
+    """The well-formed citations of a line, in order. An entry naming exactly one of the
+    ``known`` sources (a found fact's document and locator, whatever its locator's form: a
+    user's facts file may write any) is well formed too."""
     out = []
     for m in _PAREN.finditer(line):
         entries = []
         for part in re.split(r"[、;]", m.group(1)):
+            exact = _known(part, known)
+            if exact is not None:
+                entries.append(exact)
+                continue
             e = _ENTRY.fullmatch(part)
             named = re.findall(r"(?:row|col|sheet)=([^,]*)", e.group("loc") or "") if e else []
             if e is None or not all(_plain(x) for x in [e.group("doc"), *named]):
@@ -45,6 +52,14 @@ def citations(line: str) -> list[Citation]:
             if entries:
                 out.append(Citation(m.start(), m.end(), tuple(entries)))
     return out
+
+
+def _known(part: str, known: Collection[tuple[str, str]]) -> tuple[str, str] | None:
+    text = " ".join(part.split())
+    for doc, locator in known:
+        if text in (f"{doc} · {locator}", f"{doc} {locator}"):
+            return doc, locator
+    return None
 
 
 def _plain(text: str) -> bool:

@@ -154,7 +154,7 @@ class _Reader:
         return out
 
     def line(self, line: str, heading: Backdrop) -> list[Finding]:
-        cites = citations(line)
+        cites = citations(line, self.by_source)
         local, passages, fact_cited = self._cited(cites)
         bare = unquote(blank(line, cites), self.question)
         body = " ".join(bare.split())
@@ -184,10 +184,10 @@ class _Reader:
         self, rows: Sequence[str], around: tuple[str, str], heading: Backdrop
     ) -> list[Finding]:
         """A markdown table: its cells against the citations in it and on the lines beside it."""
-        cites = [c for text in (*rows, *around) for c in citations(text)]
+        cites = [c for text in (*rows, *around) for c in citations(text, self.by_source)]
         local, _, _ = self._cited(cites)
-        bare = [unquote(blank(r, citations(r)), self.question) for r in rows]
-        before = blank(around[0], citations(around[0]))
+        bare = [unquote(blank(r, citations(r, self.by_source)), self.question) for r in rows]
+        before = blank(around[0], citations(around[0], self.by_source))
         return self._judge(
             cell_statements(bare, before, self.lex, heading), [*local, *self.computed]
         )

@@ -132,8 +132,8 @@ def passage(raw: str, lex: Lexicon) -> Passage:
         raw_text = raw[m.end() :]
     else:
         raw_text = raw
-    back = _backdrop(meta, lex)
     text = normalise(raw_text)
+    back = _backdrop(meta, lex, _LEAD_LABEL.match(text))
     statements = tuple(s for s in read(text, lex, back) if s.claim.value is not None)
     out = Passage(" ".join(text.split()), statements, back)
     if len(lex.passages) < 8192:
@@ -141,13 +141,18 @@ def passage(raw: str, lex: Lexicon) -> Passage:
     return out
 
 
-def _backdrop(meta: Mapping[str, str], lex: Lexicon) -> Backdrop:
-    """The deepest heading that names an entity (a period), then the document's own, then its
-    title's: 四、香港:增长的驱动因素 is about 香港."""
+# A passage that opens with a label ("中国内地:2025年的目标是…") is about what the label names.
+_LEAD_LABEL = re.compile(r"\s*([^:\n。]{1,12}):")
+
+
+def _backdrop(meta: Mapping[str, str], lex: Lexicon, lead: re.Match[str] | None) -> Backdrop:
+    """The passage's own leading label, then the deepest heading that names an entity (a
+    period), then the document's own, then its title's: 四、香港:增长的驱动因素 is about 香港."""
     parts = [normalise(p) for p in meta.get("title", "").split(" › ")]
     headings, title = parts[1:][::-1], parts[:1]
     entity = _first(
         [
+            _entity_of(lead.group(1), lex) if lead else None,
             *(_entity_of(h, lex) for h in headings),
             meta.get("entity") or None,
             *(_entity_of(t, lex) for t in title),

@@ -381,3 +381,30 @@ def test_a_quote_under_a_heading_takes_the_headings_context() -> None:
     assert _audit(f"东南亚:\n{quote}") == []
     assert _audit(f"## 台湾\n{quote}") == [("176", "wrong_entity")]
     assert _audit(f"台湾:\n{quote}") == [("176", "wrong_entity")]
+
+
+STRATEGY = with_context(
+    "中国内地:2025年的目标是新开约20家、关闭约35家门店。关闭对象以连续两个财年亏损的门店为主。",
+    title="2025年门店发展策略 › 二、分区域开关店计划",
+    entity="ACME_GROUP",
+    period="2025",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        # the passage's opening label names its entity for every sentence of it, before the
+        # document's (ACME_GROUP): the second sentence is about 中国内地 too
+        ("中国内地关闭的是连续两个财年亏损的门店。", []),
+        # another region given the figure is still another entity
+        ("香港关闭的是连续两个财年亏损的门店。", ["两 (wrong_entity)"]),
+    ],
+)
+def test_a_passage_opening_with_a_label_is_about_what_it_names(
+    answer: str, flagged: list[str]
+) -> None:
+    cite = "(来源:ACME_2025_Store_Strategy.md section=1.2,para=1)"
+    texts = {("ACME_2025_Store_Strategy.md", "section=1.2,para=1"): STRATEGY}
+    found = audit_answer(answer + cite, chunk_text=lambda d, loc: texts.get((d, loc)), names=NAMES)
+    assert [f"{f.number} ({f.reason})" for f in found] == flagged
