@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 
 from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
+from ragspine.profile.vocabulary import listed_companies
 from ragspine.text import fold, fold_with_index
 
 _SUFFIX = r"(?:集团股份有限公司|股份有限公司|有限责任公司|集团有限公司|有限公司)"
@@ -74,6 +76,10 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
             return OutOfScope("company", _original(question, index, span))
     if _RANKING.search(text):
         return OutOfScope("ranking")
+    listed = profile.memo("scope_listed", lambda: _listed_pattern(profile))
+    named = listed.search(text) if listed is not None else None
+    if named is not None:  # 移远通信, or 金宇车城 where the profile's 金宇 stands inside it
+        return OutOfScope("company", _original(question, index, named.span()))
     for code in _STOCK_CODE.finditer(text):
         if code.group() not in home:  # the home company's own code names it
             return OutOfScope("company", code.group())
@@ -162,7 +168,7 @@ def _known_words(profile: DomainProfile) -> list[str]:
         words += [ext.name, *ext.aliases]
     for group in profile.synonyms:
         words += group
-    folded = {compact(fold(w)) for w in words}
+    folded = {compact(fold(w)) for w in words} | set(glossary_for(profile).words)
     return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
 
 
@@ -184,6 +190,28 @@ def _home_words(profile: DomainProfile) -> list[str]:
         words += [ext.name, *ext.aliases]
     folded = {compact(fold(w)) for w in words}
     return [w for w in folded if len(w) >= 2 and w not in _GENERIC]
+
+
+# Listed companies' short names that are also everyday words.
+_COMMON_NAMES = {"农产品", "老百姓", "人民网", "连云港", "好想你", "新能源", "青岛港"}
+_LEGAL_END = re.compile(_SUFFIX + "$")
+
+
+def _listed_pattern(profile: DomainProfile) -> re.Pattern[str] | None:
+    """The shipped listed companies' names (legal names without their ending too), less the
+    home company's and the profile's own words: one pattern, longest first."""
+    own = set(_home_words(profile)) | set(_known_words(profile))
+    names = set()
+    for raw in listed_companies():
+        for name in {fold(raw), _LEGAL_END.sub("", fold(raw))}:
+            flat = compact(name)
+            if len(flat) >= 3 and flat not in own and name not in _COMMON_NAMES:
+                names.add(name)
+    home = compact(fold(profile.home_company_name))
+    names = {n for n in names if compact(n) not in home}
+    if not names:
+        return None
+    return re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
 
 
 def _original(question: str, index: list[int], span: tuple[int, int]) -> str:
