@@ -132,6 +132,9 @@ def clarify_scope(
         )
     # 1b. Another company, or a ranking across companies: never the home company's number.
     beyond = out_of_scope(intent.raw_question, prof)
+    subject = intent.unknown_subject
+    if beyond is not None and subject and beyond.name in subject:
+        beyond = None  # 猎鹰计划2024年的收入: a programme, declined as such below
     if beyond is not None:
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,

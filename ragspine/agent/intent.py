@@ -14,7 +14,7 @@ from datetime import date
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.counts import count_matches
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.quantity import derived_shapes, read_quantities
+from ragspine.agent.quantity import read_quantities
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -33,7 +33,7 @@ from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
 from ragspine.profile.periods import find_periods, previous_period
-from ragspine.profile.vocabulary import quantity_name
+from ragspine.profile.vocabulary import derived_shapes, quantity_name
 from ragspine.text import fold_with_index
 
 # A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
@@ -71,7 +71,7 @@ _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几|有几|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
-    r"how\s+big|value\s+of|figure)(?![a-z])"
+    r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
 
 
@@ -99,7 +99,13 @@ def parse_intent(
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
     )
-    narrative_cue = bool(_NARRATIVE_CUES.search(text))
+    subjects = find_subjects(question, text, index, scan, prof)
+    blocking = next((s for s in subjects if declines(s, scan, text)), None)
+    # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
+    unnamed = "".join(
+        " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
+    )
+    narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
     reading = read_quantities(text, scan, prof, change=change, narrative=narrative_cue)
     metrics = reading.metrics
     inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
@@ -127,12 +133,13 @@ def parse_intent(
     declined = _original(question, index, reading.declined) if reading.declined else None
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
-    subjects = find_subjects(question, text, index, scan, prof)
-    blocking = next((s for s in subjects if declines(s, scan, text)), None)
     metric = metrics[0] if metrics else None
     if unsupported and not metric:  # a line item held by no fact: by passages that name it
         at = next(m for k, m in scan if k == "unsupported")
         subjects.append(Subject(unsupported, compact(unsupported), at.start, at.end, True))
+    elif reading.declined and declined and not metric:  # how did ACME improve inventory turnover
+        start, end = reading.declined
+        subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
     definition = None
     if _DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
@@ -145,7 +152,7 @@ def parse_intent(
         route = ROUTE_COMPOSITE
     elif metric:
         route = ROUTE_STRUCTURED
-    elif narrative_cue:
+    elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
     elif _NUMERIC_CUES.search(text):
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from ragspine.profile import DomainProfile, MetricSpec
-from ragspine.profile.formula import Node, Operand
 from ragspine.profile.glossary import AliasMatch
+from ragspine.profile.vocabulary import derived_shapes
 
 GROWTH, SHARE, PER, MARGIN, SAME = "growth", "share", "per", "margin", "same"
 
@@ -252,60 +251,3 @@ def revenue_metric(profile: DomainProfile) -> str | None:
             if any(a.lower() == word for a in spec.aliases):
                 return spec.code
     return None
-
-
-def derived_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:
-    """Each derived metric's formula shape → its code (the first one, where two share one)."""
-
-    def build() -> dict[tuple[str, ...], str]:
-        out: dict[tuple[str, ...], str] = {}
-        for d in profile.derived_metrics:
-            shape = formula_shape(d.parsed.tree)
-            if shape is not None:
-                out.setdefault(shape, d.code)
-        return out
-
-    return profile.memo("derived_shapes", build)
-
-
-def formula_shape(tree: Node) -> tuple[str, ...] | None:
-    """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D) or
-    None, ignoring a ×100."""
-    if isinstance(tree, tuple) and tree[0] == "*" and Decimal(100) in (tree[1], tree[2]):
-        tree = tree[2] if tree[1] == Decimal(100) else tree[1]
-    if not (isinstance(tree, tuple) and tree[0] == "/"):
-        if isinstance(tree, tuple) and tree[0] == "-" and tree[2] == Decimal(1):
-            inner = tree[1]  # X / prev(X) − 1
-            if isinstance(inner, tuple) and inner[0] == "/":
-                a, b = inner[1], inner[2]
-                if _plain(a, 0) and _plain(b, 1) and a.code == b.code:  # type: ignore[union-attr]
-                    return ("growth", a.code)  # type: ignore[union-attr]
-        return None
-    top, bottom = tree[1], tree[2]
-    if isinstance(top, tuple) and top[0] == "-":
-        a, b = top[1], top[2]
-        same = _plain(a, 0) and _plain(b, 1) and _plain(bottom, 1)
-        if same and a.code == b.code == bottom.code:  # type: ignore[union-attr]
-            return ("growth", a.code)  # type: ignore[union-attr]
-        return None
-    if not (isinstance(top, Operand) and isinstance(bottom, Operand)):
-        return None
-    if top.lag or bottom.lag:
-        return None
-    if top.code != bottom.code:
-        plain = not (top.entity or top.channel or bottom.entity or bottom.channel)
-        return ("ratio", top.code, bottom.code) if plain else None
-    if top.entity is None and bottom.entity is not None and not (top.channel or bottom.channel):
-        return ("entity_share", top.code, bottom.entity)
-    if top.channel and bottom.channel and not (top.entity or bottom.entity):
-        return ("channel_share", top.code, top.channel, bottom.channel)
-    return None
-
-
-def _plain(node: Node, lag: int) -> bool:
-    return (
-        isinstance(node, Operand)
-        and node.lag == lag
-        and node.entity is None
-        and node.channel is None
-    )

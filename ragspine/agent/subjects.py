@@ -57,7 +57,8 @@ _GLUED = re.compile(
 # A code (ACME_JP), a period (FY2024, Q3) or a figure in a capitalised run: not a name.
 _CODE_LIKE = re.compile(r"_|\d")
 _CAPITALISED = re.compile(
-    r"(?<![\w'’])(?P<name>[A-Z][\w&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.-]*)*)(?P<poss>['’]s\b)?"
+    r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
+    r"(?P<poss>['’]s(?![A-Za-z]))?"
 )
 _CJK_PLACE = re.compile(r"市|区|省|县")
 _STORE = re.compile(rf"(?:分店|门店|店)(?![{_CJK}]?(?:数|数量|总数))")
@@ -161,9 +162,10 @@ def find_subjects(
         for m in pattern.finditer(text):
             for start in _names_before(text, m.start(), shortest, longest, leads):
                 core = text[start : m.start()]
-                name = core + (m.group() if pattern is _CJK_PLACE else "")
+                name = core + m.group()  # 静安寺店, 北区
                 usable = _name_like(core, words) or (len(core) == 1 and core not in _STOPS)
-                if usable and name not in _GENERIC_CJK and core not in _GENERIC_CJK:
+                common = pattern is _CJK_PLACE and name[-2:] in _GENERIC_CJK  # 家上市
+                if usable and not common and name not in _GENERIC_CJK and core not in _GENERIC_CJK:
                     add(start, start + len(name), name, False, PLACE)
                 break
     return sorted(out, key=lambda s: s.start)

@@ -16,6 +16,7 @@ from importlib import resources
 
 import yaml
 
+from ragspine.profile.formula import formula_shape
 from ragspine.profile.model import DomainProfile, compact
 from ragspine.text import fold
 
@@ -37,6 +38,7 @@ class PhraseGroup:
     zh: str
     en: str
     phrases: tuple[str, ...]
+    shape: tuple[str, ...] = ()  # the formula computing it, over other groups' ids
 
 
 def _read(name: str) -> dict[str, object]:
@@ -51,7 +53,14 @@ def phrase_groups() -> tuple[PhraseGroup, ...]:
     raw = _read("metric_phrases.yaml")["groups"]
     assert isinstance(raw, list)
     return tuple(
-        PhraseGroup(g["id"], g["zh"], g["en"], tuple(str(p) for p in g["phrases"])) for g in raw
+        PhraseGroup(
+            g["id"],
+            g["zh"],
+            g["en"],
+            tuple(str(p) for p in g["phrases"]),
+            tuple(g.get("shape") or ()),
+        )
+        for g in raw
     )
 
 
@@ -91,12 +100,8 @@ def anchored_terms(profile: DomainProfile) -> dict[str, list[str]]:
     owners = _owners(profile)
     out: dict[str, list[str]] = {}
     for group in phrase_groups():
-        anchors = [
-            owners[compact(p)]
-            for p in group.phrases
-            if owners.get(compact(p), "").split(":")[0] in ("metrics", "unsupported")
-        ]
-        key = anchors[0] if anchors else f"quantity:{group.id}"
+        anchor = _anchor(group, owners) or _by_shape(group, owners, profile)
+        key = anchor or f"quantity:{group.id}"
         extra = [p for p in group.phrases if compact(p) not in owners]
         if extra:
             out.setdefault(key, []).extend(extra)
@@ -107,9 +112,66 @@ def anchored_terms(profile: DomainProfile) -> dict[str, list[str]]:
     return out
 
 
+def _anchor(group: PhraseGroup, owners: dict[str, str]) -> str | None:
+    """The profile's item one of the group's phrases names (``metrics:CODE``), if any."""
+    return next(
+        (
+            owners[compact(p)]
+            for p in group.phrases
+            if owners.get(compact(p), "").split(":")[0] in ("metrics", "unsupported")
+        ),
+        None,
+    )
+
+
+def _by_shape(group: PhraseGroup, owners: dict[str, str], profile: DomainProfile) -> str | None:
+    """The profile's derived metric whose formula has the group's shape: 收入增速 names a growth
+    of revenue whatever the profile calls it."""
+    if not group.shape:
+        return None
+    groups = {g.id: g for g in phrase_groups()}
+    parts: list[str] = [group.shape[0]]
+    for ref in group.shape[1:]:
+        if ref == "channel:default":
+            parts.append(profile.default_channel)
+        elif ref.startswith("channel:"):
+            word = ref.split(":", 1)[1]
+            code = next(
+                (c.code for c in profile.channels if word in {a.lower() for a in c.aliases}), None
+            )
+            if code is None:
+                return None
+            parts.append(code)
+        else:
+            base = _anchor(groups[ref], owners) if ref in groups else None
+            if base is None or not base.startswith("metrics:"):
+                return None
+            parts.append(base.split(":", 1)[1])
+    code = derived_shapes(profile).get(tuple(parts))
+    return f"metrics:{code}" if code else None
+
+
+def derived_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:
+    """Each derived metric's formula shape → its code (the first one, where two share one)."""
+
+    def build() -> dict[tuple[str, ...], str]:
+        out: dict[tuple[str, ...], str] = {}
+        for d in profile.derived_metrics:
+            shape = formula_shape(d.parsed.tree)
+            if shape is not None:
+                out.setdefault(shape, d.code)
+        return out
+
+    return profile.memo("derived_shapes", build)
+
+
 def quantity_name(group_id: str, english: bool) -> str:
     group = next(g for g in phrase_groups() if g.id == group_id)
     return group.en if english else group.zh
+
+
+class AliasCollisionWarning(UserWarning):
+    """A profile alias is part of a listed company's name (金宇 in 金宇车城)."""
 
 
 @dataclass(frozen=True)
