@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 
 from ragspine.agent.agent import AgentResult
+from ragspine.agent.intent import clarify_scope, parse_intent
 from ragspine.engine import Engine
+from ragspine.profile import load_profile
+from ragspine.profile.vocabulary import AliasCollisionWarning
 
 REF = date(2025, 6, 30)
 
@@ -202,6 +205,9 @@ def test_a_name_a_cleared_passage_holds_is_answered_from_that_document_only(
     engine: Engine,
 ) -> None:
     result = ask(engine, "What did the board decide about Project Evergreen?", "RESTRICTED")
+    # the passages were held to the name: those of the one document that names it
+    assert result.trace.counts["subject_hits"] >= 1
+    assert result.trace.codes["narrative"] == "answered"
     assert {s["doc"] for s in result.sources} == {"ACME_Board_Minutes_2024Q4.md"}
 
 
@@ -241,3 +247,23 @@ def test_another_company_is_declined_for_derived_metrics_and_inside_longer_names
     result = ask(engine, question)
     assert result.tool_results == [] and result.clarification.declined == name
     assert result.trace.codes["declined"] == "company"
+
+
+SIFANG = Path(__file__).parents[2] / "examples" / "sifang" / "profile.yaml"
+
+
+@pytest.mark.parametrize(
+    ("question", "declined"),
+    [
+        # the profile's alias 四方 inside another listed company's name, with and without a year
+        ("四方精创2019年营业收入是多少?", "四方精创"),
+        ("四方精创的营业收入是多少?", "四方精创"),
+        # the home company's own names are still its own
+        ("四方科技2019年营业收入是多少?", ""),
+    ],
+)  # fmt: skip
+def test_an_alias_is_matched_as_a_whole_name(question: str, declined: str) -> None:
+    with pytest.warns(AliasCollisionWarning):
+        profile = load_profile(SIFANG)
+    clar = clarify_scope(parse_intent(question, REF, profile=profile), REF, profile=profile)
+    assert clar.declined == declined
