@@ -76,17 +76,18 @@ def declined_line(name: str, question: str) -> str:
 
 def _unknown_subject(name: str, question: str, prof: DomainProfile) -> str:
     """「深圳」is not an entity of the fact table: declined by name, never its parent's figure."""
+    home = prof.entity(prof.home_entity_code)
     if in_english(question):
         shown = ", ".join(e.name_en or e.display_name for e in prof.entities)
         return (
             f"“{name}” is not an entity in the fact table, which holds figures for {shown} "
-            "only; the figure of the group or of another entity is not given in its place. "
-            "No number is given, to avoid misleading."
+            f"only; the figure of {home.name_en or home.display_name} or of another entity is "
+            "not given in its place. No number is given, to avoid misleading."
         )
     shown = "、".join(e.display_name for e in prof.entities)
     return (
-        f"「{name}」不是事实表中的实体:事实表只有{shown}的数据,不会用集团或其他实体的数字代替。"
-        "为避免误导,不提供任何数字。"
+        f"「{name}」不是事实表中的实体:事实表只有{shown}的数据,不会用{home.display_name}或其他"
+        "实体的数字代替。为避免误导,不提供任何数字。"
     )
 
 
@@ -133,8 +134,12 @@ def clarify_scope(
     # 1b. Another company, or a ranking across companies: never the home company's number.
     beyond = out_of_scope(intent.raw_question, prof)
     subject = intent.unknown_subject
-    if beyond is not None and subject and beyond.name in subject:
-        beyond = None  # 猎鹰计划2024年的收入: a programme, declined as such below
+    named = next((s.name for s in intent.subjects if beyond and beyond.name in s.name), None)
+    if beyond is not None and named and intent.route != ROUTE_NARRATIVE:
+        subject = (
+            named  # 猎鹰计划2024年的收入, 内蒙古的收入: a programme, a place, declined as such
+        )
+        beyond = None
     if beyond is not None:
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -147,12 +152,12 @@ def clarify_scope(
     if intent.route == ROUTE_NARRATIVE:
         return ClarificationResult(mode=CLARIFY_NONE)
     # 2b. A name the profile does not know, where an entity stands: declined by that name.
-    if intent.unknown_subject is not None:
+    if subject is not None:
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
             narrowing_options=list(prof.entity_codes),
-            question=_unknown_subject(intent.unknown_subject, intent.raw_question, prof),
-            declined=intent.unknown_subject,
+            question=_unknown_subject(subject, intent.raw_question, prof),
+            declined=subject,
             decline_kind=DECLINED_SUBJECT,
         )
     # 3a. A quantity the fact table does not hold (库存周转率): said so by its name.

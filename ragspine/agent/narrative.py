@@ -18,7 +18,7 @@ from ragspine.agent.request import (
     Request,
     note_provider_error,
 )
-from ragspine.agent.subjects import Subject, in_english, mentions
+from ragspine.agent.subjects import WORD, Subject, in_english, mentions
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -68,7 +68,7 @@ def run_narrative(
         trace.code("narrative", "not_wired")
         return NarrativeAnswer(NARRATIVE_NOT_WIRED, [], DEGRADED_NARRATIVE)
     with trace.span("retrieve"):
-        wide = req.rerank or (subjects and define is None)
+        wide = req.rerank or (any(s.kind != WORD for s in subjects) and define is None)
         pool = DEFINITION_POOL if define else RERANK_POOL if wide else top_k
         hits = req.retriever.retrieve(req.question, top_k=pool, clearance=req.clearance)
     trace.count("narrative_hits", len(hits))
@@ -78,6 +78,7 @@ def run_narrative(
         if not hits:
             trace.code("narrative", "no_definition")
             return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
+    subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         hits = _about(hits, subjects, req)
         trace.count("subject_hits", len(hits))

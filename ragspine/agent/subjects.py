@@ -23,7 +23,7 @@ from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
 from ragspine.text import fold
 
-NAME, PLACE, COMPANY = "name", "place", "company"
+NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,6 @@ def find_subjects(
         name = m.group("name")
         if len(name) >= 2 and name not in _COMMON_EN and name not in ("fiscal", "year"):
             add(m.start("name"), m.end("name"), name, True, COMPANY)
-    for m in _CAPITALISED.finditer(question):
-        _capitalised(question, m, index, known, add)
     for kind, w in scan:
         if kind == "place" and _at_lead(text, w.start, leads):
             add(w.start, w.end, text[w.start : w.end], False, PLACE)
@@ -168,6 +166,8 @@ def find_subjects(
                 if usable and not common and name not in _GENERIC_CJK and core not in _GENERIC_CJK:
                     add(start, start + len(name), name, False, PLACE)
                 break
+    for m in _CAPITALISED.finditer(question):
+        _capitalised(question, m, index, known, add)
     return sorted(out, key=lambda s: s.start)
 
 
@@ -201,7 +201,11 @@ def _capitalised(
     if words[0].isupper() and len(words) == 1 and not possessive:
         return
     span = _folded_span(index, first, end)
-    add(span[0], span[1], " ".join(words), possessive, COMPANY if possessive else NAME)
+    # One capitalised word (Falcon) is a name in a metric question with no entity; a document
+    # question is not held to it (African swine fever), unless it is CamelCase (PayFast).
+    single = len(words) == 1 and not any(c.isupper() for c in words[0][1:])
+    kind = COMPANY if possessive else WORD if single else NAME
+    add(span[0], span[1], " ".join(words), possessive, kind)
 
 
 def _sentence_start(question: str, at: int) -> bool:
