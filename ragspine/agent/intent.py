@@ -126,6 +126,9 @@ def parse_intent(
     assumed = next((pm.period for pm in matches if pm.period is not None and pm.year_assumed), None)
     if len(periods) == 1 and not impossible and (change or reading.change):
         periods = [previous_period(periods[0]), periods[0]]
+    shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
+    if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
+        entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole
     share = _share_of_nothing(metrics, entities, scan, prof)
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]

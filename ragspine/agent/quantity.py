@@ -133,11 +133,14 @@ def read_quantities(
         taken_until = max(m.end, mod.end)
         if mod.whole is not None:
             out.wholes.append(mod.whole)
+        if mod.kind == GROWTH and mod.bare and narrative:
+            out.metrics.append(m.code)  # 为什么收入增长: the verb; the level, then why
+            continue
         code = _mapped(text, m, mod, spec, scan, profile, out)
         span = (min(m.start, mod.start), max(m.end, mod.end))
         if code is not None:
             out.metrics.append(code)
-        elif mod.kind == GROWTH and (change or (mod.bare and narrative)):
+        elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
         elif mod.kind == GROWTH and _is_percent(spec, profile):
             out.metrics.append(m.code)  # a percentage's change: in points, from two periods
