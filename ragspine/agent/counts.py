@@ -59,6 +59,9 @@ def _count_patterns(profile: DomainProfile) -> list[tuple[str, str, re.Pattern[s
                 if (m := re.fullmatch(r"(?:number of |count of )?([a-z ]+?)(?: count)?", a.lower()))
             }
             en = {w.rstrip("s") for w in en if " " not in w}
+            for zh_shipped, en_shipped in _SHIPPED_COUNTS.values():
+                if (zh | en) & (zh_shipped | en_shipped):  # 门店数 also reads 店铺, outlets
+                    zh, en = zh | zh_shipped, en | en_shipped
             held |= zh | en
             pattern = _count_pattern(zh, en)
             if pattern is not None:

@@ -100,7 +100,8 @@ def parse_intent(
         not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
     )
     subjects = find_subjects(question, text, index, scan, prof)
-    blocking = next((s for s in subjects if declines(s, scan, text)), None)
+    home = prof.home_entity_code
+    blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
     unnamed = "".join(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)

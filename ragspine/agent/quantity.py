@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ragspine.profile import DomainProfile, MetricSpec
 from ragspine.profile.glossary import AliasMatch
-from ragspine.profile.vocabulary import derived_shapes
+from ragspine.profile.vocabulary import named_shapes
 
 GROWTH, SHARE, PER, MARGIN, SAME = "growth", "share", "per", "margin", "same"
 
@@ -36,7 +36,7 @@ _GROWTH_AFTER = re.compile(
     r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
     r"rate\s+of\s+change)(?![a-z]))|"
     r"(?P<yoy>同比(?:增长|增加|增减|变动|变化|下降|减少|下滑)?)|"
-    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])growth(?![a-z]))"
+    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])(?:growth|change)(?![a-z]))"
 )
 _GROWTH_BEFORE = re.compile(
     r"(?<![a-z])(?:(?:yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
@@ -61,8 +61,8 @@ _UNITS = {
     "area": r"(?:面积|平方米|平米|square\s+(?:metres?|meters?|feet|foot)|sq\.?\s*m|sqm|m2)",
 }
 _PER_BEFORE = [
-    ("store", re.compile(r"(?:单店|店均|(?:平均)?每(?:家|间|个)?门?店(?:的)?|(?<![a-z])(?:per[\s-]"
-                         r"(?:store|shop|outlet)|average\s+store))\s*$")),
+    ("store", re.compile(r"(?:单店|店均|(?:平均)?每(?:家|间|个)?门?店(?:的)?(?:平均)?|(?<![a-z])"
+                         r"(?:per[\s-](?:store|shop|outlet)|average\s+store))\s*$")),
     ("employee", re.compile(r"(?:人均|每(?:名|位|个)?(?:员工|职工)(?:的)?|(?<![a-z])per[\s-]"
                             r"(?:employee|head|capita))\s*$")),
     ("area", re.compile(r"(?:每平方米|每平米|单位面积)(?:的)?\s*$")),
@@ -71,6 +71,7 @@ _PER_AFTER = [
     (unit, re.compile(rf"\s*(?:per|/|每)\s*(?:家|间|个|名|位)?\s*{pattern}(?![a-z])"))
     for unit, pattern in _UNITS.items()
 ]
+_HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
 _MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio)(?![a-z])")
 _REVENUE_WORDS = ("营业收入", "收入", "营收", "revenue", "sales")
 
@@ -123,6 +124,9 @@ def read_quantities(
             continue
         spec = profile.any_metric(m.code)
         mod = _modifier(text, m, change, floor)
+        if mod is None and not change and not out.metrics:
+            fast = _HOW_FAST.search(text)  # how fast did revenue grow: a growth rate
+            mod = Modifier(GROWTH, fast.start(), fast.start()) if fast else None
         if mod is None or spec is None:
             out.metrics.append(m.code)
             following = named[i + 1][1] if i + 1 < len(named) else None
@@ -155,7 +159,7 @@ _OF_WHOLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?:group'?s?\s+|total\s+)?|\s
 
 
 def _is_share(code: str, profile: DomainProfile) -> bool:
-    return any(c == code and s[0].endswith("share") for s, c in derived_shapes(profile).items())
+    return any(c == code and s[0].endswith("share") for s, c in named_shapes(profile).items())
 
 
 def _modifier(text: str, m: AliasMatch, change: bool, floor: int = 0) -> Modifier | None:
@@ -204,7 +208,7 @@ def _mapped(
     out: Reading,
 ) -> str | None:
     """The derived metric the modified phrase means, or None (the quantity is not held)."""
-    shapes = derived_shapes(profile)
+    shapes = named_shapes(profile)
     code = m.code
     if mod.kind == MARGIN and _is_percent(spec, profile):
         return code  # 同店销售增长率 is 同店销售增长: a percentage named with 率

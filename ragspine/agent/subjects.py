@@ -50,6 +50,11 @@ _CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品�
 _LATIN_PROJECT = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z0-9-]{1,20})\s*(?:项目|计划|工程|系列|品牌|产品线)"
 )
+# 子公司扬州优邦, subsidiary Acme Foods, 合作伙伴…: what follows names one.
+_RELATION = re.compile(
+    rf"(?:子公司|分公司|孙公司|控股子公司|参股公司|合资公司|合作伙伴|合作方|供应商|客户)"
+    rf"\s*(?P<name>[{_CJK}]{{2,8}}?)(?=的|在|和|与|及|、|,|,|。|\?|？|\d|$|公司|营业|收入|销售|利润)"
+)
 # A name glued to a period: XyzFY2024, Moutai2024 (the letters before FY or a year).
 _GLUED = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z&]*?)(?:fy\d{2}(?:\d{2})?|(?:19|20)\d{2})(?![0-9a-z])"
@@ -146,6 +151,9 @@ def find_subjects(
             if _name_like(text[start : m.start()], known):
                 add(start, m.end(), text[start : m.start()], True)
                 break
+    for m in _RELATION.finditer(text):
+        if _name_like(m.group("name"), known):
+            add(m.start("name"), m.end("name"), m.group("name"), True, COMPANY)
     for m in _LATIN_PROJECT.finditer(text):
         if compact(m.group("name")) not in known and m.group("name") not in _COMMON_EN:
             add(m.start("name"), m.end(), m.group("name"), True)
@@ -278,13 +286,16 @@ def _known(profile: DomainProfile) -> frozenset[str]:
     return profile.memo("subjects_known", build)
 
 
-def declines(subject: Subject, scan: list[tuple[str, AliasMatch]], text: str) -> bool:
+def declines(
+    subject: Subject, scan: list[tuple[str, AliasMatch]], text: str, home: str = ""
+) -> bool:
     """Whether a metric question is declined for this name: always for a strong sign; for a weak
     one, when no entity of the profile is named, or the name is glued to one or listed with it
     (中国内地深圳, 深圳和香港, Kowloon and Hong Kong)."""
     if subject.strong:
         return True
-    entities = [m for k, m in scan if k == "entities"]
+    # The home entity (集团, 金宇生物) is every place's parent: naming it names no other part.
+    entities = [m for k, m in scan if k == "entities" and m.code != home]
     if not entities:
         return True
     joiner = re.compile(r"\s*(?:和|与|及|以及|、|,|,|&|and|or|或)?\s*")

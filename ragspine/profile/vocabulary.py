@@ -127,28 +127,51 @@ def _anchor(group: PhraseGroup, owners: dict[str, str]) -> str | None:
 def _by_shape(group: PhraseGroup, owners: dict[str, str], profile: DomainProfile) -> str | None:
     """The profile's derived metric whose formula has the group's shape: 收入增速 names a growth
     of revenue whatever the profile calls it."""
-    if not group.shape:
-        return None
+    shape = _shape_of(group, owners, profile) if group.shape else ()
+    code = derived_shapes(profile).get(shape) if shape else None
+    return f"metrics:{code}" if code else None
+
+
+def _shape_of(
+    group: PhraseGroup, owners: dict[str, str], profile: DomainProfile
+) -> tuple[str, ...]:
+    """The group's shape over this profile's codes, or () where one of its parts is not held."""
     groups = {g.id: g for g in phrase_groups()}
-    parts: list[str] = [group.shape[0]]
+    parts: list[str] = [group.shape[0]] if group.shape else []
     for ref in group.shape[1:]:
         if ref == "channel:default":
             parts.append(profile.default_channel)
-        elif ref.startswith("channel:"):
+            continue
+        if ref.startswith("channel:"):
             word = ref.split(":", 1)[1]
             code = next(
                 (c.code for c in profile.channels if word in {a.lower() for a in c.aliases}), None
             )
-            if code is None:
-                return None
-            parts.append(code)
         else:
             base = _anchor(groups[ref], owners) if ref in groups else None
-            if base is None or not base.startswith("metrics:"):
-                return None
-            parts.append(base.split(":", 1)[1])
-    code = derived_shapes(profile).get(tuple(parts))
-    return f"metrics:{code}" if code else None
+            code = base.split(":", 1)[1] if base and base.startswith("metrics:") else None
+        if code is None:
+            return ()
+        parts.append(code)
+    return tuple(parts)
+
+
+def named_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:
+    """Shape → the metric that means it: the profile's derived metrics by their formulas, and
+    its other metrics by the shipped group they anchor (a stored 毛利率 is gross profit over
+    revenue: 毛利占收入的比重 asks for it)."""
+
+    def build() -> dict[tuple[str, ...], str]:
+        out = dict(derived_shapes(profile))
+        owners = _owners(profile)
+        for group in phrase_groups():
+            anchor = _anchor(group, owners)
+            shape = _shape_of(group, owners, profile) if group.shape else ()
+            if shape and anchor and anchor.startswith("metrics:"):
+                out.setdefault(shape, anchor.split(":", 1)[1])
+        return out
+
+    return profile.memo("named_shapes", build)
 
 
 def derived_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:

@@ -68,6 +68,12 @@ def no_number(answer: str) -> bool:
         # margin: 净利 + 率 is the net margin, EBIT + margin the operating margin
         ("香港FY2024净利率是多少?", "NET_MARGIN", "净利率:"),
         ("What was the group's EBIT margin in FY2024?", "OPERATING_MARGIN", "经营利润率:"),
+        # a share of another metric: a ratio of the two, the derived metric of that shape
+        ("集团2024年净利润占收入的比例是多少?", "NET_MARGIN", "净利率:"),
+        # how fast it grew: a growth rate, not the level
+        ("How fast did Hong Kong revenue grow in 2024?", "REVENUE_YOY", "10.98%"),
+        # 每家门店平均: per store, with 平均 between
+        ("香港2024年每家门店平均收入是多少?", "REVENUE_PER_STORE", "4.69 百万美元"),
     ],
 )  # fmt: skip
 def test_a_modifier_asks_for_the_derived_metric_that_means_it(
@@ -108,6 +114,12 @@ def test_a_quantity_the_profile_lacks_is_declined_by_name_with_no_number(
     assert result.trace.codes["declined"] == "quantity"
     assert result.clarification.declined == name and name in result.answer
     assert no_number(result.answer), result.answer
+
+
+def test_a_stored_metric_is_found_by_the_shape_its_name_means(engine: Engine) -> None:
+    # 毛利占收入的比重 is gross profit over revenue: the demo stores it as 毛利率
+    result = ask(engine, "集团2024年毛利占收入的比重是多少?")
+    assert queried(result) == ["GROSS_MARGIN"] and "33.6%" in result.answer
 
 
 def test_beside_a_figure_the_profile_holds_the_missing_quantity_is_named(engine: Engine) -> None:
@@ -158,6 +170,8 @@ def test_a_how_question_about_a_quantity_not_held_goes_to_the_documents(engine: 
         ("静安寺店的收入是多少?", "静安寺店"),
         ("Shenzhen revenue in FY2024", "Shenzhen"),
         ("越南2024年的收入是多少?", "越南"),  # a market inside Southeast Asia
+        ("ACME集团深圳门店数是多少?", "深圳"),  # the group names no part of itself
+        ("What was group revenue in Japan in 2024?", "Japan"),
         # glued to the region, or listed beside it
         ("中国内地深圳的门店数是多少?", "深圳"),
         ("深圳和香港的门店数分别是多少?", "深圳"),
@@ -223,6 +237,7 @@ def test_a_name_a_cleared_passage_holds_is_answered_from_that_document_only(
         ("集团2024年有多少家门店", "STORE_COUNT"),  # 有多少家门店
         ("東南亞2024年有多少家門店?", "STORE_COUNT"),
         ("How many stores did ACME have in 2024?", "STORE_COUNT"),
+        ("How many outlets did Hong Kong have in 2024?", "STORE_COUNT"),  # a shipped noun
     ],
 )  # fmt: skip
 def test_what_the_profile_holds_is_found_however_it_is_written(

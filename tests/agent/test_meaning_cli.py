@@ -66,6 +66,9 @@ def test_a_sub_entity_is_declined_never_answered_with_its_parent(demo_db: Path) 
         ("金宇生物2020年有多少家门店?", "门店数", "quantity"),
         # a ratio of the shipped vocabulary the profile has no formula for
         ("金宇生物2020年的销售费用率是多少?", "销售费用率", "quantity"),
+        # a subsidiary and a province: parts the profile has no facts for
+        ("金宇生物子公司扬州优邦2020年的营业收入是多少?", "扬州优邦", "subject"),
+        ("金宇生物2020年在内蒙古的收入是多少?", "内蒙古", "subject"),
     ],
 )  # fmt: skip
 def test_the_real_company_declines_what_it_does_not_hold(
