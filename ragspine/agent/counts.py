@@ -83,6 +83,8 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
         unit = r"(?:家|间|个|名|位|人)?"
         parts.append(rf"(?:多少|几)\s*{unit}\s*(?:{nouns})")
         parts.append(rf"(?:{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*(?:多少|几)\s*{unit}")
+        # 香港的门店2024年有多少家: a period between, then a counting word
+        parts.append(rf"(?:{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*(?:家|间|个|名|位|人)")
     if en:
         nouns = "|".join(sorted(map(re.escape, en), key=len, reverse=True))
         parts.append(

@@ -113,7 +113,7 @@ def parse_intent(
     entity_matches = [
         m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
     ]
-    entities = _codes(_qualified(entity_matches))
+    entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
     channels = [] if reading.fixed_channel else _codes(m for k, m in scan if k == "channels")
     others = {kind: m.code for kind, m in reversed(scan)}
     unsupported = others.get("unsupported")
@@ -234,13 +234,23 @@ def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
     return found
 
 
-def _qualified(matches: list[AliasMatch]) -> list[AliasMatch]:
-    """'中国香港': a place written right before another names where it is, not a second entity."""
+def _qualified(matches: list[AliasMatch], text: str, home: str) -> list[AliasMatch]:
+    """'中国香港': a place written right before another names where it is, not a second entity;
+    so does the home company before one of its parts ("ACME's Hong Kong", 集团的香港)."""
     return [
         m
         for i, m in enumerate(matches)
-        if not (i + 1 < len(matches) and m.end == matches[i + 1].start)
+        if not (
+            i + 1 < len(matches)
+            and (
+                m.end == matches[i + 1].start
+                or (m.code == home and _OWNS.fullmatch(text, m.end, matches[i + 1].start))
+            )
+        )
     ]
+
+
+_OWNS = re.compile(r"(?:'s|’s)?\s*(?:的)?\s*")
 
 
 def _codes(matches: Iterable[AliasMatch]) -> list[str]:

@@ -238,6 +238,8 @@ def test_a_name_a_cleared_passage_holds_is_answered_from_that_document_only(
         ("東南亞2024年有多少家門店?", "STORE_COUNT"),
         ("How many stores did ACME have in 2024?", "STORE_COUNT"),
         ("How many outlets did Hong Kong have in 2024?", "STORE_COUNT"),  # a shipped noun
+        ("香港的门店2024年有多少家?", "STORE_COUNT"),  # the period between noun and count
+        ("What was ACME's Hong Kong revenue in 2024?", "REVENUE"),  # one entity: Hong Kong
     ],
 )  # fmt: skip
 def test_what_the_profile_holds_is_found_however_it_is_written(
