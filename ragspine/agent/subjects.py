@@ -39,12 +39,13 @@ class Subject:
 _CJK = r"\u4e00-\u9fff"
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]{2,30})[」』”\"》]")
 _PROJECT_BEFORE = re.compile(
-    r"\b(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|[Ii]nitiative|[Oo]peration|[Cc]odename|[Cc]ode\s+name)"
+    r"\b(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|[Ii]nitiative|[Oo]peration|[Cc]odename|[Cc]ode\s+name|"
+    r"[Pp]artner|[Ss]ubsidiary|[Ss]upplier|[Cc]ustomer|[Cc]lient|[Bb]rand)"
     r"\s+(?P<name>[A-Z0-9][\w-]*(?:\s+[A-Z0-9][\w-]*)*)"
 )
 _PROJECT_AFTER = re.compile(
     r"(?P<name>\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|"
-    r"[Ii]nitiative|[Pp]roduct\s+[Ll]ine|[Bb]rand)\b"
+    r"[Ii]nitiative|[Pp]roduct\s+[Ll]ine|[Ll]ine|[Rr]ange|[Ss]eries|[Bb]rand|[Ss]ubsidiary)\b"
 )
 _CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线")
 _LATIN_PROJECT = re.compile(

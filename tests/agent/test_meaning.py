@@ -162,8 +162,10 @@ def test_a_how_question_about_a_quantity_not_held_goes_to_the_documents(engine: 
         # a programme, in English and in Chinese, asked for a figure: never the group's
         ("What is Project Falcon's revenue in 2024?", "Project Falcon"),
         ("猎鹰项目2024年的收入是多少?", "猎鹰项目"),
-        # a product line
+        # a product line, a partner: even beside an entity the profile knows
         ("How much revenue did the Aurora product line generate in 2024?", "Aurora product line"),
+        ("What was Hong Kong revenue from the Aurora line in 2024?", "Aurora line"),
+        ("What was Hong Kong revenue from partner PayFast in 2024?", "partner PayFast"),
         # a city, a district, a store inside a region (issue 21 §6): not the parent's figure
         ("深圳的门店数是多少?", "深圳"),
         ("北区门店有多少家?", "北区"),
