@@ -50,6 +50,7 @@ from ragspine.agent.render import (
     unrecognized_answer,
 )
 from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
+from ragspine.agent.subjects import WORD
 from ragspine.agent.subtasks import (
     SubTask,
     multi_subtask_answer,
@@ -175,6 +176,9 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             done.answer, done.sources, done.degraded, done.model_text = run_narrative(
                 req, define=intent.definition, subjects=intent.subjects
             )
+        if trace.codes.get("narrative") == "no_subject":  # the name, for --json; not the answer
+            held = [s for s in intent.subjects if s.kind != WORD]
+            clar.declined, clar.decline_kind = held[0].name if held else "", "subject"
         return done
 
     tasks = subtasks(intent, clar, prof)

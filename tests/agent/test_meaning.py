@@ -211,7 +211,7 @@ def test_a_name_no_passage_holds_is_not_found_in_the_questions_language(
     result = ask(engine, question, clearance)
     assert result.route == "narrative" and result.sources == []
     assert result.trace.codes["narrative"] == "no_subject"
-    assert result.trace.codes["declined"] == "subject"
+    assert result.trace.codes["declined"] == "subject" and result.clarification.declined
     assert ("No passage" in result.answer) is english
     assert ("没有提到" in result.answer) is not english
     assert "青松" not in result.answer
