@@ -12,12 +12,12 @@ in control flow rather than in a prompt:
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from ragspine.agent.clarify import DECLINED_QUANTITY, declined_line
 from ragspine.agent.intent import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
@@ -26,7 +26,6 @@ from ragspine.agent.intent import (
     ROUTE_NARRATIVE,
     ClarificationResult,
     IntentParser,
-    ParsedIntent,
     RuleIntentParser,
     clarify_scope,
 )
@@ -39,23 +38,26 @@ from ragspine.agent.query_tools import (
     Source,
     ToolResult,
     build_query_metric_tool_anthropic,
-    execute_query_metric,
 )
 from ragspine.agent.question import validate_question
 from ragspine.agent.record import AnswerRecord
 from ragspine.agent.render import (
     asked_decimals,
-    differences,
     distinct_found,
     fact_line,
     fact_sources,
     format_value,
     not_found_answer,
-    not_found_line,
     unrecognized_answer,
-    unrecognized_line,
 )
 from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
+from ragspine.agent.subjects import WORD
+from ragspine.agent.subtasks import (
+    SubTask,
+    multi_subtask_answer,
+    query,
+    subtasks,
+)
 from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider, ask_model
 from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
@@ -66,7 +68,6 @@ from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import FactStore
 
 MAX_TOOL_ITERATIONS = 5
-MAX_SUBTASKS = 48
 
 PROVIDER_UNAVAILABLE = "AI 服务暂时不可用,请稍后重试。为避免误导,本次不提供任何数字或推测。"
 NO_QUERY_POSSIBLE = "无法确定要查询的指标、实体和期间,因此不作回答;为避免误导,不提供任何推测数字。"
@@ -111,6 +112,7 @@ class AgentResult:
                     "assumption_note": c.assumption_note or None,
                     "assumed_slots": dict(c.assumed_slots),
                     "narrowing_options": list(c.narrowing_options),
+                    "declined": c.declined or None,
                 },
                 "sources": self.sources,
                 "tool_results": self.tool_results,
@@ -130,24 +132,6 @@ class AgentResult:
     def to_dict(self) -> dict[str, Any]:
         """The record, as JSON-ready data."""
         return self.to_record().model_dump(mode="json")
-
-
-@dataclass(frozen=True)
-class SubTask:
-    """One query_metric call the question asks for; values are codes, labels or raw text."""
-
-    metric: str
-    entity: str
-    period: str
-    channel: str
-
-    def args(self) -> dict[str, str]:
-        return {
-            "metric": self.metric,
-            "entity": self.entity,
-            "period": self.period,
-            "channel": self.channel,
-        }
 
 
 def answer_question(
@@ -202,6 +186,8 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         clar = clarify_scope(intent, ref, profile=prof)
     trace.code("route", intent.route)
     trace.code("clarification", clar.mode)
+    if clar.decline_kind:
+        trace.code("declined", clar.decline_kind)
     done = AgentResult(
         answer="", route=intent.route, clarification=clar, trace=trace, question=question
     )
@@ -214,18 +200,21 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
             done.answer, done.sources, done.degraded, done.model_text = run_narrative(
-                req, define=intent.definition
+                req, define=intent.definition, subjects=intent.subjects
             )
+        if trace.codes.get("narrative") == "no_subject":  # the name, for --json; not the answer
+            held = [s for s in intent.subjects if s.kind != WORD]
+            clar.declined, clar.decline_kind = held[0].name if held else "", "subject"
         return done
 
-    tasks = _subtasks(intent, clar, prof)
+    tasks = subtasks(intent, clar, prof)
     trace.count("subtasks", len(tasks))
     with trace.span("structured"):
         if not tasks:
             trace.code("structured", "no_query")
             answer, sources, results = NO_QUERY_POSSIBLE, list[Source](), list[ToolResult]()
         elif len(tasks) > 1:
-            answer, sources, results = _multi_subtask_answer(req, tasks, intent)
+            answer, sources, results = multi_subtask_answer(req, tasks, intent)
         else:
             try:
                 answer, sources, results = _run_structured(req, tasks[0])
@@ -238,6 +227,11 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         if statuses.count(status):
             trace.count(f"status_{status}", statuses.count(status))
     trace.flag("fabrication_guard_triggered", bool(results) and STATUS_FOUND not in statuses)
+    if intent.declined is not None and not clar.declined:
+        # 香港的收入和坪效: the revenue is answered, the quantity not held is named, no number
+        answer = f"{declined_line(intent.declined, question)}\n{answer}"
+        clar.declined, clar.decline_kind = intent.declined, DECLINED_QUANTITY
+        trace.code("declined", DECLINED_QUANTITY)
     if clar.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS and done.degraded is None:
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
@@ -252,28 +246,6 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
 
 
 # --------------------------------------------------------------------------------------------
-# Sub-tasks
-# --------------------------------------------------------------------------------------------
-
-
-def _subtasks(
-    intent: ParsedIntent, clar: ClarificationResult, prof: DomainProfile
-) -> list[SubTask]:
-    """Every combination the user listed, with assumed slots filled in; empty if impossible."""
-    metrics = intent.metrics or ([intent.metric] if intent.metric else [])
-    # What the user wrote but the glossary does not know is queried too, so it is named back.
-    entities = [*(intent.entities or [intent.entity] if intent.entity else [])]
-    entities += [v for v in [intent.unrecognized.get("entity")] if v]
-    entities = entities or [v for v in [clar.assumed_slots.get("entity")] if v]
-    periods = [p.label for p in (intent.periods or ([intent.period] if intent.period else []))]
-    periods += [v for v in [intent.unrecognized.get("period")] if v]
-    periods = periods or [v for v in [clar.assumed_slots.get("period")] if v]
-    channels = intent.channels or [intent.channel or prof.default_channel]
-    combos = itertools.product(metrics, entities, periods, channels)
-    return [SubTask(*c) for c in itertools.islice(combos, MAX_SUBTASKS)]
-
-
-# --------------------------------------------------------------------------------------------
 # Single sub-task: the tool-use loop and the guard
 # --------------------------------------------------------------------------------------------
 
@@ -285,16 +257,10 @@ def _run_structured(req: Request, task: SubTask) -> tuple[str, list[Source], lis
     if not results:
         # The model answered without the tool: its text is never returned. Query ourselves.
         trace.flag("forced_tool_call")
-        results = [_query(req, task.args())]
+        results = [query(req, task.args())]
         trace.count("tool_calls")
     answer, sources = _structured_answer(results, req.question, req.profile)
     return answer, sources, results
-
-
-def _query(req: Request, args: dict[str, str]) -> ToolResult:
-    return execute_query_metric(
-        req.store, **args, reference_date=req.reference_date, profile=req.profile
-    )
 
 
 def _run_tool_loop(req: Request, task: SubTask) -> list[ToolResult]:
@@ -334,7 +300,7 @@ def _run_tool_loop(req: Request, task: SubTask) -> list[ToolResult]:
                 reply = {"status": "error", "message": f"unknown tool {call.name!r}"}
                 blocks.append(_tool_result_block(call.id, reply, is_error=True))
                 continue
-            result = _query(req, _reconcile(call.input, task, req))
+            result = query(req, _reconcile(call.input, task, req))
             trace.count("tool_calls")
             results.append(result)
             blocks.append(_tool_result_block(call.id, result))
@@ -399,36 +365,6 @@ def _structured_answer(
     if unrecognized:
         return unrecognized_answer(unrecognized[0], question, prof), []
     return NO_QUERY_POSSIBLE, []
-
-
-# --------------------------------------------------------------------------------------------
-# Several sub-tasks: deterministic, no LLM
-# --------------------------------------------------------------------------------------------
-
-
-def _multi_subtask_answer(
-    req: Request, tasks: list[SubTask], intent: ParsedIntent
-) -> tuple[str, list[Source], list[ToolResult]]:
-    req.trace.code("structured", "multi_subtask")
-    results = [_query(req, t.args()) for t in tasks]
-    req.trace.count("tool_calls", len(results))
-    lines = []
-    decimals = asked_decimals(req.question)
-    for r in results:
-        if r["status"] == "found":
-            lines.append(fact_line(r, req.profile, decimals))
-        elif r["status"] == "not_found":
-            lines.append(not_found_line(r, req.profile))
-        else:
-            lines.append(unrecognized_line(r, req.question, req.profile))
-    if len(intent.periods) == 2:
-        diffs = differences(results, req.profile)
-        req.trace.count("differences", len(diffs))
-        lines.extend(diffs)
-    found = distinct_found(results)
-    if not found:
-        lines.append("为避免误导,不提供任何推测数字。")
-    return "\n".join(lines), fact_sources(found), results
 
 
 __all__ = [

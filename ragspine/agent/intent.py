@@ -9,31 +9,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import date
-from typing import Protocol
 
+from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
+from ragspine.agent.counts import count_matches
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.scope import OutOfScope, out_of_scope
+from ragspine.agent.quantity import read_quantities
 from ragspine.agent.security_gate import SecurityGate
+from ragspine.agent.slots import (
+    CLARIFY_ANSWER_WITH_ASSUMPTIONS,
+    CLARIFY_ASK_FIRST,
+    CLARIFY_NONE,
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    ROUTE_COMPOSITE,
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    ClarificationResult,
+    IntentParser,
+    ParsedIntent,
+)
+from ragspine.agent.subjects import Subject, declines, find_subjects, in_english
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatch, closest_metrics, glossary_for
-from ragspine.profile.periods import FY, Period, find_periods, previous_period
-from ragspine.text import fold
-
-ROUTE_STRUCTURED = "structured"
-ROUTE_NARRATIVE = "narrative"
-ROUTE_COMPOSITE = "composite"
-CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
-CLARIFY_ASK_FIRST = "ask_first"
-CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
-CLARIFY_NONE = "none"
+from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.model import compact
+from ragspine.profile.periods import find_periods, previous_period
+from ragspine.profile.vocabulary import derived_shapes, quantity_name
+from ragspine.text import fold_with_index
 
 # A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
 # period, it is answered from documents, never with the home company's figure.
 _DEFINITION_CUES = re.compile(
     r"^什么是|什么叫|是什么意思|是指什么|指的是什么|的定义|的含义|如何分析|如何评估|如何计算|"
     r"怎么计算|怎样计算|如何理解|如何影响|怎样影响|有何影响|的关系|的区别|有何区别|不一致|"
+    r"如何反映|怎样反映|如何体现|怎样体现|如何衡量|怎样衡量|"
     r"(?:可以|能够?|可能|会)\s*(?:是|为|出现)?\s*(?:负|零)(?:数|值|的)?|"
     r"^what (?:is|are) (?:a |an )?(?!the )|^what does .* mean|^define"
 )
@@ -52,55 +60,19 @@ _NARRATIVE_CUES = re.compile(
 )
 # Text that names a slot the glossary does not know: said so, never replaced by a default.
 _CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
-# A metric name followed by 率 is a ratio the profile does not have (净利率 is not 净利).
-_RATIO_SUFFIX = re.compile(r"\s*(?:的)?\s*(?:增长)?率|\s*(?:的)?\s*增速|\s*(?:的)?\s*增幅")
 # "How much did it grow": one period named, the change from the one before is wanted.
 _CHANGE_CUES = re.compile(
-    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升)了多少|同比(?:增长|变化|变动)?多少|"
-    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise))"
+    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升)了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|"
+    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise)|"
+    r"(?:the\s+)?change\s+in\b)"
 )
+# Spaces between two CJK characters are stray: 同店 销售 is 同店销售.
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几|有几|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
-    r"how\s+big|value\s+of|figure)(?![a-z])"
+    r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
-
-
-@dataclass
-class ParsedIntent:
-    """Four slots (metric, entity, period, channel), their multi-value forms, and the route."""
-
-    metric: str | None
-    entity: str | None
-    period: Period | None
-    channel: str | None
-    route: str
-    raw_question: str
-    metrics: list[str] = field(default_factory=list)
-    entities: list[str] = field(default_factory=list)
-    periods: list[Period] = field(default_factory=list)
-    channels: list[str] = field(default_factory=list)
-    external_entity: str | None = None
-    unrecognized: dict[str, str] = field(default_factory=dict)
-    # A quarter or half the user wrote without a year, read as the latest complete one.
-    assumed_period: Period | None = None
-    # A line item the profile knows but holds no facts for (递延所得税负债): documents only.
-    unsupported_term: str | None = None
-    # A partner the user named: talked about from documents, never given facts.
-    partner: str | None = None
-    # A concept question's term (什么是在建工程 → 在建工程): answered only from a definition.
-    definition: str | None = None
-
-    @property
-    def is_multi(self) -> bool:
-        """The user explicitly listed several metrics, entities, periods or channels."""
-        return any(len(v) > 1 for v in (self.metrics, self.entities, self.periods, self.channels))
-
-
-class IntentParser(Protocol):
-    """Any parser must fill ``raw_question``: the security gate re-screens it independently."""
-
-    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent: ...
 
 
 def parse_intent(
@@ -114,13 +86,36 @@ def parse_intent(
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
     screen = SecurityGate.for_profile(prof).detect(question)
-    text = fold(screen.masked_text)
-    metrics = _codes(
-        m for m in glossary.metrics.find_all(text) if not _RATIO_SUFFIX.match(text, m.end)
+    text, index = _folded(screen.masked_text)
+    scan = list(glossary.scan(text))
+    taken = [(m.start, m.end) for _, m in scan]
+    counted: dict[tuple[int, int], str] = {}
+    for kind, m in count_matches(text, prof):  # 有多少家门店, how many stores
+        if not any(s < m.end and m.start < e for s, e in taken):
+            scan.append((kind, m))
+            counted[(m.start, m.end)] = m.code
+    scan.sort(key=lambda km: km[1].start)
+    named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
+    change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
+        not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
     )
-    entities = _codes(_qualified(glossary.entities.find_all(text)))
-    channels = _codes(glossary.channels.find_all(text))
-    others = {kind: code for kind, m in reversed(glossary.scan(text)) for code in [m.code]}
+    subjects = find_subjects(question, text, index, scan, prof)
+    home = prof.home_entity_code
+    blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
+    # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
+    unnamed = "".join(
+        " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
+    )
+    narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
+    reading = read_quantities(text, scan, prof, change=change, narrative=narrative_cue)
+    metrics = reading.metrics
+    inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
+    entity_matches = [
+        m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
+    ]
+    entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
+    channels = [] if reading.fixed_channel else _codes(m for k, m in scan if k == "channels")
+    others = {kind: m.code for kind, m in reversed(scan)}
     unsupported = others.get("unsupported")
     partner = others.get("external")
     matches = find_periods(text, ref)
@@ -129,24 +124,42 @@ def parse_intent(
     impossible = [pm.raw for pm in matches if pm.period is None]
     if impossible:
         unrecognized["period"] = impossible[0]
-    assumed = next((pm.period for pm in matches if pm.year_assumed), None)
-    if len(periods) == 1 and not impossible and _CHANGE_CUES.search(text):
+    assumed = next((pm.period for pm in matches if pm.period is not None and pm.year_assumed), None)
+    if len(periods) == 1 and not impossible and (change or reading.change):
         periods = [previous_period(periods[0]), periods[0]]
+    shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
+    if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
+        entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole
+    share = _share_of_nothing(metrics, entities, scan, prof)
+    if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
+        metrics = [c for c in metrics if c != share[0]]
+        reading.declined = share[1]
+    declined = _original(question, index, reading.declined) if reading.declined else None
+    if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
+        declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
+    if unsupported and not metric:  # a line item held by no fact: by passages that name it
+        at = next(m for k, m in scan if k == "unsupported")
+        subjects.append(Subject(unsupported, compact(unsupported), at.start, at.end, True))
+    elif reading.declined and declined and not metric:  # how did ACME improve inventory turnover
+        start, end = reading.declined
+        subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
     definition = None
     if _DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
         definition = definition_term(question)
     elif partner or (unsupported and not metric):
         route = ROUTE_NARRATIVE  # no fact may answer: what the documents say, with sources
-    elif metric and _NARRATIVE_CUES.search(text):
+    elif blocking and narrative_cue:
+        route = ROUTE_NARRATIVE  # why did Project Falcon's revenue fall: no fact is about it
+    elif metric and narrative_cue:
         route = ROUTE_COMPOSITE
     elif metric:
         route = ROUTE_STRUCTURED
-    elif _NARRATIVE_CUES.search(text):
-        route = ROUTE_NARRATIVE
+    elif narrative_cue or (blocking and not declined):
+        route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
     elif _NUMERIC_CUES.search(text):
-        route = ROUTE_STRUCTURED
+        route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
     return ParsedIntent(
@@ -166,7 +179,45 @@ def parse_intent(
         unsupported_term=unsupported,
         partner=partner,
         definition=definition,
+        declined=declined,
+        subjects=subjects,
+        unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
     )
+
+
+def _share_of_nothing(
+    metrics: list[str], entities: list[str], scan: list[tuple[str, AliasMatch]], prof: DomainProfile
+) -> tuple[str, tuple[int, int]] | None:
+    """A share of the group asked of no part of it (the group's own, or members'): the metric
+    and the span naming it, to decline it."""
+    home = prof.home_entity_code
+    if any(e != home for e in entities):
+        return None
+    shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
+    code = next((c for c in metrics if c in shares), None)
+    if code is None:
+        return None
+    match = next((m for k, m in scan if k == "metrics" and m.code == code), None)
+    return code, (match.start, match.end) if match else (0, 0)
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """The folded text, stray spaces between CJK characters removed, and where each of its
+    characters was in ``text``."""
+    folded, index = fold_with_index(text)
+    cuts = [m.span() for m in _CJK_SPACE.finditer(folded)]
+    for start, end in reversed(cuts):
+        folded = folded[:start] + folded[end:]
+        index = index[:start] + index[end:]
+    return folded, index
+
+
+def _original(question: str, index: list[int], span: tuple[int, int]) -> str:
+    """The question's own words for a span of its folded text."""
+    start, end = span
+    if end <= start or end > len(index):
+        return question
+    return question[index[start] : index[end - 1] + 1].strip()
 
 
 def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
@@ -183,13 +234,23 @@ def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
     return found
 
 
-def _qualified(matches: list[AliasMatch]) -> list[AliasMatch]:
-    """'中国香港': a place written right before another names where it is, not a second entity."""
+def _qualified(matches: list[AliasMatch], text: str, home: str) -> list[AliasMatch]:
+    """'中国香港': a place written right before another names where it is, not a second entity;
+    so does the home company before one of its parts ("ACME's Hong Kong", 集团的香港)."""
     return [
         m
         for i, m in enumerate(matches)
-        if not (i + 1 < len(matches) and m.end == matches[i + 1].start)
+        if not (
+            i + 1 < len(matches)
+            and (
+                m.end == matches[i + 1].start
+                or (m.code == home and _OWNS.fullmatch(text, m.end, matches[i + 1].start))
+            )
+        )
     ]
+
+
+_OWNS = re.compile(r"(?:'s|’s)?\s*(?:的)?\s*")
 
 
 def _codes(matches: Iterable[AliasMatch]) -> list[str]:
@@ -206,125 +267,19 @@ class RuleIntentParser:
         return parse_intent(question, reference_date, profile=self.profile)
 
 
-@dataclass
-class ClarificationResult:
-    """What the gateway decided; ``question`` is the text shown when the flow stops here."""
-
-    mode: str
-    assumed_slots: dict[str, str] = field(default_factory=dict)
-    assumption_note: str = ""
-    narrowing_options: list[str] = field(default_factory=list)
-    question: str = ""
-
-
-def _not_covered(beyond: OutOfScope, prof: DomainProfile) -> str:
-    home = prof.home_company_name
-    if beyond.kind == "ranking":
-        return (
-            f"跨公司的排名或比较不在本系统范围内:RAGSpine 只覆盖{home}的数据与文档。"
-            "为避免误导,不提供任何数字。"
-        )
-    return (
-        f"「{beyond.name}」不在本系统的覆盖范围内:RAGSpine 只覆盖{home}的数据与文档,"
-        f"不会用{home}的数字代替。为避免误导,不提供任何数字。"
-    )
-
-
-def latest_complete_fiscal_year(reference_date: date) -> Period:
-    return Period(FY, str(reference_date.year - 1))
-
-
-def _assumed_year(
-    metric: str | None, ref: date, prof: DomainProfile
-) -> tuple[Period, list[str] | None]:
-    """The latest complete fiscal year, or, when the profile says which years hold data, the
-    latest of those up to it: never a year the fact table cannot have."""
-    latest = latest_complete_fiscal_year(ref)
-    covered = prof.coverage_of(metric) if metric else prof.coverage
-    if covered is None:
-        return latest, None
-    years = sorted(
-        (Period(FY, label[2:]) for label in covered if label.startswith("FY")),
-        key=lambda p: p.year,
-    )
-    usable = [p for p in years if p.year <= latest.year]
-    return (usable[-1] if usable else latest), [p.label for p in years]
-
-
-def clarify_scope(
-    intent: ParsedIntent,
-    reference_date: date | None = None,
-    *,
-    profile: DomainProfile | None = None,
-) -> ClarificationResult:
-    """Refuse, ask, assume or go, checked in exactly this order."""
-    prof = profile or default_profile()
-    ref = reference_date or date.today()
-    # 1. Refuse: re-screen the raw question itself, never the parser's external_entity.
-    verdict = SecurityGate.for_profile(prof).screen(
-        raw_question=intent.raw_question, metric=intent.metric
-    )
-    if verdict.refused:
-        return ClarificationResult(
-            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
-            narrowing_options=list(verdict.narrowing_options),
-            question=verdict.message,
-        )
-    # 1b. Another company, or a ranking across companies: never the home company's number.
-    beyond = out_of_scope(intent.raw_question, prof)
-    if beyond is not None:
-        return ClarificationResult(
-            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
-            narrowing_options=[prof.home_company_name],
-            question=_not_covered(beyond, prof),
-        )
-    # 2. A narrative question needs no slots.
-    if intent.route == ROUTE_NARRATIVE:
-        return ClarificationResult(mode=CLARIFY_NONE)
-    # 3. No metric: guessing which number would be a substantive error, so ask.
-    if intent.metric is None:
-        closest = closest_metrics(intent.raw_question, prof)
-        names = "、".join(prof.any_metric(c).display_name for c in closest)  # type: ignore[union-attr]
-        more = "等" if len(prof.metric_codes) > len(closest) else ""
-        return ClarificationResult(
-            mode=CLARIFY_ASK_FIRST,
-            narrowing_options=closest,
-            question=f"请问您想查询哪个指标?例如:{names}{more}。",
-        )
-    # 4. No entity or period: assume the home entity / latest complete FY, and say so.
-    assumed: dict[str, str] = {}
-    notes: list[str] = []
-    options: list[str] = []  # codes and labels, for --json
-    shown: list[str] = []  # the same, as the answer names them
-    if intent.entity is None and "entity" not in intent.unrecognized:
-        home = prof.entity(prof.home_entity_code)
-        assumed["entity"] = home.code
-        notes.append(f"未指明实体,按 {prof.home_company_name}口径")
-        others = [e for e in prof.entities if e.code != home.code]
-        options += [e.code for e in others]
-        shown += [e.display_name for e in others]
-    if intent.period is None and "period" not in intent.unrecognized:
-        latest, years = _assumed_year(intent.metric, ref, prof)
-        assumed["period"] = latest.label
-        covered = "最近有数据的财年" if years is not None else "最近完整财年"
-        notes.append(f"未指明期间,按{covered} {latest.label}")
-        earlier = [Period(FY, str(latest.year - k)).label for k in (1, 2)]
-        earlier = [p for p in earlier if years is None or p in years]
-        options += earlier
-        shown += earlier
-    elif intent.assumed_period is not None:
-        p = intent.assumed_period
-        assumed["period"] = p.label
-        notes.append(f"未指明年份,按最近已结束的 {p.label}")
-        options.append(p.label.replace(str(p.year), str(p.year - 1)))
-        shown.append(options[-1])
-    if assumed:
-        narrow = f"(如需收窄:{' / '.join(shown)})" if shown else ""
-        note = "【假设】" + ";".join(notes) + "。" + narrow
-        return ClarificationResult(
-            mode=CLARIFY_ANSWER_WITH_ASSUMPTIONS,
-            assumed_slots=assumed,
-            assumption_note=note,
-            narrowing_options=options,
-        )
-    return ClarificationResult(mode=CLARIFY_NONE)
+__all__ = [
+    "CLARIFY_ANSWER_WITH_ASSUMPTIONS",
+    "CLARIFY_ASK_FIRST",
+    "CLARIFY_NONE",
+    "CLARIFY_OUT_OF_SCOPE_ENTITY",
+    "ROUTE_COMPOSITE",
+    "ROUTE_NARRATIVE",
+    "ROUTE_STRUCTURED",
+    "ClarificationResult",
+    "IntentParser",
+    "ParsedIntent",
+    "RuleIntentParser",
+    "clarify_scope",
+    "latest_complete_fiscal_year",
+    "parse_intent",
+]

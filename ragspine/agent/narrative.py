@@ -18,6 +18,7 @@ from ragspine.agent.request import (
     Request,
     note_provider_error,
 )
+from ragspine.agent.subjects import WORD, Subject, in_english, mentions
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -30,6 +31,13 @@ NARRATIVE_NOT_WIRED = (
 )
 NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
 NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。"
+# A name no passage the caller may see holds: said so, never answered with other passages. The
+# name is not repeated: the caller may not be cleared for what it is.
+NO_SUBJECT_ZH = "检索到的文档中没有提到问题所问的对象,无法据实回答;为避免误导,不提供任何推测。"
+NO_SUBJECT_EN = (
+    "No passage in the documents available to you mentions what the question asks about, so it "
+    "cannot be answered from them; nothing is guessed."
+)
 
 TOP_K = 5
 RERANK_POOL = 12
@@ -49,16 +57,19 @@ def run_narrative(
     facts: Sequence[ToolResult] = (),
     top_k: int = TOP_K,
     define: str | None = None,
+    subjects: Sequence[Subject] = (),
 ) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
-    ``define`` is a concept question's term: only passages that define it may answer."""
+    ``define`` is a concept question's term: only passages that define it may answer;
+    ``subjects`` are names the profile does not know: only documents that name each may answer."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
         return NarrativeAnswer(NARRATIVE_NOT_WIRED, [], DEGRADED_NARRATIVE)
     with trace.span("retrieve"):
-        pool = DEFINITION_POOL if define else RERANK_POOL if req.rerank else top_k
+        wide = req.rerank or (any(s.kind != WORD for s in subjects) and define is None)
+        pool = DEFINITION_POOL if define else RERANK_POOL if wide else top_k
         hits = req.retriever.retrieve(req.question, top_k=pool, clearance=req.clearance)
     trace.count("narrative_hits", len(hits))
     if define is not None:
@@ -67,6 +78,15 @@ def run_narrative(
         if not hits:
             trace.code("narrative", "no_definition")
             return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
+    subjects = [s for s in subjects if s.kind != WORD]
+    if subjects and define is None and hits:
+        hits = _about(hits, subjects, req)
+        trace.count("subject_hits", len(hits))
+        if not hits:
+            trace.code("narrative", "no_subject")
+            trace.code("declined", "subject")
+            english = in_english(req.question)
+            return NarrativeAnswer(NO_SUBJECT_EN if english else NO_SUBJECT_ZH, [])
     if not hits:
         trace.code("narrative", "no_hits")
         return NarrativeAnswer(NARRATIVE_NO_HITS, [])
@@ -113,3 +133,15 @@ def run_narrative(
             sources.append(src)
     trace.code("narrative", "answered")
     return NarrativeAnswer(answer, sources, model_text=response.text)
+
+
+def _about(
+    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request
+) -> list[NarrativeHit]:
+    """The passages of the documents that name every subject in some retrieved passage (a
+    codename is named once in a document, then referred to), or none."""
+    docs: set[str] | None = None
+    for subject in subjects:
+        naming = {h.doc_id for h in hits if mentions(subject, h.text, req.profile)}
+        docs = naming if docs is None else docs & naming
+    return [h for h in hits if docs and h.doc_id in docs]

@@ -42,6 +42,9 @@ class Clarification(_Part):
     assumption_note: str | None = None  # the 【假设】 banner over an answer with assumptions
     assumed_slots: dict[str, str] = Field(default_factory=dict)
     narrowing_options: list[str] = Field(default_factory=list)
+    # what the engine would not answer, as the question named it: a quantity the fact table
+    # lacks (坪效), a subject it does not know (Project Nightingale), another company
+    declined: str | None = None
 
 
 class Lineage(_Part):

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 
 from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
+from ragspine.profile.vocabulary import listed_companies, places
 from ragspine.text import fold, fold_with_index
 
 _SUFFIX = r"(?:集团股份有限公司|股份有限公司|有限责任公司|集团有限公司|有限公司)"
@@ -74,6 +76,10 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
             return OutOfScope("company", _original(question, index, span))
     if _RANKING.search(text):
         return OutOfScope("ranking")
+    listed = profile.memo("scope_listed", lambda: _listed_pattern(profile))
+    named = listed.search(text) if listed is not None else None
+    if named is not None:  # 移远通信, or 金宇车城 where the profile's 金宇 stands inside it
+        return OutOfScope("company", _original(question, index, named.span()))
     for code in _STOCK_CODE.finditer(text):
         if code.group() not in home:  # the home company's own code names it
             return OutOfScope("company", code.group())
@@ -134,10 +140,43 @@ def _is_name(text: str, span: tuple[int, int], known: frozenset[str], entities: 
         return False
     if _PERIOD_WORDS.search(flat) or _NOT_A_NAME.search(flat):
         return False  # 第三季度, 上半年, 年报中提及: a period or a phrase, not a name
-    # A span that is a word the profile knows, or part of one, or holds one of its entities
-    # (香港业务), is its vocabulary; a name that merely holds a common word (宝新能源, 广汽集团)
-    # is still a name.
-    return flat not in known and not any(w in flat for w in entities)
+    # A span that is a word the profile knows, or part of one, or one of its entities with a
+    # common word (香港业务), is its vocabulary; a name that merely holds a common word (宝新能源,
+    # 广汽集团) is still a name, and so is one that holds an alias of the profile's inside a
+    # longer name (四方 in 四方精创, 金宇 in 金宇车城: aliases are matched as whole names).
+    return flat not in known and not _entities_with_common_words(flat, entities, known)
+
+
+_COMMON_REST = frozenset(
+    (  # noqa: SIM905
+        "业务 市场 地区 区域 板块 分部 公司 集团 股份 门店 方面 整体 本身 旗下 内部 部分 分公司 "
+        "子公司 团队 员工 总部 本部 全年 全部 所有 合计 总计 经营 业绩 财务 数据"
+    ).split()
+)
+
+
+def _entities_with_common_words(flat: str, entities: list[str], known: frozenset[str]) -> bool:
+    """香港业务, 香港和台湾, 香港线上线下: the profile's entities, and what else the span holds is
+    its words, common words or 和 / 与 (or nothing)."""
+    if not any(w in flat for w in entities):
+        return False
+    rest = flat
+    for word in sorted(entities, key=len, reverse=True):
+        rest = rest.replace(word, " ")
+    parts = [p for p in re.split(r"[\s和与及、]+", rest) if p]
+    return all(p in _COMMON_REST or len(_unknown_chars(p, known)) < 2 for p in parts)
+
+
+def _unknown_chars(part: str, known: frozenset[str]) -> str:
+    """What of ``part`` no known word covers, reading it left to right, longest word first."""
+    out, i = "", 0
+    while i < len(part):
+        j = next((j for j in range(len(part), i + 1, -1) if part[i:j] in known), None)
+        if j is None:
+            out, i = out + part[i], i + 1
+        else:
+            i = j
+    return out
 
 
 def _pieces(known: list[str]) -> frozenset[str]:
@@ -162,7 +201,7 @@ def _known_words(profile: DomainProfile) -> list[str]:
         words += [ext.name, *ext.aliases]
     for group in profile.synonyms:
         words += group
-    folded = {compact(fold(w)) for w in words}
+    folded = {compact(fold(w)) for w in words} | set(glossary_for(profile).words)
     return sorted((w for w in folded if len(w) >= 2), key=len, reverse=True)
 
 
@@ -184,6 +223,50 @@ def _home_words(profile: DomainProfile) -> list[str]:
         words += [ext.name, *ext.aliases]
     folded = {compact(fold(w)) for w in words}
     return [w for w in folded if len(w) >= 2 and w not in _GENERIC]
+
+
+# Listed companies' short names that are also everyday words.
+_COMMON_NAMES = {"农产品", "老百姓", "人民网", "连云港", "好想你", "新能源", "青岛港"}
+_LEGAL_END = re.compile(_SUFFIX + "$")
+
+
+def _listed_pattern(profile: DomainProfile) -> re.Pattern[str] | None:
+    """The shipped listed companies' names (legal names without their ending too), less the
+    home company's and the profile's own words: one pattern, longest first."""
+    own = set(_home_words(profile)) | set(_known_words(profile))
+    names = set()
+    for raw in listed_companies():
+        short = _LEGAL_END.sub("", fold(raw))
+        core = _core(short)
+        for name in {fold(raw), short, *([core] if len(core) >= 4 else [])}:
+            flat = compact(name)
+            if len(flat) >= 3 and flat not in own and name not in _COMMON_NAMES:
+                names.add(name)
+    home = compact(fold(profile.home_company_name))
+    names = {n for n in names if compact(n) not in home}
+    if not names:
+        return None
+    return re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+
+
+# What a legal name puts around the name people use: a place before it, a trade after it.
+_TRADES = re.compile(
+    r"(?:科技|技术|电子|资讯|信息|控股|实业|发展|医药|药业|生物|新材料|材料|新能源|能源|电气|智能|软件|"
+    r"网络|通信|光电|环保|化工|机械|装备|汽车|食品|乳业|文化|传媒|地产|置业|建工|建设|工程|制药|医疗|"
+    r"健康|物流|航空|证券|精密|工业|重工|钢铁|电力|水务|矿业|锂业|纺织|服饰|家居|电器|照明|半导体|"
+    r"微电子|动力|集团)$"
+)
+
+
+def _core(name: str) -> str:
+    """深圳四方精创资讯 → 四方精创: without the place it starts with and the trade it ends with."""
+    for place in sorted((fold(p[0]) for p in places()), key=len, reverse=True):
+        if name.startswith(place):
+            name = name[len(place) :].removeprefix("市").removeprefix("省")
+            break
+    else:
+        name = re.sub(r"^[\u4e00-\u9fff]{2,3}[市省]", "", name)
+    return _TRADES.sub("", name)
 
 
 def _original(question: str, index: list[int], span: tuple[int, int]) -> str:

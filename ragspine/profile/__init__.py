@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -56,9 +57,15 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
     try:
-        return DomainProfile.model_validate(data)
+        profile = DomainProfile.model_validate(data)
     except ValidationError as exc:
         raise ProfileError(f"{name}: {_problem(exc, data)}") from exc
+    if path is not None:  # the packaged demo's collisions are reviewed (tests/profile)
+        from ragspine.profile.vocabulary import AliasCollisionWarning, alias_collisions
+
+        for collision in alias_collisions(profile):
+            warnings.warn(f"{name}: {collision.message()}", AliasCollisionWarning, stacklevel=2)
+    return profile
 
 
 def _problem(exc: ValidationError, data: dict[str, Any]) -> str:

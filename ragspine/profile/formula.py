@@ -212,3 +212,46 @@ def _render(node: Node, name: Callable[[Operand], str], outer: int) -> str:
         f"{_render(left, name, mine)} {'−' if op == '-' else op} {_render(right, name, mine + 1)}"
     )
     return f"({text})" if mine < outer else text
+
+
+def formula_shape(tree: Node) -> tuple[str, ...] | None:
+    """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D) or
+    None, ignoring a ×100."""
+    if isinstance(tree, tuple) and tree[0] == "*" and Decimal(100) in (tree[1], tree[2]):
+        tree = tree[2] if tree[1] == Decimal(100) else tree[1]
+    if not (isinstance(tree, tuple) and tree[0] == "/"):
+        if isinstance(tree, tuple) and tree[0] == "-" and tree[2] == Decimal(1):
+            inner = tree[1]  # X / prev(X) − 1
+            if isinstance(inner, tuple) and inner[0] == "/":
+                a, b = inner[1], inner[2]
+                if _plain(a, 0) and _plain(b, 1) and a.code == b.code:  # type: ignore[union-attr]
+                    return ("growth", a.code)  # type: ignore[union-attr]
+        return None
+    top, bottom = tree[1], tree[2]
+    if isinstance(top, tuple) and top[0] == "-":
+        a, b = top[1], top[2]
+        same = _plain(a, 0) and _plain(b, 1) and _plain(bottom, 1)
+        if same and a.code == b.code == bottom.code:  # type: ignore[union-attr]
+            return ("growth", a.code)  # type: ignore[union-attr]
+        return None
+    if not (isinstance(top, Operand) and isinstance(bottom, Operand)):
+        return None
+    if top.lag or bottom.lag:
+        return None
+    if top.code != bottom.code:
+        plain = not (top.entity or top.channel or bottom.entity or bottom.channel)
+        return ("ratio", top.code, bottom.code) if plain else None
+    if top.entity is None and bottom.entity is not None and not (top.channel or bottom.channel):
+        return ("entity_share", top.code, bottom.entity)
+    if top.channel and bottom.channel and not (top.entity or bottom.entity):
+        return ("channel_share", top.code, top.channel, bottom.channel)
+    return None
+
+
+def _plain(node: Node, lag: int) -> bool:
+    return (
+        isinstance(node, Operand)
+        and node.lag == lag
+        and node.entity is None
+        and node.channel is None
+    )

@@ -13,6 +13,7 @@ from datetime import date
 
 from ragspine.profile.model import DomainProfile, compact
 from ragspine.profile.periods import Period, find_periods, parse_period
+from ragspine.profile.vocabulary import anchored_terms
 from ragspine.text import fold
 
 
@@ -121,6 +122,14 @@ class Glossary:
             if kind == "metrics" and alias.endswith("增长率") and len(alias) > 3:
                 # 销售费用的增长率 is 销售费用增长率, as people write it
                 terms[f"{kind}{_SEP}{code}"].append(alias[:-3] + "的增长率")
+        # The shipped phrases, places and the profile's own ratios written without 率.
+        for key, words in [*anchored_terms(profile).items(), *_without_ratio(profile).items()]:
+            kind, code = key.split(":", 1)
+            terms.setdefault(f"{kind}{_SEP}{code}", []).extend(words)
+        # Every word that names something of the profile's (places are the shipped list's).
+        self.words = frozenset(
+            compact(w) for key, words in terms.items() if not key.startswith("place") for w in words
+        )
         self._all = AliasMatcher(terms, include_codes=False)
         self._last: tuple[str, list[tuple[str, AliasMatch]]] = ("\x00", [])
 
@@ -137,6 +146,8 @@ class Glossary:
         self.channels = KindView(
             self, "channels", exact([(c.code, c.aliases) for c in profile.channels])
         )
+        self.quantities = KindView(self, "quantity", {})
+        self.places = KindView(self, "place", {})
 
     def scan(self, folded: str) -> list[tuple[str, AliasMatch]]:
         """(kind, match) for every known word in folded text; the last text's scan is kept, since
@@ -172,6 +183,26 @@ class Glossary:
     def find_periods(self, folded: str, reference_date: date) -> list[Period]:
         matches = find_periods(folded, reference_date)
         return list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
+
+
+def _without_ratio(profile: DomainProfile) -> dict[str, list[str]]:
+    """资产负债 for 资产负债率: a percentage the profile names with 率, written without it, where
+    the rest names nothing else (毛利 is a metric of its own; 收入增长 is a growth, read apart)."""
+    known = {compact(a) for _, a, _ in profile._vocabulary()}
+    out: dict[str, list[str]] = {}
+    for spec in [*profile.metrics, *profile.derived_metrics]:
+        unit = profile.unit(getattr(spec, "unit", ""))
+        percent = getattr(spec, "percent", False) or unit.kind == "percent"
+        for alias in [fold(a) for a in spec.aliases] if percent else []:
+            stem = alias[:-1]
+            if (
+                alias.endswith("率")
+                and len(stem) >= 3
+                and not stem.endswith(("增长", "比", "的"))
+                and compact(stem) not in known
+            ):
+                out.setdefault(f"metrics:{spec.code}", []).append(stem)
+    return out
 
 
 def closest_metrics(question: str, prof: DomainProfile, n: int = 6) -> list[str]:

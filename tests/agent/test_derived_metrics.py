@@ -192,12 +192,8 @@ def _acme_with(*derived: dict[str, object]) -> DomainProfile:
     return DomainProfile.model_validate(data)
 
 
-SHARES = _acme_with(
-    {"code": "GROUP_SHARE", "name_zh": "收入占集团比重", "aliases": ["收入占集团比重"],
-     "formula": "REVENUE / REVENUE[entity=ACME_GROUP]"},
-    {"code": "WEB_SHARE", "name_zh": "线上收入占比", "aliases": ["线上收入占比"],
-     "formula": "REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]"},
-)  # fmt: skip
+# The demo profile's own shares (shared/DOMAIN.md): REVENUE_SHARE and ONLINE_SHARE.
+SHARES = default_profile()
 
 
 @pytest.mark.parametrize(

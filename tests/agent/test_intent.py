@@ -18,6 +18,7 @@ from ragspine.agent.intent import (
     parse_intent,
 )
 from ragspine.agent.security_gate import SECURITY_REFUSE_OUT_OF_SCOPE
+from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.periods import Period
 
 REF = date(2025, 6, 30)
@@ -219,7 +220,14 @@ def test_a_yearless_quarter_is_the_latest_complete_one_and_said_so() -> None:
     ],
 )
 def test_a_ratio_the_profile_lacks_is_not_its_amount(question: str) -> None:
-    assert clarify_scope(parse_intent(question, REF), REF).mode == CLARIFY_ASK_FIRST
+    # the demo profile without its derived metrics: the ratio is declined, never the amount
+    bare = DomainProfile.model_validate(
+        default_profile().model_dump(exclude_none=True) | {"derived_metrics": []}
+    )
+    intent = parse_intent(question, REF, profile=bare)
+    clar = clarify_scope(intent, REF, profile=bare)
+    assert clar.mode == CLARIFY_ASK_FIRST and intent.metrics == []
+    assert clar.decline_kind == "quantity" and clar.declined in question
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from ragspine.profile.formula import FormulaError, Operand, parse_formula
+from ragspine.profile.formula import FormulaError, Operand, formula_shape, parse_formula
 
 REVENUE, COST = Operand("REVENUE"), Operand("COST")
 LAST_REVENUE = Operand("REVENUE", 1)
@@ -97,3 +97,22 @@ def test_an_operand_may_fix_its_entity_or_channel() -> None:
 def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
     with pytest.raises(FormulaError, match=why.replace("[", r"\[").replace("]", r"\]")):
         parse_formula(formula)
+
+
+# A formula's shape: what a modifier in a question maps to (issue 27, agent/quantity.py).
+@pytest.mark.parametrize(
+    ("formula", "shape"),
+    [
+        ("(REVENUE - prev(REVENUE)) / prev(REVENUE)", ("growth", "REVENUE")),
+        ("(REVENUE - prev(REVENUE)) / prev(REVENUE) * 100", ("growth", "REVENUE")),  # ×100
+        ("REVENUE / prev(REVENUE) - 1", ("growth", "REVENUE")),  # the same growth
+        ("NET_PROFIT / REVENUE", ("ratio", "NET_PROFIT", "REVENUE")),
+        ("REVENUE / REVENUE[entity=ACME_GROUP]", ("entity_share", "REVENUE", "ACME_GROUP")),
+        ("REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]",
+         ("channel_share", "REVENUE", "ONLINE", "TOTAL")),
+        ("GROSS_PROFIT + NET_PROFIT", None),  # a sum: no modifier means it
+        ("(REVENUE - prev(NET_PROFIT)) / prev(REVENUE)", None),  # not one series' growth
+    ],
+)  # fmt: skip
+def test_a_formulas_shape(formula: str, shape: tuple[str, ...] | None) -> None:
+    assert formula_shape(parse_formula(formula).tree) == shape

@@ -32,7 +32,8 @@ from ragspine.text import fold
         ("門店數", "STORE_COUNT"),  # traditional 門店數
         ("same store sales growth", "SSSG"),  # hyphen dropped
         ("EBITDA", None),  # unknown metric: None, never the nearest guess
-        ("revenue growth", None),  # more than an alias: not a whole match
+        ("revenue growth", "REVENUE_YOY"),  # a derived metric's alias
+        ("revenue in hong kong", None),  # more than an alias: not a whole match
         ("", None),  # empty
     ],
 )

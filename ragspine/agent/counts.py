@@ -1,0 +1,94 @@
+"""Count questions: "有多少家门店", "门店有几家", "how many stores" name a count metric.
+
+The profile's count metrics give the nouns (门店数 → 门店, number of stores → store); a count
+every company may be asked for (stores, employees) that the profile does not hold is a quantity
+to decline, by its shipped name (门店数). "新开多少家门店" and "how many new stores" are openings,
+another quantity: not matched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import AliasMatch
+
+_COUNT_SUFFIX = re.compile(r"(?:总人数|人数|总数|数量|数目|家数|数)$")
+_NOT_THE_COUNT = re.compile(
+    r"(?:关闭|关掉|关|新开|开设|开|新增|净增|增加|减少|净关|撤出|撤|计划|拟|将|要)\s*$"
+)
+
+
+_OPENED = re.compile(
+    r"[^?？。.]{0,30}?(?<![a-z])(?:open|opened|close|closed|shut|shuttered|add|added)(?![a-z])|"
+    r"\s*(?:被)?(?:关闭|新开|开设|关掉)"
+)
+
+
+def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMatch]]:
+    """ "有多少家门店", "门店有几家", "how many stores": the profile's count metric whose name
+    holds the noun (门店数 → 门店). Not "新开多少家门店" or "how many new stores": openings and
+    closures are other quantities."""
+    return [
+        (kind, AliasMatch(code, m.start(), m.end()))
+        for kind, code, pattern in _count_patterns(profile)
+        for m in pattern.finditer(text)
+        if not _NOT_THE_COUNT.search(text, 0, m.start()) and not _OPENED.match(text, m.end())
+    ]
+
+
+# Counts every company may be asked for; a profile that holds none answers "not held".
+_SHIPPED_COUNTS = {
+    "STORE_COUNT": ({"门店", "店铺", "分店", "店"}, {"store", "shop", "outlet"}),
+    "EMPLOYEES": ({"员工", "职工", "雇员"}, {"employee"}),
+}
+
+
+def _count_patterns(profile: DomainProfile) -> list[tuple[str, str, re.Pattern[str]]]:
+    def build() -> list[tuple[str, str, re.Pattern[str]]]:
+        out = []
+        held: set[str] = set()
+        for spec in profile.metrics:
+            if profile.unit(spec.unit).kind != "count":
+                continue
+            zh = {_COUNT_SUFFIX.sub("", a) for a in spec.aliases if not a.isascii()}
+            zh = {n for n in zh if n and not n.isascii()}
+            en = {
+                m.group(1)
+                for a in spec.aliases
+                if (m := re.fullmatch(r"(?:number of |count of )?([a-z ]+?)(?: count)?", a.lower()))
+            }
+            en = {w.rstrip("s") for w in en if " " not in w}
+            for zh_shipped, en_shipped in _SHIPPED_COUNTS.values():
+                if (zh | en) & (zh_shipped | en_shipped):  # 门店数 also reads 店铺, outlets
+                    zh, en = zh | zh_shipped, en | en_shipped
+            held |= zh | en
+            pattern = _count_pattern(zh, en)
+            if pattern is not None:
+                out.append(("metrics", spec.code, pattern))
+        for group, (zh, en) in _SHIPPED_COUNTS.items():
+            if not (zh | en) & held:
+                pattern = _count_pattern(zh, en)
+                assert pattern is not None
+                out.append(("quantity", group, pattern))
+        return out
+
+    return profile.memo("count_patterns", build)
+
+
+def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
+    parts = []
+    if zh:
+        nouns = "|".join(sorted(map(re.escape, zh), key=len, reverse=True))
+        unit = r"(?:家|间|个|名|位|人)?"
+        parts.append(rf"(?:多少|几)\s*{unit}\s*(?:{nouns})")
+        parts.append(rf"(?:{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*(?:多少|几)\s*{unit}")
+        # 香港的门店2024年有多少家: a period between, then a counting word
+        parts.append(rf"(?:{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*(?:家|间|个|名|位|人)")
+    if en:
+        nouns = "|".join(sorted(map(re.escape, en), key=len, reverse=True))
+        parts.append(
+            rf"(?<![a-z])how\s+many\s+(?!(?:new|more|additional|closed|opened)\b)"
+            rf"(?:[a-z-]+\s+){{0,2}}?(?:{nouns})s?(?![a-z])"
+        )
+    return re.compile("|".join(parts)) if parts else None

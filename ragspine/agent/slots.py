@@ -1,0 +1,79 @@
+"""What the rule parser reads from a question and what the clarification gateway decides:
+the route and mode names, ``ParsedIntent`` and ``ClarificationResult``. ``intent.py`` reads,
+``clarify.py`` decides; both import these from here (and ``intent`` re-exports them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+from ragspine.agent.subjects import Subject
+from ragspine.profile.periods import Period
+
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_NONE = "none"
+
+
+@dataclass
+class ParsedIntent:
+    """Four slots (metric, entity, period, channel), their multi-value forms, and the route."""
+
+    metric: str | None
+    entity: str | None
+    period: Period | None
+    channel: str | None
+    route: str
+    raw_question: str
+    metrics: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    periods: list[Period] = field(default_factory=list)
+    channels: list[str] = field(default_factory=list)
+    external_entity: str | None = None
+    unrecognized: dict[str, str] = field(default_factory=dict)
+    # A quarter or half the user wrote without a year, read as the latest complete one.
+    assumed_period: Period | None = None
+    # A line item the profile knows but holds no facts for (递延所得税负债): documents only.
+    unsupported_term: str | None = None
+    # A partner the user named: talked about from documents, never given facts.
+    partner: str | None = None
+    # A concept question's term (什么是在建工程 → 在建工程): answered only from a definition.
+    definition: str | None = None
+    # A quantity the profile does not hold, as the question names it (库存周转率, 同店销售额).
+    declined: str | None = None
+    # Names the profile does not know (a programme, a place, another company): see subjects.py.
+    subjects: list[Subject] = field(default_factory=list)
+    # The subjects a metric question is declined for (never answered with another's figure).
+    unknown_subject: str | None = None
+
+    @property
+    def is_multi(self) -> bool:
+        """The user explicitly listed several metrics, entities, periods or channels."""
+        return any(len(v) > 1 for v in (self.metrics, self.entities, self.periods, self.channels))
+
+
+class IntentParser(Protocol):
+    """Any parser must fill ``raw_question``: the security gate re-screens it independently."""
+
+    def parse(self, question: str, reference_date: date | None = None) -> ParsedIntent: ...
+
+
+@dataclass
+class ClarificationResult:
+    """What the gateway decided; ``question`` is the text shown when the flow stops here."""
+
+    mode: str
+    assumed_slots: dict[str, str] = field(default_factory=dict)
+    assumption_note: str = ""
+    narrowing_options: list[str] = field(default_factory=list)
+    question: str = ""
+    # What is declined, as the question names it (深圳, 库存周转率, 贵州茅台), and why:
+    # company, ranking, subject (a name the profile does not know) or quantity.
+    declined: str = ""
+    decline_kind: str = ""

@@ -1,0 +1,89 @@
+"""Sub-tasks: every combination of metric, entity, period and channel a question lists, and
+the deterministic answer to several of them (no LLM; the difference of two comparable periods
+computed from the two found facts).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ragspine.agent.intent import ClarificationResult, ParsedIntent
+from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
+from ragspine.agent.render import (
+    asked_decimals,
+    differences,
+    distinct_found,
+    fact_line,
+    fact_sources,
+    not_found_line,
+    unrecognized_line,
+)
+from ragspine.agent.request import Request
+from ragspine.profile import DomainProfile
+
+MAX_SUBTASKS = 48
+
+
+@dataclass(frozen=True)
+class SubTask:
+    """One query_metric call the question asks for; values are codes, labels or raw text."""
+
+    metric: str
+    entity: str
+    period: str
+    channel: str
+
+    def args(self) -> dict[str, str]:
+        return {
+            "metric": self.metric,
+            "entity": self.entity,
+            "period": self.period,
+            "channel": self.channel,
+        }
+
+
+def subtasks(intent: ParsedIntent, clar: ClarificationResult, prof: DomainProfile) -> list[SubTask]:
+    """Every combination the user listed, with assumed slots filled in; empty if impossible."""
+    metrics = intent.metrics or ([intent.metric] if intent.metric else [])
+    # What the user wrote but the glossary does not know is queried too, so it is named back.
+    entities = [*(intent.entities or [intent.entity] if intent.entity else [])]
+    entities += [v for v in [intent.unrecognized.get("entity")] if v]
+    entities = entities or [v for v in [clar.assumed_slots.get("entity")] if v]
+    periods = [p.label for p in (intent.periods or ([intent.period] if intent.period else []))]
+    periods += [v for v in [intent.unrecognized.get("period")] if v]
+    periods = periods or [v for v in [clar.assumed_slots.get("period")] if v]
+    channels = intent.channels or [intent.channel or prof.default_channel]
+    combos = itertools.product(metrics, entities, periods, channels)
+    return [SubTask(*c) for c in itertools.islice(combos, MAX_SUBTASKS)]
+
+
+def query(req: Request, args: dict[str, str]) -> ToolResult:
+    return execute_query_metric(
+        req.store, **args, reference_date=req.reference_date, profile=req.profile
+    )
+
+
+def multi_subtask_answer(
+    req: Request, tasks: list[SubTask], intent: ParsedIntent
+) -> tuple[str, list[Source], list[ToolResult]]:
+    req.trace.code("structured", "multi_subtask")
+    results = [query(req, t.args()) for t in tasks]
+    req.trace.count("tool_calls", len(results))
+    lines = []
+    decimals = asked_decimals(req.question)
+    for r in results:
+        if r["status"] == "found":
+            lines.append(fact_line(r, req.profile, decimals))
+        elif r["status"] == "not_found":
+            lines.append(not_found_line(r, req.profile))
+        else:
+            lines.append(unrecognized_line(r, req.question, req.profile))
+    if len(intent.periods) == 2:
+        diffs = differences(results, req.profile)
+        req.trace.count("differences", len(diffs))
+        lines.extend(diffs)
+    found = distinct_found(results)
+    if not found:
+        lines.append("为避免误导,不提供任何推测数字。")
+    return "\n".join(lines), fact_sources(found), results
