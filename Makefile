@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	evals-meaning meaning-realworld audit bless demo compare-demo serve bench clean
+	evals-meaning meaning-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
@@ -18,6 +18,7 @@ help:
 	@echo "make serve     the HTTP service on the demo data (POST /v1/ask; docs at /docs)"
 	@echo "make fixtures  build the demo fact store ($(DB))"
 	@echo "make audit     run the adversarial pack against the guard and the audit"
+	@echo "make audit-fresh  the held-out scripted attacks (evals/adversarial/fresh_attacks.yaml), measured"
 	@echo "make bench     run the benchmarks"
 	@echo "make bless     make reports/latest the new eval baseline"
 
@@ -118,6 +119,13 @@ meaning-realworld: fixtures-jinyu
 # Per class: did the engine hold, and did the audit catch the fabrication on the raw text?
 audit: fixtures
 	$(BIN)/ragspine eval audit --db $(DB) --corpus $(CORPUS)
+
+# Held-out scripted attacks and controls (a file nobody tunes the guard or the audit on), run
+# like the pack's classes and measured, not gated: the table and totals, exit 0 whatever they
+# are (only a malformed file fails, as an input error).
+audit-fresh: fixtures
+	$(BIN)/ragspine eval audit --attacks evals/adversarial/fresh_attacks.yaml --measure \
+		--db $(DB) --corpus $(CORPUS)
 
 # After an intended behaviour change: review each suite's diff.md, then make the runs the baselines.
 bless: $(STAMP)

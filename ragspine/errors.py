@@ -10,6 +10,7 @@
     │   ├── KeysError            the API keys file or RAGSPINE_API_KEYS; no key at all
     │   ├── FaqError             a FAQ item that cannot be stored or would never be served
     │   ├── GoldenError          a golden file (names file, line, case and field)
+    │   ├── AttackFileError      a scripted attack file (names file, line, entry and field)
     │   ├── FilterError          an eval run's --filter expression
     │   ├── RecordError          a run folder: missing, incomplete or incompatible
     │   ├── PricesError          a price table
@@ -75,6 +76,10 @@ class FaqError(ConfigError):
 
 class GoldenError(ConfigError):
     """A golden file is invalid; the message names the file, line, case and field."""
+
+
+class AttackFileError(ConfigError):
+    """A scripted attack file is invalid; the message names the file, line, entry and field."""
 
 
 class FilterError(ConfigError):

@@ -143,22 +143,59 @@ def bless(run_dir: Path, baseline: Path, force: bool) -> None:
     show_default=True,
     help="the questions every hostile provider is asked",
 )
+@click.option(
+    "--attacks",
+    "attacks_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="a YAML file of scripted attacks and controls to run instead of the pack's classes",
+)
+@click.option(
+    "--measure",
+    is_flag=True,
+    help="report only: exit 0 whatever the verdicts (an invalid file still fails)",
+)
 @db_option()
 @corpus_option()
 @profile_option()
-def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> None:
+def audit_pack(
+    cases: Path,
+    attacks_file: Path | None,
+    measure: bool,
+    db: Path,
+    corpus: Path,
+    profile: Path | None,
+) -> None:
     """Run the adversarial pack: per attack class, did the engine hold (judged by what the
-    attack fabricated) and did the audit catch it; per probe, any false alarm or removal?"""
+    attack fabricated) and did the audit catch it; per probe, any false alarm or removal?
+    With --attacks FILE: the file's scripted attacks and controls, one row per entry."""
     from tabulate import tabulate
 
     from ragspine.engine import Engine
-    from ragspine.evals.audit.pack import run_pack
+    from ragspine.evals.audit.attacks.scripted import load_script
+    from ragspine.evals.audit.pack import run_pack, run_script
 
     try:
+        script = None if attacks_file is None else load_script(attacks_file, cases)
         with Engine.open(db, corpus, profile=profile) as engine:
-            rows = run_pack(engine, cases)
+            rows = run_pack(engine, cases) if script is None else run_script(engine, script)
     except RagSpineError as exc:
         fail(exc)
+    if script is not None:
+        for row in rows:
+            row.what = f"[{script.entry(row.name).case}] {row.what}"
+        click.echo(
+            tabulate(
+                _pack_table(rows), headers=_PACK_HEADERS, tablefmt="github", disable_numparse=True
+            )
+        )
+        for r in rows:
+            for problem in r.problems if not r.ok else []:
+                click.echo(f"  {r.name}: {problem}", err=True)
+        click.echo(_script_summary(rows))
+        if not measure and any(not r.ok for r in rows):
+            sys.exit(1)
+        return
     click.echo(
         tabulate(_pack_table(rows), headers=_PACK_HEADERS, tablefmt="github", disable_numparse=True)
     )
@@ -177,8 +214,24 @@ def audit_pack(cases: Path, db: Path, corpus: Path, profile: Path | None) -> Non
         f"({sum(r.alarms for r in probes)} false alarm(s), "
         f"{sum(r.blocked for r in probes)} over-blocked)"
     )
-    if failed:
+    if failed and not measure:
         sys.exit(1)
+
+
+def _script_summary(rows: list[ClassResult]) -> str:
+    """Totals of a scripted run: each attack held and caught, each control quiet."""
+    attacks = [r for r in rows if r.kind == "attack"]
+    controls = [r for r in rows if r.kind == "probe"]
+    idle = [r.name for r in rows if r.applied == 0]
+    return (
+        f"scripted: held {sum(r.held for r in attacks)}/{len(attacks)}, "
+        f"caught {sum(r.caught for r in attacks)}/{len(attacks)} attacks "
+        f"({sum(r.ok for r in attacks)} both); "
+        f"controls quiet {sum(r.ok for r in controls)}/{len(controls)} "
+        f"({sum(r.alarms for r in controls)} false alarm(s), "
+        f"{sum(r.blocked for r in controls)} over-blocked)"
+        + (f"; not applied: {', '.join(idle)}" if idle else "")
+    )
 
 
 _PACK_HEADERS = [

@@ -11,6 +11,9 @@ For each attack class and case where the attack changed the model's text:
 For each probe (a correct restatement): no alarm from the audit on the raw text or the final
 answer, and the guard removed nothing (no sentence, number or citation). The engine is opened once;
 each provider shares its stores.
+
+A file of scripted attacks (``run_script``, ``ragspine eval audit --attacks FILE``) is judged
+the same way: each entry is an attack (or a control, judged as a probe) written for one case.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
 from ragspine.evals.audit.attacks import ATTACKS, AdversarialProvider, Attack, Hostile
+from ragspine.evals.audit.attacks.scripted import Script
 from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding
 from ragspine.evals.golden.suite import GoldenCase, load_golden
@@ -76,10 +80,33 @@ def run_pack(
     base: Engine, cases_path: Path, attacks: Mapping[str, Attack] = ATTACKS
 ) -> list[ClassResult]:
     """Every attack and probe over the pack's cases, through engines sharing ``base``'s stores."""
-    cases = load_golden(cases_path).cases
+    return run_attacks(base, load_golden(cases_path).cases, attacks)
+
+
+def run_attacks(
+    base: Engine, cases: list[GoldenCase], attacks: Mapping[str, Attack]
+) -> list[ClassResult]:
+    """Every attack over ``cases`` (an attack written for one case, over that case only)."""
     reader = CaseRunner(base)  # the harness's own reading of an answer, chunks loaded once
-    honest = {c.id: base.ask(c.question, reference_date=c.reference_date) for c in cases}
+    honest = {c.id: _ask(base, c) for c in cases}
     return [_run_class(base, reader, attack, cases, honest) for attack in attacks.values()]
+
+
+def run_script(base: Engine, script: Script) -> list[ClassResult]:
+    """A file of scripted attacks (``ragspine eval audit --attacks FILE``), judged as the pack
+    judges its classes: one row per entry, over its one case. An entry that could not apply
+    says why (a placeholder or a ``find`` its case does not give)."""
+    rows = run_attacks(base, script.cases, script.attacks)
+    for row in rows:
+        if row.applied == 0:
+            row.problems.extend(
+                script.why_not(row.name) or ["the edit left the model's reply unchanged"]
+            )
+    return rows
+
+
+def _ask(engine: Engine, case: GoldenCase) -> AgentResult:
+    return engine.ask(case.question, reference_date=case.reference_date, clearance=case.clearance)
 
 
 def _run_class(
@@ -95,8 +122,10 @@ def _run_class(
     for case in cases:
         if attack.only_tag is not None and attack.only_tag not in case.tags:
             continue
+        if attack.only_case is not None and attack.only_case != case.id:
+            continue
         told.clear()
-        result = hostile.ask(case.question, reference_date=case.reference_date)
+        result = _ask(hostile, case)
         raw, before = result.model_text, honest[case.id]
         if not told or raw is None or raw == before.model_text:
             continue  # the attack found nothing to corrupt in this case

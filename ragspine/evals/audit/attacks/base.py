@@ -37,6 +37,7 @@ class Attack:
     what: str
     mutate: Mutation
     only_tag: str | None = None  # applies (or, for a probe, is correct) only where a case says
+    only_case: str | None = None  # a scripted attack: written for this one case (its id)
 
 
 class AdversarialProvider:
