@@ -65,13 +65,19 @@ def numbers_in(answer: str, *, quoting: Sequence[str] = ()) -> list[str]:
 
 
 def names(answer: str, words: Sequence[str]) -> str | None:
-    """The first of ``words`` the answer names, compared folded (script, width, case, spaces)."""
-    text = _squash(fold(answer))
-    return next((w for w in words if _squash(fold(w)) in text), None)
-
-
-def _squash(text: str) -> str:
-    return "".join(text.split())
+    """The first of ``words`` the answer names as a whole term, compared folded (script, width,
+    case; spaces anywhere): 同店销售 is not named by a list that offers 同店销售增长."""
+    text = fold(answer)
+    for w in words:
+        chars = [c for c in fold(w) if not c.isspace()]
+        if not chars:
+            continue
+        pattern = r"\s*".join(map(re.escape, chars))
+        for m in re.finditer(pattern, text):
+            after = text[m.end() : m.end() + 1]
+            if not (chars[-1].isalnum() and after.isalnum() and not after.isdigit()):
+                return w
+    return None
 
 
 @dataclass(frozen=True)
@@ -102,9 +108,9 @@ def read_decline(
     if sources:
         docs = dict.fromkeys(str(s.get("doc", "")) for s in sources)
         reasons.append(f"cites {', '.join(docs)}")
-    if clarification == ASK_FIRST:
-        reasons.append("asks which metric instead")
     named = names(answer, quantity) if quantity else None
+    if clarification == ASK_FIRST and named is None:
+        reasons.append("asks which metric instead")  # a decline names what it will not give
     if quantity and named is None:
         reasons.append(f"does not name {' / '.join(quantity)}")
     return Decline(not reasons, reasons, named)

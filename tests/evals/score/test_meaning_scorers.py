@@ -147,3 +147,21 @@ def test_a_wrong_metric_regression_reads_with_both_codes_in_diff_md(tmp_path: Pa
     failed = base.model_copy(update={"passed": False, "checks": [wrong["metric"]]})
     after = make_run(tmp_path / "b", [failed])
     assert "answered REVENUE, asked SSSG" in render_diff(diff_runs(before, after))
+
+
+@pytest.mark.parametrize(
+    ("quantity", "answer", "passed"),
+    [
+        # a decline that names the quantity and offers what can be asked is still a decline
+        ("同店销售额",
+         "「同店销售额」不在事实表中,不提供任何数字。可查询的指标如:同店销售增长、收入等。", True),
+        # asking which metric, with the quantity only inside a longer offered name: no decline
+        ("同店销售", "请问您想查询哪个指标?例如:同店销售增长、收入等。", False),
+    ],
+)  # fmt: skip
+def test_a_decline_names_its_quantity_as_a_whole_term(
+    quantity: str, answer: str, passed: bool
+) -> None:
+    seen = _seen(answer=answer, clarification="ask_first", **NO_FACT)
+    check = _checks(_case(declined=quantity), seen)["declined"]
+    assert check.passed is passed, check.why
