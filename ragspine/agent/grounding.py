@@ -50,7 +50,7 @@ from ragspine.agent.support import (
     verdict,
 )
 from ragspine.agent.tables import noted, table_cells, table_end, with_cell
-from ragspine.numbers import CITATION, Quantity, fold_numbers
+from ragspine.numbers import CITATION, Quantity, fold_numbers, read_numbers
 from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period
 from ragspine.retrieval.base import NarrativeHit
@@ -144,19 +144,27 @@ class _Guard:
     def cite(self, sentence: str, *, count: bool = True) -> tuple[str, list[NarrativeHit]]:
         """The sentence without citations of passages not retrieved, and the passages it cites.
         ``count``: a dropped citation is counted (once: a line is cited once as a line)."""
+        clean, cited, _ = self.cited(sentence, count=count)
+        return clean, cited
+
+    def cited(self, sentence: str, *, count: bool = True) -> tuple[str, list[NarrativeHit], bool]:
+        """``cite``, and whether the sentence named a passage that was not retrieved."""
         cited: list[NarrativeHit] = []
+        dropped = False
         if "(" not in sentence and "(" not in sentence and "[" not in sentence:
-            return sentence, cited
+            return sentence, cited, dropped
 
         def keep(m: re.Match[str]) -> str:
+            nonlocal dropped
             resolved = self.resolve(m.group("body"), m.group("n"))
             if not resolved:
                 self.report.citations_dropped += count
+                dropped = True
                 return ""
             cited.extend(h for h in resolved if h not in cited)
             return m.group()
 
-        return CITATION.sub(keep, sentence), cited
+        return CITATION.sub(keep, sentence), cited, dropped
 
     def resolve(self, body: str | None, number: str | None) -> list[NarrativeHit]:
         if number:
@@ -175,7 +183,12 @@ class _Guard:
     # -- prose ---------------------------------------------------------------------------------
 
     def line(self, line: str, frame: Frame) -> str:
-        sentences = [self.cite(s) for s in _sentences(line)]
+        read = [self.cited(s) for s in _sentences(line)]
+        # A sentence that cites a passage it was never given (a document above the caller's
+        # clearance, one not retrieved) rests on nothing the answer may show: it goes whole,
+        # numbers or not.
+        unsourced = {i for i, (_, _, dropped) in enumerate(read) if dropped}
+        sentences = [(clean, cited) for clean, cited, _ in read]
         inherited: list[NarrativeHit] = []
         for i in range(len(sentences) - 1, -1, -1):  # uncited sentences lean on the next citation
             clean, cited = sentences[i]
@@ -186,6 +199,11 @@ class _Guard:
         kept = []
         for i, (clean, cited) in enumerate(sentences):
             before = "".join(s for s, _ in sentences[:i])
+            if i in unsourced:
+                self.report.numbers_removed += sum(q.role == "value" for q in read_numbers(clean))
+                self.report.sentences_removed += 1
+                kept.append(REMOVED_MARKER)
+                continue
             bad = self.sentence(clean, cited, frame, before)
             if bad:
                 self.report.numbers_removed += bad
