@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import warnings
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
@@ -34,6 +35,12 @@ def _to_date(value: datetime | None) -> date | None:
 @click.version_option(package_name="ragspine")
 def main() -> None:
     """RAGSpine: answers about a company's numbers and documents, never an invented number."""
+    warnings.formatwarning = _one_line
+
+
+def _one_line(message: Warning | str, category: type[Warning], *_: object, **__: object) -> str:
+    """A warning as a user reads it: one ``warning:`` line, no source line or file position."""
+    return f"warning: {message}\n"
 
 
 @main.command()

@@ -283,3 +283,23 @@ def test_demo_runs_every_demo_question(demo_db: Path, demo_corpus: Path) -> None
     assert "[11/11] What did the board decide about Project Evergreen?" in out.stdout
     assert "  | 中国内地 FY2024 收入:1,320 百万美元" in out.stdout
     assert "route=narrative" in out.stdout and "route=composite" in out.stdout
+
+
+def test_a_profile_alias_inside_a_listed_company_name_warns_in_one_line(
+    demo_db: Path, tmp_path: Path
+) -> None:
+    profile = tmp_path / "mine.yaml"
+    acme = (Path(__file__).parents[1] / "ragspine" / "profile" / "acme.yaml").read_text("utf-8")
+    profile.write_text(acme.replace("aliases: [香港,", "aliases: [金宇, 香港,", 1), "utf-8")
+    import subprocess
+    import sys
+
+    exe = str(Path(sys.executable).parent / "ragspine")  # a real process: pytest keeps warnings
+    out = subprocess.run(
+        [exe, "ask", "--db", str(demo_db), "--profile", str(profile), "香港FY2024营收"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    (line,) = [x for x in out.stderr.splitlines() if "金宇车城" in x]
+    assert line.startswith("warning: ") and "mine.yaml" in line
+    assert "AliasCollisionWarning" not in out.stderr and "warnings.warn" not in out.stderr

@@ -80,9 +80,11 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
     parts = []
     if zh:
         nouns = "|".join(sorted(map(re.escape, zh), key=len, reverse=True))
-        unit = r"(?:家|间|个|名|位|人)?"
-        parts.append(rf"(?:多少|几)\s*{unit}\s*(?:{nouns})")
-        parts.append(rf"(?:{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*(?:多少|几)\s*{unit}")
+        unit = r"(?:家|间|个|名|位|人)"
+        # 几 counts only with its counting word: 门店几点营业 asks the time, not a count
+        many = rf"(?:多少\s*{unit}?(?![点时分秒天日周月年次岁号])|几\s*{unit})"
+        parts.append(rf"{many}\s*(?:{nouns})")
+        parts.append(rf"(?:{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*{many}")
         # 香港的门店2024年有多少家: a period between, then a counting word
         parts.append(rf"(?:{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*(?:家|间|个|名|位|人)")
     if en:

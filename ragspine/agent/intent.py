@@ -69,7 +69,7 @@ _CHANGE_CUES = re.compile(
 # Spaces between two CJK characters are stray: 同店 销售 is 同店销售.
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _NUMERIC_CUES = re.compile(
-    r"多少|几多|是几|有几|几家|几间|数值|金额|多大|"
+    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
     r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )

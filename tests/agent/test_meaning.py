@@ -252,6 +252,19 @@ def test_what_the_profile_holds_is_found_however_it_is_written(
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "门店几点营业?",  # 几 with 点 asks the time: no count, no figure
+        "门店几点关门?",  # likewise
+        "门店营业时间是几点到几点?",  # a time range
+    ],
+)
+def test_a_time_question_is_no_count(engine: Engine, question: str) -> None:
+    result = ask(engine, question)
+    assert queried(result) == [] and result.route == "narrative"
+
+
+@pytest.mark.parametrize(
     ("question", "name"),
     [
         # a listed company whose name holds the demo's alias 中国: not mainland China

@@ -75,8 +75,9 @@ def test_a_subset_gates_only_when_it_says_so(tmp_path: Path, stores: list[str]) 
 def test_a_deliberate_regression_reads_in_one_screen_of_the_diff(
     tmp_path: Path, stores: list[str]
 ) -> None:
-    """Two causes at once: an alias dropped from the profile (营收 no longer names REVENUE) and
-    one stored value changed (香港 FY2024 revenue 455 → 456)."""
+    """Two causes at once: a fact gone from the store (香港 FY2023 revenue, so a status changes)
+    and one stored value changed (香港 FY2024 revenue 455 → 456). (An alias dropped from the
+    profile no longer makes a cause: the shipped metric phrases still name the metric.)"""
     import shutil
     import sqlite3
 
@@ -85,11 +86,13 @@ def test_a_deliberate_regression_reads_in_one_screen_of_the_diff(
     with sqlite3.connect(db) as conn:
         conn.execute(
             "UPDATE fact_metric SET value = 456, value_text = '456' WHERE metric_code = 'REVENUE'"
-            " AND entity = 'ACME_HK' AND period = '2024'"
+            " AND entity = 'ACME_HK' AND period = '2024' AND channel = 'TOTAL'"
         )
-    profile = (ROOT / "ragspine" / "profile" / "acme.yaml").read_text("utf-8")
-    broken = tmp_path / "broken.yaml"
-    broken.write_text(profile.replace("[收入, 营收, 营业收入,", "[收入, 营业收入,"), "utf-8")
+        conn.execute(
+            "DELETE FROM fact_metric WHERE metric_code = 'REVENUE' AND entity = 'ACME_HK'"
+            " AND period = '2023' AND channel = 'TOTAL'"
+        )
+    broken = ROOT / "ragspine" / "profile" / "acme.yaml"
     out_dir = tmp_path / "run"
     ran = run(
         "eval", "run", "--profile", str(broken), "--out", str(out_dir),
