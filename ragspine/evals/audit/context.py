@@ -1,7 +1,7 @@
 """Each number of a text with its context: the audit's reading of section 1 of the contract.
 
 A claim's entity is the nearest entity name before it in its sentence, else the first after it
-in its clause; its period the nearest period before it (上年 names only the first figure after
+in its clause (not a place: 在香港总部召开); its period the nearest period before it (上年 names only the first figure after
 it in its clause; the FROM value of a from-to pair is the year before the sentence's own), else
 the first after it in its clause, else the sentence's own; its metric the nearest metric name
 before it in its sentence; its channel a channel word in its clause; its unit the currency or
@@ -98,7 +98,9 @@ def read(
             role, direction, from_at = roles[i]
             metric = _before(metrics, s, s0) or back.metric
             ctx = Context(
-                entity=_before(entities, s, s0) or _after(entities, e, c1) or back.entity,
+                entity=_before(entities, s, s0)
+                or _owner_after(text, entities, e, c1)
+                or back.entity,
                 period=_period(spoken, mine, i, (c0, c1), own, role, from_at),
                 metric=metric,
                 modifier=_modifier(masked, mine, i, c0, role, metric, lex),
@@ -210,6 +212,15 @@ def _before(found: Sequence[Found], at: int, floor: int) -> str | None:
 def _after(found: Sequence[Found], at: int, ceiling: int) -> str | None:
     near = [f for f in found if at <= f.start and f.end <= ceiling]
     return near[0].code if near else None
+
+
+def _owner_after(text: str, found: Sequence[Found], at: int, ceiling: int) -> str | None:
+    """The first entity named after a figure in its clause, unless it names where something
+    took place (12月12日在集团香港总部召开): a place, not whose the figure is."""
+    near = [f for f in found if at <= f.start and f.end <= ceiling]
+    if not near or text[at : near[0].start].rstrip().endswith("在"):
+        return None
+    return near[0].code
 
 
 Claims = Sequence[tuple[int, int, Claim]]

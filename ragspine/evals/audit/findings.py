@@ -92,7 +92,7 @@ def audit_answer(
     lex = lexicon(names)
     reader = _Reader(lex, facts, chunk_text, slots, names)
     reader.given(normalise(question), normalise(assumption_note))
-    lines = normalise(answer).split("\n")
+    lines = _rejoined(normalise(answer).split("\n"))
     tables = {start: end for start, end in table_blocks(lines)}
     heading, skip_to = Backdrop(), 0
     for i, line in enumerate(lines):
@@ -200,6 +200,29 @@ class _Reader:
         return self._judge(
             cell_statements(bare, before, self.lex, heading), [*local, *self.computed]
         )
+
+
+# A line that ends in a figure, and the next line opening with its scale or unit (455\n百万美元):
+# one statement broken by a wrap, read as one line (the unit, and the citation after it, are the
+# figure's).
+_ENDS_IN_FIGURE = re.compile(r"\d\s*$")
+_OPENS_WITH_UNIT = re.compile(
+    r"\s*(?:万亿|百万|千万|亿|万|千|%|‰|个百分点|百分点|倍|美元|港元|元|人民币|家|"
+    r"(?:million|billion|thousand|trillion|bn|mn|percent|per cent|pp|bps|times|US dollars|USD"
+    r"|HKD|RMB|stores?)(?![A-Za-z]))",
+    re.I,
+)
+
+
+def _rejoined(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if out and _ENDS_IN_FIGURE.search(out[-1]) and _OPENS_WITH_UNIT.match(line):
+            glue = " " if line.lstrip()[:1].isascii() else ""
+            out[-1] = out[-1].rstrip() + glue + line.lstrip()
+        else:
+            out.append(line)
+    return out
 
 
 def _joints(line: str, passages: Sequence[Passage]) -> list[int]:
