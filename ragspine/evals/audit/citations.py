@@ -114,3 +114,36 @@ _GLUE_RIGHT = re.compile(
     r"|(?:billion|million|thousand|trillion|bn|mn|percent|per cent|pct|pp|bps|basis|times)\b)",
     re.I,
 )
+
+
+_JOINT = re.compile(r"[\s,;。!?.]*")
+
+
+def quote_joints(sentence: str, quotes: Collection[str]) -> list[int]:
+    """Where a sentence made of two or more whole sentences of the passages it cites, quoted
+    word for word and joined by a comma (香港收入由380…增至410…,2024年香港收入…), starts each
+    quoted one after the first: each is read as the sentence it is in its passage, not as a
+    clause of the one before. [] where the sentence is anything else."""
+    starts: list[int] = []
+    failed: set[int] = set()
+
+    def cover(at: int) -> bool:
+        if at == len(sentence):
+            return True
+        if at in failed:
+            return False
+        for q in quotes:
+            if sentence.startswith(q, at):
+                end = _JOINT.match(sentence, at + len(q))
+                assert end is not None
+                if (end.end() > at + len(q) or end.end() == len(sentence)) and cover(end.end()):
+                    starts.append(at)
+                    return True
+        failed.add(at)
+        return False
+
+    lead = _JOINT.match(sentence)
+    assert lead is not None
+    if not cover(lead.end()) or len(starts) < 2:
+        return []
+    return sorted(starts)[1:]

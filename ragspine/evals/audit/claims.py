@@ -156,7 +156,23 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     if value is not None and sign in ("-", "负"):
         value = -value
     scaled = None if value is None else value * scale
-    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign), scale=scale)
+    # "four hundred and ten million", 4亿5500万: the scale word is inside the run, its value
+    # already at scale; the claim still carries a scale word (a from-to pair's bare FROM value
+    # or a list's figures take the scale of one written without any)
+    written = scale * _inner_scale(body)
+    return Claim(raw, scaled, kind, slack * scale, way, signed=bool(sign), scale=written)
+
+
+def _inner_scale(body: str) -> Fraction:
+    """The scale word a run ends with: million in "three hundred and eighty million", 万 in
+    一千四百万; 1 where its last word is a digit or a place (百, hundred)."""
+    if body[-1] in _BIG_UNITS:
+        return Fraction(_BIG_UNITS[body[-1]])
+    last = re.split(r"[\s-]+", body.lower())[-1]
+    return Fraction(EN_SCALES[last]) if EN_SCALES.get(last, 1) >= 1000 else Fraction(1)
+
+
+_BIG_UNITS = {"万": 10**4, "亿": 10**8}
 
 
 def _direction(before: str) -> int:
@@ -200,7 +216,11 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         return True  # 第3节, section 4.2, Scope 3
     if not (raw.isdigit() or raw in "一二三四"):
         return False
-    if len(raw) <= 2 and _wrapped(text, start, end, "()") and not _COUNTED.match(text[end + 1 :]):
+    if (
+        len(raw) <= 2
+        and _wrapped(text, start, end, "()")
+        and (not _COUNTED.match(text[end + 1 :]) or _in_a_list(text, start - 1, raw))
+    ):
         return True  # ① inline, read as (1): a list number
     if len(raw) <= 2 and _wrapped(text, start, end, "[]"):
         return True  # [1]: a citation marker
@@ -218,6 +238,15 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         return False
     line_start = text.rfind("\n", 0, start) + 1
     return text[line_start:start].strip() in ("", "(")
+
+
+def _in_a_list(text: str, at: int, raw: str) -> bool:
+    """(2) in a run of list numbers ((1) before it; or (1) with a (2) after it): a list number,
+    whatever word follows it (②位于…). 门店(12)家 alone is an amount."""
+    if not raw.isdigit() or int(raw) < 1:
+        return False
+    n = int(raw)
+    return f"({n - 1})" in text[:at] if n > 1 else "(2)" in text[at:]
 
 
 def _wrapped(text: str, start: int, end: int, pair: str) -> bool:

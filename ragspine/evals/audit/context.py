@@ -1,19 +1,20 @@
 """Each number of a text with its context: the audit's reading of section 1 of the contract.
 
 A claim's entity is the nearest entity name before it in its sentence, else the first after it
-in its clause; its period the nearest period before it (上年 names only the first figure after
+in its clause (not a place: 在香港总部召开); its period the nearest period before it (上年 names only the first figure after
 it in its clause; the FROM value of a from-to pair is the year before the sentence's own), else
 the first after it in its clause, else the sentence's own; its metric the nearest metric name
 before it in its sentence; its channel a channel word in its clause; its unit the currency or
 count word written at it; its modality, direction, role and modifier the words before it in its
-clause. Where the text says nothing, the backdrop (a passage's headings and document, the
-answer's heading, a table's row and column) speaks; where that says nothing, it is unknown.
+clause (a change word right before the metric's name, 新开门店数, makes an amount a change).
+Where the text says nothing, the backdrop (a passage's headings and document, the answer's
+heading, a table's row and column) speaks; where that says nothing, it is unknown.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ragspine.evals.audit import words as w
@@ -53,7 +54,7 @@ class Statement:
     ctx: Context
 
 
-_SENTENCE = re.compile(r"[。!?;\n]|\.(?=\s|$)")
+SENTENCE = re.compile(r"[。!?;\n]|\.(?=\s|$)")
 _CLAUSE = re.compile(r"(?<!\d),|,(?!\d)")
 _MASK = "\u25a1"
 _BY_YEAR = re.compile(
@@ -61,8 +62,12 @@ _BY_YEAR = re.compile(
 )
 
 
-def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Statement]:
-    """Every claim of a normalised text (labels left out, unparsed kept) with its context."""
+def read(
+    text: str, lex: Lexicon, backdrop: Backdrop | None = None, breaks: Collection[int] = ()
+) -> list[Statement]:
+    """Every claim of a normalised text (labels left out, unparsed kept) with its context.
+    ``breaks``: where a sentence starts that no stop marks (two quoted sentences joined by a
+    comma)."""
     claims = [
         (s, e, c) for s, e, c in read_claims(text) if c.value is None or not is_label(text, s, e, c)
     ]
@@ -78,14 +83,14 @@ def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Stat
     masked = _masked(text, metrics)
     periods = find_periods(text)
     out: list[Statement] = []
-    for s0, s1 in _cuts(text, _SENTENCE, 0, len(text)):
+    for s0, s1 in _broken(_cuts(text, SENTENCE, 0, len(text)), breaks):
         mine = [x for x in claims if s0 <= x[0] < s1]
         if not mine:
             continue
         clauses = _cuts(text, _CLAUSE, s0, s1)
         spoken = [p for p in periods if s0 <= p.start and p.end <= s1]
         own = next((p.code for p in spoken if p.code), None) or back.period
-        roles = _roles(masked, mine, clauses)
+        roles = _flows(text, metrics, mine, _roles(masked, mine, clauses), s0)
         mine = _pair_scales(mine, roles, clauses)
         first = len(out)
         for i, (s, e, claim) in enumerate(mine):
@@ -93,7 +98,9 @@ def read(text: str, lex: Lexicon, backdrop: Backdrop | None = None) -> list[Stat
             role, direction, from_at = roles[i]
             metric = _before(metrics, s, s0) or back.metric
             ctx = Context(
-                entity=_before(entities, s, s0) or _after(entities, e, c1) or back.entity,
+                entity=_before(entities, s, s0)
+                or _owner_after(text, entities, e, c1)
+                or back.entity,
                 period=_period(spoken, mine, i, (c0, c1), own, role, from_at),
                 metric=metric,
                 modifier=_modifier(masked, mine, i, c0, role, metric, lex),
@@ -175,6 +182,16 @@ def _cuts(text: str, pattern: re.Pattern[str], start: int, end: int) -> list[tup
     return [(a, b) for a, b in out if b > a]
 
 
+def _broken(cuts: list[tuple[int, int]], breaks: Collection[int]) -> list[tuple[int, int]]:
+    out = []
+    for a, b in cuts:
+        for at in sorted(x for x in breaks if a < x < b):
+            out.append((a, at))
+            a = at
+        out.append((a, b))
+    return out
+
+
 def _overlaps(f: Found, others: Sequence[Found]) -> bool:
     return any(o.start < f.end and f.start < o.end for o in others)
 
@@ -195,6 +212,15 @@ def _before(found: Sequence[Found], at: int, floor: int) -> str | None:
 def _after(found: Sequence[Found], at: int, ceiling: int) -> str | None:
     near = [f for f in found if at <= f.start and f.end <= ceiling]
     return near[0].code if near else None
+
+
+def _owner_after(text: str, found: Sequence[Found], at: int, ceiling: int) -> str | None:
+    """The first entity named after a figure in its clause, unless it names where something
+    took place (12月12日在集团香港总部召开): a place, not whose the figure is."""
+    near = [f for f in found if at <= f.start and f.end <= ceiling]
+    if not near or text[at : near[0].start].rstrip().endswith("在"):
+        return None
+    return near[0].code
 
 
 Claims = Sequence[tuple[int, int, Claim]]
@@ -275,6 +301,27 @@ def _roles(
     for i, (role, direction, from_at) in enumerate(out):
         if role == "to" and not direction and i and out[i - 1][0] == "from":
             out[i] = (role, out[i - 1][1], from_at)
+    return out
+
+
+def _flows(
+    text: str,
+    metrics: Sequence[Found],
+    mine: Claims,
+    roles: list[tuple[str | None, int, int | None]],
+    s0: int,
+) -> list[tuple[str | None, int, int | None]]:
+    """新开门店数:540: an amount whose metric's name follows a change word is a change of it."""
+    out = list(roles)
+    for i, (s, _e, claim) in enumerate(mine):
+        near = [f for f in metrics if s0 <= f.start and f.end <= s]
+        if (
+            out[i][0] is None
+            and claim.kind == "number"
+            and near
+            and w.FLOW.search(text[max(s0, near[-1].start - 8) : near[-1].start])
+        ):
+            out[i] = ("change", 0, None)
     return out
 
 

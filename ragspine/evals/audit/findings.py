@@ -16,7 +16,9 @@ context), ``unparsed``, ``bidi``, and from the slot check ``contradicts_fact``, 
 Over-inclusive by design: anything number-like the audit cannot parse is reported as
 ``unparsed``, never skipped. What is not a claim: text inside a well-formed citation, a year in
 a period label, a quarter or half number, list and section numbers. A line quoted word for word
-from a passage it cites is taken as stated, unless a heading above it gives it a context.
+from a passage it cites is taken as stated, unless a heading above it gives it a context; a
+sentence that joins whole sentences of the passages it cites with commas is read as those
+sentences, each with its own context.
 """
 
 from __future__ import annotations
@@ -25,9 +27,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ragspine.evals.audit.citations import Citation, blank, citations, unquote, whole_clause_of
+from ragspine.evals.audit.citations import (
+    Citation,
+    blank,
+    citations,
+    quote_joints,
+    unquote,
+    whole_clause_of,
+)
 from ragspine.evals.audit.claims import Claim, normalise
-from ragspine.evals.audit.context import Backdrop, Context, Statement, read
+from ragspine.evals.audit.context import SENTENCE, Backdrop, Context, Statement, read
 from ragspine.evals.audit.derived import recomputed
 from ragspine.evals.audit.names import Lexicon, SlotNames, lexicon
 from ragspine.evals.audit.periods import find_periods
@@ -83,7 +92,7 @@ def audit_answer(
     lex = lexicon(names)
     reader = _Reader(lex, facts, chunk_text, slots, names)
     reader.given(normalise(question), normalise(assumption_note))
-    lines = normalise(answer).split("\n")
+    lines = _rejoined(normalise(answer).split("\n"))
     tables = {start: end for start, end in table_blocks(lines)}
     heading, skip_to = Backdrop(), 0
     for i, line in enumerate(lines):
@@ -171,7 +180,7 @@ class _Reader:
         if quoted and not slot_check:
             return []
         note = self.note if self.note_head and self.note_head in body else []
-        statements = read(bare, self.lex, heading)
+        statements = read(bare, self.lex, heading, _joints(bare, passages))
         out = [] if quoted else self._judge(statements, [*local, *self.computed, *note])
         if slot_check:
             out += slot_conflicts(bare, statements, self.slots, self.lex, self._slot_sources)
@@ -191,6 +200,51 @@ class _Reader:
         return self._judge(
             cell_statements(bare, before, self.lex, heading), [*local, *self.computed]
         )
+
+
+# A line that ends in a figure, and the next line opening with its scale or unit (455\n百万美元):
+# one statement broken by a wrap, read as one line (the unit, and the citation after it, are the
+# figure's).
+_ENDS_IN_FIGURE = re.compile(r"\d\s*$")
+_OPENS_WITH_UNIT = re.compile(
+    r"\s*(?:万亿|百万|千万|亿|万|千|%|‰|个百分点|百分点|倍|美元|港元|元|人民币|家|"
+    r"(?:million|billion|thousand|trillion|bn|mn|percent|per cent|pp|bps|times|US dollars|USD"
+    r"|HKD|RMB|stores?)(?![A-Za-z]))",
+    re.I,
+)
+
+
+def _rejoined(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if out and _ENDS_IN_FIGURE.search(out[-1]) and _OPENS_WITH_UNIT.match(line):
+            glue = " " if line.lstrip()[:1].isascii() else ""
+            out[-1] = out[-1].rstrip() + glue + line.lstrip()
+        else:
+            out.append(line)
+    return out
+
+
+def _joints(line: str, passages: Sequence[Passage]) -> list[int]:
+    """Where each whole sentence of a cited passage starts in a sentence of the line that joins
+    two or more of them, quoted word for word, with commas."""
+    if not passages:
+        return []
+    quotes = {
+        q
+        for p in passages
+        for a, b in _spans(p.text)
+        if len(q := p.text[a:b].strip().rstrip("。!?;.").rstrip()) >= 4
+    }
+    return [a + at for a, b in _spans(line) for at in quote_joints(line[a:b], quotes)]
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    out, at = [], 0
+    for m in SENTENCE.finditer(text):
+        out.append((at, m.end()))
+        at = m.end()
+    return [*out, (at, len(text))]
 
 
 _MD_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<md>.+?)|\*\*(?P<bold>[^*]{1,40})\*\*:?)\s*$")

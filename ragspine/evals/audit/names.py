@@ -55,6 +55,7 @@ class Lexicon:
         self._entity = _pattern(entities)
         self._entities = entities
         self._metrics = {w: c for c, ws in (names.metrics if names else {}).items() for w in ws}
+        self._metrics.update(_stems(self._metrics))
         self._metric = _pattern(self._metrics)
         self._channels = {w: c for c, ws in (names.channels if names else {}).items() for w in ws}
         self._channel = _pattern(self._channels)
@@ -86,6 +87,20 @@ class Lexicon:
             re.search(rf"\b{re.escape(x)}\b", formulas.get(y, ("",))[0]) is not None
             for x, y in ((a, b), (b, a))
         )
+
+
+_GROWTH_NAME = re.compile(r"(?P<stem>.{4,}?)[\s-]*(?:growth|增长)", re.I)
+
+
+def _stems(metrics: Mapping[str, str]) -> dict[str, str]:
+    """A growth metric's name without its growth word names it too, where it names nothing
+    else: "same-store sales grew 6.8%" is same-store sales growth, not the growth of sales."""
+    out: dict[str, str] = {}
+    for word, code in metrics.items():
+        m = _GROWTH_NAME.fullmatch(word)
+        if m and m.group("stem") not in metrics:
+            out.setdefault(m.group("stem"), code)
+    return out
 
 
 def _pattern(words: Mapping[str, str]) -> re.Pattern[str] | None:

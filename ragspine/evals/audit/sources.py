@@ -134,6 +134,7 @@ def passage(raw: str, lex: Lexicon) -> Passage:
         raw_text = raw
     text = normalise(raw_text)
     back = _backdrop(meta, lex, _LEAD_LABEL.match(text))
+    back = replace(back, channel=_channel_of(meta.get("title", ""), text, lex))
     statements = tuple(s for s in read(text, lex, back) if s.claim.value is not None)
     out = Passage(" ".join(text.split()), statements, back)
     if len(lex.passages) < 8192:
@@ -166,6 +167,20 @@ def _backdrop(meta: Mapping[str, str], lex: Lexicon, lead: re.Match[str] | None)
         ]
     )
     return Backdrop(entity=entity, period=period)
+
+
+def _channel_of(title: str, text: str, lex: Lexicon) -> str | None:
+    """The channel a passage's figures are for where their clause names none: the deepest
+    heading's channel word, else, where neither the passage nor its headings names any channel,
+    the profile's default (收入为1320 in a passage that never says 线上 is the total's); else
+    unknown (the channel may be named in a sentence before)."""
+    for heading in normalise(title).split(" › ")[::-1]:
+        found = lex.channels(heading)
+        if found:
+            return found[-1].code
+    if lex.names is None or lex.channels(text):
+        return None
+    return lex.names.default_channel or None
 
 
 def _first(items: Iterable[str | None]) -> str | None:

@@ -46,6 +46,13 @@ CHANGE_AFTER = re.compile(
     r"|lower)|(?P<rise>增幅|涨幅|增长|上升|提升|increase|growth|rise|gain|higher|jump))",
     re.I,
 )
+# 新开门店数, 净关闭门店数, new store count: a change word right before a metric's name makes
+# the figure a change of it (540 new stores is not the store count of 540)
+FLOW = re.compile(
+    r"(?:新开设?|新增|新设|开设|关闭|关店|净(?:增加?|减少?|关闭|新增|开设?)|增加|减少)的?\s*$"
+    r"|(?<![A-Za-z])(?:new|opened|closed|net\s+new|net)\s+$",
+    re.I,
+)
 
 TARGET = re.compile(
     r"目标|力争|争取|计划(?=新|开|关|投|于|在|将|达|实|到|增|减|提|降)"
