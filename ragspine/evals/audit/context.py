@@ -1,8 +1,9 @@
 """Each number of a text with its context: the audit's reading of section 1 of the contract.
 
 A claim's entity is the nearest entity name before it in its sentence, else the first after it
-in its clause (not a place: 在香港总部召开); its period the nearest period before it (上年 names only the first figure after
-it in its clause; the FROM value of a from-to pair is the year before the sentence's own), else
+in its clause (not a place: 在香港总部召开); its period the nearest period before it (上年 names
+only the first figure after it in its clause; the FROM value of a from-to pair is the year
+before the sentence's own), else
 the first after it in its clause, else the sentence's own; its metric the nearest metric name
 before it in its sentence; its channel a channel word in its clause; its unit the currency or
 count word written at it; its modality, direction, role and modifier the words before it in its
