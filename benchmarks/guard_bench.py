@@ -77,7 +77,7 @@ def _run(engine: Engine, quick: bool) -> list[Row]:
 
         def audited(i: int, work: list[Any] = work) -> object:
             c, r = work[i % len(work)]
-            seen = runner.observe(c.question, r)
+            seen = runner.observe(r.to_record(), r.model_text)
             return audit(seen, r.answer), raw_unsupported(seen)
 
         case_ns = time_calls(ask, n, 20)
