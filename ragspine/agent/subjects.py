@@ -311,8 +311,11 @@ def declines(
 def mentions(subject: Subject, passage: str, profile: DomainProfile) -> bool:
     """Whether a passage names the subject (or a synonym of it)."""
     flat = compact(fold(passage))
+    groups = profile.memo(
+        "subject_synonym_stems", lambda: [{compact(w) for w in g} for g in profile.synonyms]
+    )
     stems = {subject.stem}
-    for group in profile.synonyms:
-        if subject.stem in {compact(w) for w in group}:
-            stems |= {compact(w) for w in group}
+    for group in groups:
+        if subject.stem in group:
+            stems |= group
     return any(s and s in flat for s in stems)

@@ -126,11 +126,15 @@ def _pattern(words: Mapping[str, str]) -> re.Pattern[str] | None:
 def _find(pattern: re.Pattern[str] | None, words: Mapping[str, str], text: str) -> list[Found]:
     if pattern is None:
         return []
-    lower = {w.lower(): c for w, c in words.items()}
-    return [
-        Found(m.start(), m.end(), words.get(m.group()) or lower[m.group().lower()])
-        for m in pattern.finditer(text)
-    ]
+    lower: dict[str, str] | None = None  # built only for a match not written as the word is
+    out = []
+    for m in pattern.finditer(text):
+        code = words.get(m.group())
+        if code is None:
+            lower = lower or {w.lower(): c for w, c in words.items()}
+            code = lower[m.group().lower()]
+        out.append(Found(m.start(), m.end(), code))
+    return out
 
 
 _LEXICONS: dict[int, tuple[weakref.ref[SlotNames], Lexicon]] = {}
