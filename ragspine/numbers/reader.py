@@ -30,7 +30,7 @@ _POINTS = r"个百分点|百分点|(?:percentage\s+points?|pp|basis\s+points?|bp
 _MULTIPLE = r"倍|(?:times|x)(?![a-z])|×"
 # Thousands: a comma or full-width comma followed by exactly three digits each time; a thin,
 # narrow no-break, no-break or plain space likewise, after a group nothing is glued to.
-_SPACED = r"(?<![\w.,])\d{1,3}(?:[\x20\u00a0\u2009\u202f]\d{3})+(?!\d|,\d)(?:\.\d+)?"
+_SPACED = r"(?<![0-9A-Za-z_.,])\d{1,3}(?:[\x20\u00a0\u2009\u202f]\d{3})+(?!\d|,\d)(?:\.\d+)?"
 _ARABIC = rf"{_SPACED}|\d{{1,3}}(?:[,，]\d{{3}})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _ARABIC_SEPARATORS = re.compile(r"[,，\x20\u00a0\u2009\u202f]")
 # 4亿5500万, 1千3百20万, 1万2000: digits and CJK units in turn (a bare last group is not a year).

@@ -19,6 +19,8 @@ def normalise(text: str) -> str:
         if _ENCLOSED_CHARS.search(text):
             text = text.translate(_ENCLOSED)
         if _BEFORE_NFKC_CHARS.search(text):
+            # 〇 inside a run of Suzhou digits is their zero (〥〇 is 50), not a CJK numeral
+            text = _SUZHOU_RUN.sub(lambda m: m.group().replace("〇", "0"), text)
             text = text.translate(_BEFORE_NFKC)
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
@@ -70,6 +72,7 @@ _ROMAN = {chr(0x2160 + i): str(i + 1) for i in range(12)} | {
 _SUZHOU = {chr(0x3021 + i): str(i + 1) for i in range(9)} | {"〸": "十", "〹": "廿", "〺": "卅"}
 _TRADITIONAL = dict(zip("億萬兩點貳參陸", "亿万两点贰叁陆", strict=True))
 _BEFORE_NFKC = str.maketrans(_ROMAN | _SUZHOU | _TRADITIONAL)
+_SUZHOU_RUN = re.compile("[〇\u3021-\u3029]*[\u3021-\u3029][〇\u3021-\u3029]*")
 _BEFORE_NFKC_CHARS = re.compile(f"[{''.join(_ROMAN | _SUZHOU | _TRADITIONAL)}]")
 
 _ENCLOSED = _Lazy(_enclosed)
