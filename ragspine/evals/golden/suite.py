@@ -36,6 +36,7 @@ from ragspine.evals.golden.spec import (
     SuiteDefaults,
     SuiteSpec,
 )
+from ragspine.evals.yaml_errors import child, explain, item, line_of
 from ragspine.parallel import ordered_map, pool_size
 from ragspine.sensitivity import Clearance
 
@@ -219,9 +220,9 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
     suite = spec.suite or re.sub(r"[^a-z0-9_-]", "-", file.stem.lower())
     out = []
     where = str(file)  # one string for all the file's cases
-    case_nodes = _child(node, "cases")
+    case_nodes = child(node, "cases")
     for i, case in enumerate(spec.cases):
-        line = _line(_item(case_nodes, i))
+        line = line_of(item(case_nodes, i))
         ref = case.reference_date or defaults.reference_date
         if ref is None:
             raise GoldenError(
@@ -250,43 +251,7 @@ def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
 
 
 def _explain(file: Path, node: Any, data: dict[str, Any], exc: ValidationError) -> str:
-    """The first error, as file:line: case ID: field.path: message."""
-    err = exc.errors()[0]
-    loc = list(err["loc"])
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    target = node
-    for key in loc:
-        nxt = _item(target, key) if isinstance(key, int) else _child(target, str(key))
-        if nxt is None:
-            break
-        target = nxt
-    prefix = f"{file}:{_line(target)}"
-    if len(loc) >= 2 and loc[0] == "cases" and isinstance(loc[1], int):
-        cases = data.get("cases")
-        raw_case = cases[loc[1]] if isinstance(cases, list) and loc[1] < len(cases) else None
-        case_id = raw_case.get("id") if isinstance(raw_case, dict) else None
-        field = ".".join(str(x) for x in loc[2:]) or "<case>"
-        return f"{prefix}: case {case_id or f'#{loc[1] + 1}'}: {field}: {err['msg']}{more}"
-    field = ".".join(str(x) for x in loc) or "<file>"
-    return f"{prefix}: {field}: {err['msg']}{more}"
-
-
-def _child(node: Any, key: str) -> Any:
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if getattr(k, "value", None) == key:
-                return v
-    return None
-
-
-def _item(node: Any, index: int) -> Any:
-    if isinstance(node, yaml.SequenceNode) and 0 <= index < len(node.value):
-        return node.value[index]
-    return None
-
-
-def _line(node: Any) -> int:
-    return int(node.start_mark.line) + 1 if node is not None else 1
+    return explain(file, node, data, exc, entries="cases", noun="case")
 
 
 # -- selecting cases --------------------------------------------------------------------------

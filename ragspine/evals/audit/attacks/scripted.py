@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ragspine.errors import AttackFileError, GoldenError
 from ragspine.evals.audit.attacks.base import Attack, Hostile
 from ragspine.evals.golden.suite import GoldenCase, load_golden
+from ragspine.evals.yaml_errors import child, explain, item, line_of
 from ragspine.llm.prompts import Snippet
 
 __all__ = ["Entry", "Rewrite", "Script", "ScriptedMutation", "load_script", "placeholders"]
@@ -183,10 +184,10 @@ def load_script(path: str | Path, default_cases: str | Path) -> Script:
         spec = _FileSpec.model_validate(data)
     except ValidationError as exc:
         raise AttackFileError(_explain(file, node, data, exc)) from exc
-    entry_nodes = _child(node, "attacks")
+    entry_nodes = child(node, "attacks")
     seen: dict[str, int] = {}
     for i, e in enumerate(spec.attacks):
-        where = _Where(file, _item(entry_nodes, i), e.id)
+        where = _Where(file, item(entry_nodes, i), e.id)
         if e.id in seen:
             raise where.error("id", f"duplicate of the entry on line {seen[e.id]}")
         seen[e.id] = where.line
@@ -201,7 +202,7 @@ def load_script(path: str | Path, default_cases: str | Path) -> Script:
     by_id = {c.id: c for c in cases}
     for i, e in enumerate(spec.attacks):
         if e.case not in by_id:
-            where = _Where(file, _item(entry_nodes, i), e.id)
+            where = _Where(file, item(entry_nodes, i), e.id)
             known = ", ".join(sorted(by_id))
             raise where.error("case", f"no case {e.case!r} in {_names(case_files)} ({known})")
     wanted = {e.case for e in spec.attacks}
@@ -252,11 +253,11 @@ def _load_cases(file: Path, node: Any, case_files: list[Path]) -> list[GoldenCas
         try:
             loaded = load_golden(path).cases
         except GoldenError as exc:
-            raise AttackFileError(f"{file}:{_line(_child(node, 'cases'))}: cases: {exc}") from exc
+            raise AttackFileError(f"{file}:{line_of(child(node, 'cases'))}: cases: {exc}") from exc
         for c in loaded:
             if c.id in seen:
                 raise AttackFileError(
-                    f"{file}:{_line(_child(node, 'cases'))}: cases: case {c.id} is in both "
+                    f"{file}:{line_of(child(node, 'cases'))}: cases: case {c.id} is in both "
                     f"{seen[c.id]} and {path}"
                 )
             seen[c.id] = str(path)
@@ -279,15 +280,15 @@ class _Where:
 
     @property
     def line(self) -> int:
-        return _line(self.node)
+        return line_of(self.node)
 
     def error(self, field_name: str, message: str) -> AttackFileError:
-        at = _child(self.node, field_name.split(".")[0].split("|")[0]) or self.node
+        at = child(self.node, field_name.split(".")[0].split("|")[0]) or self.node
         for part in field_name.split(".")[1:]:
-            nxt = _item(at, int(part)) if part.isdigit() else _child(at, part)
+            nxt = item(at, int(part)) if part.isdigit() else child(at, part)
             at = nxt if nxt is not None else at
         return AttackFileError(
-            f"{self.file}:{_line(at)}: attack {self.entry_id}: {field_name}: {message}"
+            f"{self.file}:{line_of(at)}: attack {self.entry_id}: {field_name}: {message}"
         )
 
 
@@ -312,40 +313,4 @@ def _read_yaml(file: Path) -> tuple[Any, Any]:
 
 
 def _explain(file: Path, node: Any, data: dict[str, Any], exc: ValidationError) -> str:
-    """The first error, as file:line: attack ID: field.path: message."""
-    err = exc.errors()[0]
-    loc = list(err["loc"])
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    target = node
-    for key in loc:
-        nxt = _item(target, key) if isinstance(key, int) else _child(target, str(key))
-        if nxt is None:
-            break
-        target = nxt
-    prefix = f"{file}:{_line(target)}"
-    if len(loc) >= 2 and loc[0] == "attacks" and isinstance(loc[1], int):
-        entries = data.get("attacks")
-        raw = entries[loc[1]] if isinstance(entries, list) and loc[1] < len(entries) else None
-        entry_id = raw.get("id") if isinstance(raw, dict) else None
-        name = ".".join(str(x) for x in loc[2:]) or "<entry>"
-        return f"{prefix}: attack {entry_id or f'#{loc[1] + 1}'}: {name}: {err['msg']}{more}"
-    name = ".".join(str(x) for x in loc) or "<file>"
-    return f"{prefix}: {name}: {err['msg']}{more}"
-
-
-def _child(node: Any, key: str) -> Any:
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if getattr(k, "value", None) == key:
-                return v
-    return None
-
-
-def _item(node: Any, index: int) -> Any:
-    if isinstance(node, yaml.SequenceNode) and 0 <= index < len(node.value):
-        return node.value[index]
-    return None
-
-
-def _line(node: Any) -> int:
-    return int(node.start_mark.line) + 1 if node is not None else 1
+    return explain(file, node, data, exc, entries="attacks", noun="attack")
