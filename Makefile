@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	evals-meaning meaning-realworld audit audit-fresh bless demo compare-demo serve bench clean
+	evals-meaning evals-meaning-fresh meaning-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
 	@echo "make evals-meaning  issue 27's held-out suites (questions read by meaning), measured, not gated"
+	@echo "make evals-meaning-fresh  fresh held-out questions (evals/meaning_fresh), measured, not gated"
 	@echo "make meaning-realworld  real ratio/growth questions moved onto 600201: another quantity?"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
@@ -108,6 +109,23 @@ evals-meaning: fixtures fixtures-jinyu
 		--out $(MEANING_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_suites $(MEANING_ACME_RUN) $(MEANING_JY_RUN)
 
+# Fresh held-out questions for issue 27 (evals/meaning_fresh/: acme.yaml on the ACME demo,
+# jinyu.yaml on 金宇生物), written apart from every suite the parser is tuned on: compound
+# modifiers, comparatives, ranks, premises, colloquial and mixed-language phrasings, typos, units,
+# unknown partners, brands, formats, cities, people and future years. Each file is an ordinary run
+# (report.md, junit.xml, …), then the per-class table and the counts the promise is about
+# (answers about another quantity, unknown subjects answered, recall). Measured, never a gate.
+MEANING_FRESH_ACME_RUN ?= reports/meaning-fresh-acme
+MEANING_FRESH_JY_RUN ?= reports/meaning-fresh-jinyu
+
+evals-meaning-fresh: fixtures fixtures-jinyu
+	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --out $(MEANING_FRESH_ACME_RUN) \
+		--db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh/jinyu.yaml --profile $(JY)/profile.yaml \
+		--out $(MEANING_FRESH_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN)
+
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
 # parser). Each question's reading goes to reports/meaning-realworld/readings.jsonl.
@@ -154,4 +172,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) data reports/latest $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
+		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) \
 		reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache
