@@ -76,7 +76,7 @@ def _run(engine: Engine, quick: bool) -> list[Row]:
             return ground(req, r.model_text or "", hits[id(r)], r.tool_results)
 
         def audited(i: int, work: list[Any] = work) -> object:
-            c, r = work[i % len(work)]
+            _, r = work[i % len(work)]
             seen = runner.observe(r.to_record(), r.model_text)
             return audit(seen, r.answer), raw_unsupported(seen)
 
