@@ -51,6 +51,11 @@ def fact_sources(fact: Mapping[str, Any], lex: Lexicon) -> list[Source]:
     ]
 
 
+def _formula(fact: Mapping[str, Any], lex: Lexicon) -> str:
+    formulas = lex.names.formulas if lex.names else {}
+    return formulas.get(str(fact.get("metric_code")), ("",))[0]
+
+
 def fact_context(fact: Mapping[str, Any], lex: Lexicon, kind: str = "number") -> Context:
     unit = str(fact.get("unit", ""))
     display = lex.names.unit_display.get(unit, "") if lex.names else ""
@@ -61,7 +66,11 @@ def fact_context(fact: Mapping[str, Any], lex: Lexicon, kind: str = "number") ->
         metric=str(fact["metric_code"]) if fact.get("metric_code") else None,
         # a derived metric's formula says what quantity it is; a base metric's figure is a level
         modifier=None if lex.names and fact.get("metric_code") in lex.names.formulas else "level",
-        channel=str(fact["channel"]) if fact.get("channel") else None,
+        # a derived metric whose formula fixes its operands' channels (an online share) is of
+        # no one channel: its name may say 线上 while its slot is the total
+        channel=None
+        if "[channel=" in _formula(fact, lex)
+        else (str(fact["channel"]) if fact.get("channel") else None),
         unit=unit_of_code(unit, display, display == "COUNT"),
         role="level" if kind == "number" else None,
     )

@@ -3,6 +3,8 @@ its own arithmetic: the engine's figure for it is never taken on trust."""
 
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -154,3 +156,24 @@ def test_a_derived_amount_whose_formula_names_its_operands(shown: str, flagged: 
     findings = audit_answer(answer, tool_results=[derived], names=SUMS)
     assert sorted({f.number for f in findings}) == flagged
     assert all(f.reason in ("unsupported", "contradicts_fact") for f in findings)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Hong Kong's online sales share in 2024?",  # a share of one channel, named 线上
+        "中国内地2024年线上收入占比是多少?",  # the same in Chinese
+    ],
+)
+def test_a_share_of_one_channel_is_of_no_one_channel(demo_db: Path, question: str) -> None:
+    """The demo's ONLINE_SHARE is REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]: its line says
+    线上 while its slot is the total; neither is the figure's channel, and nothing is flagged."""
+    from ragspine.engine import Engine
+    from ragspine.evals.run.runner import CaseRunner
+    from ragspine.evals.score.scorers import audit
+
+    with Engine.open(demo_db) as engine:
+        result = engine.ask(question, reference_date=date(2025, 6, 30))
+        assert "线上收入占比" in result.answer
+        seen = CaseRunner(engine).observe(result.to_record(), result.model_text)
+        assert audit(seen, result.answer) == []
