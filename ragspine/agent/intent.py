@@ -180,7 +180,7 @@ def parse_intent(
         route = ROUTE_STRUCTURED
     elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif _NUMERIC_CUES.search(text):
+    elif declined or _NUMERIC_CUES.search(text):
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE

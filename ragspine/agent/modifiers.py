@@ -84,6 +84,8 @@ _RATIO_JOIN = re.compile(
     r"\s*(?:与|和|跟|同|对)\s*|[\s-]+(?:to|over|divided\s+by)[\s-]+(?:the\s+)?"
 )
 _RATIO_END = re.compile(r"\s*(?:的)?\s*(?:比值|之比|比率|的比|比例)|[\s-]+ratio(?![a-z])")
+_TO_BEFORE = re.compile(r"(?<![a-z'’])[a-z][a-z&]*[\s-]+to[\s-]+$")
+_RATIO_WORD = re.compile(r"[\s-]+(?:ratio|multiple|coverage|cover)(?![a-z])")
 _RATIO_BEFORE = re.compile(r"(?<![a-z])ratio\s+(?:of|between)\s+(?:the\s+)?$")
 # A head noun after a metric word makes another quantity of it: 净利润现金含量, 固定资产周转率.
 _HEAD_NOUN = re.compile(
@@ -158,9 +160,18 @@ _WHOLE_AFTER = re.compile(r"\s*(?:的)?\s*(?:比重|比例|百分比|份额|占�
 _CLAUSE_START = re.compile(r"[,,。??;;:: ]")
 
 
+_AMONG_SHARE = re.compile(
+    r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*[^,,。??;;]{0,12}?占\s*(?:了)?\s*(?:多少|几)?\s*"
+    r"(?:的)?\s*(?:比重|比例|百分比|份额|几成|成|%)"
+)
+
+
 def whole_of_share(text: str, m: AliasMatch) -> tuple[int, int] | None:
-    """拥有硕士学历的员工占职工总数的比例: the metric is the whole of a share whose part no
-    metric names; the span of the whole phrase, from its clause's start."""
+    """拥有硕士学历的员工占职工总数的比例, 销售额中会员占多少比例: the metric is the whole of a
+    share whose part no metric names; the span of the whole phrase (from its clause's start)."""
+    among = _AMONG_SHARE.match(text, m.end)
+    if among is not None:
+        return m.start, among.end()
     before = _WHOLE_BEFORE.search(text, 0, m.start)
     after = _WHOLE_AFTER.match(text, m.end)
     if before is None or after is None:
@@ -245,6 +256,10 @@ def modifier_at(
     h = head_noun(text, m)
     if h:
         return Modifier(COMPOUND, h.start(), h.end())
+    to = _TO_BEFORE.search(text, floor, m.start)
+    ratio = _RATIO_WORD.match(text, m.end) if to else None
+    if to and ratio:  # rent-to-sales ratio: a ratio of something no metric names
+        return Modifier(COMPOUND, to.start(), ratio.end())
     r2 = _MARGIN_AFTER.match(text, m.end)
     if r2:
         return Modifier(MARGIN, r2.start(), r2.end())

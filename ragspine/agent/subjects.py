@@ -109,6 +109,7 @@ _GENERIC_CJK = frozenset(
         "激励计划 持股计划 股权 分配 利润分配 回报 减排计划 控股 参股 关联 全资 联营 合营 外资 "
         "国有 民营 私营 上市 母 子 分 孙 该 贵 我 其 证券 信托 基金 银行 保险 咨询 会计师事务所 "
         "律师事务所 高管 董事 监事 经理 员工 职工 股东 客户 供应商 人员 品牌 子品牌 自营品牌 "
+        "平均 每间 每店 单店 店均 人均 "
     ).split()
 )
 # English words that start a sentence or title without naming anything.
