@@ -15,7 +15,7 @@ from datetime import date
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.counts import count_matches
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.modifiers import rate_asked
+from ragspine.agent.modifiers import how_fast, rate_asked
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
@@ -180,7 +180,7 @@ def parse_intent(
         route = ROUTE_STRUCTURED
     elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif declined or _NUMERIC_CUES.search(text):
+    elif _NUMERIC_CUES.search(text) or rate or how_fast(text):
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE

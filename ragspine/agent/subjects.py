@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
+from ragspine.profile.vocabulary import GENERIC_ALIASES as GENERIC
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
@@ -54,9 +55,9 @@ _PROJECT_AFTER = re.compile(
 )
 # A company names its lines, products and partners: X项目, X疫苗, X公司 with a name-like X.
 _STORE_EN = re.compile(r"\b(?:[Ss]tores?|[Ss]hops?|[Oo]utlets?)$")
-_CJK_SUFFIX = re.compile(
-    r"项目|计划|工程|系列|子品牌|品牌|产品线|疫苗|药品|制剂|(?<!子|分|孙|母)公司"
-)
+_CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线|疫苗|药品|制剂")
+# A company the question says the company deals with: 金宇生物与硕腾公司, ACME和澳华公司.
+_PARTNER = re.compile(rf"\s*(?:与|和|跟|同)\s*(?P<name>[{_CJK}]{{2,6}}?)(?:公司|集团)")
 _LATIN_PROJECT = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z0-9-]{1,20})\s*[\u4e00-\u9fff]{0,4}?"
     r"(?:项目|计划|工程|系列|品牌|产品线|疫苗|药品|产品)"
@@ -172,6 +173,8 @@ def find_subjects(
         parts = m.group("name").split()
         while parts and parts[0].lower() in _COMMON_EN:
             parts = parts[1:]  # How many stores: the words that start no name
+        if any(_CODE_LIKE.search(w) for w in parts):
+            continue  # a code or a period (FY2024) is no part of a name
         if parts and not all(w.isupper() and len(w) <= 5 for w in parts):
             first = question.index(parts[0], m.start("name"))
             start, end = _folded_span(index, first, m.end())
@@ -185,6 +188,10 @@ def find_subjects(
             if _name_like(text[start : m.start()], known):
                 add(start, m.end(), text[start : m.start()], True)
                 break
+    for k, w in scan:
+        p = _PARTNER.match(text, w.end) if k == "entities" else None
+        if p and _name_like(p.group("name"), known) and not set(p.group("name")) & _STOPS:
+            add(p.start("name"), p.end(), p.group("name"), True, COMPANY)
     for m in _PERSON.finditer(text):
         if _at_lead(text, m.start(), leads) and _name_like(m.group("name"), known):
             add(m.start("name"), m.end("name"), m.group("name"), True)
@@ -215,11 +222,14 @@ def find_subjects(
         _capitalised(question, m, index, known, add)
     home = profile.home_entity_code
     for k, w in scan:  # ACME自有品牌咖啡2024年: the home company, then a part of it not known
-        part = _HOME_PART.match(text, w.end) if k == "entities" and w.code == home else None
+        own = k == "entities" and w.code == home and compact(text[w.start : w.end]) not in GENERIC
+        part = _HOME_PART.match(text, w.end) if own else None
         if part is not None:
             start = w.end + _generic_lead(part.group("run"))
             core = text[start : part.end("run")]
             plain = _NOT_A_PART.search(core) is None  # 全年, 合并报表: a period, a basis
+            plain = plain and compact(part.group("run")) not in known  # 会员计划: a known word
+            plain = plain and not _CJK_SUFFIX.fullmatch(core)  # 计划 alone names nothing
             if len(core) >= 2 and plain and _name_like(core, known) and core[0] not in _STOPS:
                 add(start, part.end("run"), core, True)
     return sorted(out, key=lambda s: s.start)
