@@ -354,3 +354,18 @@ def test_scope_a_phrase_where_a_company_stands_is_not_another_company(
     engine = request.getfixturevalue("jinyu" if "金宇" in question else "demo")
     result = ask(engine, question)
     assert result.clarification.mode == "none" and len(found(result)) == 1
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "周末门店营业时间是几点?",  # 周末 is no store's name, 几点 asks for no figure
+        "ACME会员计划的积分多久过期?",  # 会员计划 is a known word, not a part named ACME…
+    ],
+)
+def test_6_common_words_are_no_names_a_document_question_is_answered(
+    demo: Engine, question: str
+) -> None:
+    result = ask(demo, question)
+    assert result.route == "narrative" and result.sources, result.answer
+    assert result.trace.codes["narrative"] == "answered"
