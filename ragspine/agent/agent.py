@@ -200,7 +200,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
             done.answer, done.sources, done.degraded, done.model_text = run_narrative(
-                req, define=intent.definition, subjects=intent.subjects
+                req, define=intent.definition, subjects=intent.subjects, figure=intent.asks_figure
             )
         if trace.codes.get("narrative") == "no_subject":  # the name, for --json; not the answer
             held = [s for s in intent.subjects if s.kind != WORD]

@@ -7,6 +7,7 @@ profile's glossary. ``clarify_scope`` then decides, in a fixed order: refuse, as
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from datetime import date
@@ -14,6 +15,7 @@ from datetime import date
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.counts import count_matches
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.modifiers import how_fast, rate_asked
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
@@ -32,7 +34,7 @@ from ragspine.agent.subjects import Subject, declines, find_subjects, in_english
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
-from ragspine.profile.periods import find_periods, previous_period
+from ragspine.profile.periods import Period, find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
 from ragspine.text import fold_with_index
 
@@ -74,6 +76,13 @@ _NUMERIC_CUES = re.compile(
     r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
 
+# A figure asked for (not "what is the status of"): a name no passage holds is declined by it.
+_FIGURE_CUES = re.compile(
+    r"多少|几多|几家|几间|几个|几成|金额|数额|数值|"
+    r"(?<![a-z])(?:how\s+much|how\s+many|what\s+(?:percentage|share|proportion|amount|figure)|"
+    r"figures?|amount)(?![a-z])"
+)
+
 
 def parse_intent(
     question: str,
@@ -99,6 +108,8 @@ def parse_intent(
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
     )
+    rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
+    change = change and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
@@ -107,13 +118,18 @@ def parse_intent(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
     )
     narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
-    reading = read_quantities(text, scan, prof, change=change, narrative=narrative_cue)
+    reading = read_quantities(
+        text, scan, prof, change=change, narrative=narrative_cue, rate=rate.span() if rate else None
+    )
     metrics = reading.metrics
     inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
     entity_matches = [
         m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
     ]
     entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
+    home_named = prof.home_entity_code in entities
+    if len(entities) > 1 and home_named and not _listed(entity_matches, text):
+        entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one
     channels = [] if reading.fixed_channel else _codes(m for k, m in scan if k == "channels")
     others = {kind: m.code for kind, m in reversed(scan)}
     unsupported = others.get("unsupported")
@@ -127,6 +143,7 @@ def parse_intent(
     assumed = next((pm.period for pm in matches if pm.period is not None and pm.year_assumed), None)
     if len(periods) == 1 and not impossible and (change or reading.change):
         periods = [previous_period(periods[0]), periods[0]]
+    periods = _against(periods, reading.metrics, text, prof)
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
         entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole
@@ -134,7 +151,12 @@ def parse_intent(
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]
         reading.declined = share[1]
-    declined = _original(question, index, reading.declined) if reading.declined else None
+    declined = None
+    if reading.declined is not None and reading.declined_name is not None:
+        declined = reading.declined_name[1 if in_english(question) else 0]
+    elif reading.declined is not None:
+        declined = _original(question, index, reading.declined)
+        declined = _without_periods(declined, text, reading.declined, index, question)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -158,7 +180,7 @@ def parse_intent(
         route = ROUTE_STRUCTURED
     elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif _NUMERIC_CUES.search(text):
+    elif _NUMERIC_CUES.search(text) or rate or how_fast(text):
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
@@ -182,6 +204,7 @@ def parse_intent(
         declined=declined,
         subjects=subjects,
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
+        asks_figure=_FIGURE_CUES.search(text) is not None,
     )
 
 
@@ -199,6 +222,56 @@ def _share_of_nothing(
         return None
     match = next((m for k, m in scan if k == "metrics" and m.code == code), None)
     return code, (match.start, match.end) if match else (0, 0)
+
+
+_LIST_WORDS = re.compile(
+    r"\s*(?:的)?\s*(?:和|与|及|以及|、|,|,|&|对比|相比|比较|and|or|vs\.?|versus|compared\s+(?:with|to)|"
+    r"with)\s*(?:the\s+)?"
+)
+_AGAINST = re.compile(
+    r"相比|相较|比较|对比|较|(?<![a-z])(?:compared|versus|vs|over|from|against|than)(?![a-z])|比"
+)
+
+
+def _listed(matches: list[AliasMatch], text: str) -> bool:
+    """Two entities written as a list or a comparison (集团和香港, the group versus Taiwan)."""
+    return any(_LIST_WORDS.fullmatch(text, a.end, b.start) for a, b in itertools.pairwise(matches))
+
+
+def _against(
+    periods: list[Period], metrics: list[str], text: str, prof: DomainProfile
+) -> list[Period]:
+    """2024年收入相比2023年的增长率: the year before is the growth's base, not a second growth."""
+    if len(periods) != 2 or not metrics or not _AGAINST.search(text):
+        return periods
+    growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
+    first, second = periods
+    later = second if previous_period(second) == first else first
+    if previous_period(later) not in periods or not set(metrics) <= growths:
+        return periods
+    return [later]
+
+
+_PERIOD_WORDS = re.compile(
+    r"(?<![a-z0-9])(?:fy\s*)?(?:19|20)\d{2}(?:\s*年度?|\s*财年)?(?![0-9])|(?<![a-z])fy\d{2}(?![0-9])"
+)
+
+
+def _without_periods(
+    name: str, text: str, span: tuple[int, int], index: list[int], question: str
+) -> str:
+    """share of FY2024 sales → share of sales: a quantity is named without the period asked."""
+    start, end = span
+    cuts = [m.span() for m in _PERIOD_WORDS.finditer(text, start, end)]
+    if not cuts:
+        return name
+    kept, at = [], start
+    for s, e in cuts:
+        kept.append((at, s))
+        at = e
+    kept.append((at, end))
+    words = "".join(question[index[a] : index[b - 1] + 1] for a, b in kept if b > a)
+    return re.sub(r"\s{2,}", " ", words).strip() or name
 
 
 def _folded(text: str) -> tuple[str, list[int]]:

@@ -39,6 +39,16 @@ NO_SUBJECT_EN = (
     "cannot be answered from them; nothing is guessed."
 )
 
+# A figure asked of a name no passage holds: declined by the name the question gives it (the
+# user's own words; the answer is the same whatever documents the caller may not see).
+NO_SUBJECT_FIGURE_ZH = (
+    "「{name}」:检索到的文档中没有提到它,无法据实回答;为避免误导,不提供任何数字。"
+)
+NO_SUBJECT_FIGURE_EN = (
+    "“{name}” is not mentioned in any passage of the documents available to you, so no figure "
+    "can be given for it; nothing is guessed."
+)
+
 TOP_K = 5
 RERANK_POOL = 12
 DEFINITION_POOL = 40  # a definition may rank below passages that merely use the word
@@ -58,11 +68,13 @@ def run_narrative(
     top_k: int = TOP_K,
     define: str | None = None,
     subjects: Sequence[Subject] = (),
+    figure: bool = False,
 ) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
     ``define`` is a concept question's term: only passages that define it may answer;
-    ``subjects`` are names the profile does not know: only documents that name each may answer."""
+    ``subjects`` are names the profile does not know: only documents that name each may answer;
+    ``figure``: the question asks for a figure, so a name no passage holds is declined by it."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
@@ -86,6 +98,12 @@ def run_narrative(
             trace.code("narrative", "no_subject")
             trace.code("declined", "subject")
             english = in_english(req.question)
+            if figure:
+                name = next(
+                    (s.name for s in subjects if not _about(hits, [s], req)), subjects[0].name
+                )
+                shown = NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH
+                return NarrativeAnswer(shown.format(name=name), [])
             return NarrativeAnswer(NO_SUBJECT_EN if english else NO_SUBJECT_ZH, [])
     if not hits:
         trace.code("narrative", "no_hits")

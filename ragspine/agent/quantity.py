@@ -1,89 +1,57 @@
 """The quantity a question asks for: a metric with what modifies it, read as one whole phrase.
 
-A modifier changes the quantity: growth (增长率, 增速, 同比, YoY, growth), share (占比, 比重,
-占…的比重, share of, penetration), per unit (单店, 店均, 人均, per store, per square metre),
-margin (…率 after an amount, margin, ratio). The base metric's level is never the answer to any
-of them: the question is mapped to the profile's derived metric that means it, recognised by its
-formula's shape, so a profile need not alias every combination:
+A modifier changes the quantity: growth (增长率, 增速, 同比, YoY, growth; 增长了百分之多少, by what
+percentage), share (占比, 比重, 占…的比重, share of, penetration; what proportion of X were Y),
+per unit (单店, 店均, 人均, per store, per square metre, per transaction), margin (…率 after an
+amount, margin, ratio), a ratio to another metric (X与Y的比值, ratio of X to Y), a head noun that
+makes another quantity of it (净利润现金含量, 固定资产周转率). The base metric's level is never the
+answer to any of them: the question is mapped to the profile's derived metric that means it,
+recognised by its formula's shape, so a profile need not alias every combination:
 
     growth of X        (X − prev(X)) / prev(X)
     share of the group X / X[entity=HOME]
     channel share      X[channel=C] / X[channel=DEFAULT]
     per store          X / a count metric of stores   (per employee, per square metre alike)
     margin             X / the profile's revenue
+    X to Y, Y's part X X / Y      (Y may be a sum of metrics: 负债合计, 三项费用)
 
 Where the profile has no such metric, the quantity is declined by the name the question gives
-it. A percentage metric followed by 率 is the same metric (同店销售增长率 is 同店销售增长).
+it (or, where the modifier is written apart from the metric, by a name built from the metric's:
+门店数增长率). A percentage metric followed by 率 is the same metric (同店销售增长率 is
+同店销售增长).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from ragspine.agent.modifiers import (
+    COMPOUND,
+    GROWTH,
+    MARGIN,
+    PER,
+    RATIO,
+    UNITS,
+    Modifier,
+    how_fast,
+    is_denominator,
+    modifier_at,
+    part_after,
+    per_anywhere,
+    whole_before,
+    whole_of_share,
+)
 from ragspine.profile import DomainProfile, MetricSpec
-from ragspine.profile.glossary import AliasMatch
-from ragspine.profile.vocabulary import named_shapes
+from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.vocabulary import group_key, named_shapes, sum_expansions
 
-GROWTH, SHARE, PER, MARGIN, SAME = "growth", "share", "per", "margin", "same"
-
-_GAP = r"\s*(?:的)?\s*"
-_GROWTH_AFTER = re.compile(
-    _GAP
-    + r"(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|下降幅度|"
-    r"下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
-    r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
-    r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
-    r"rate\s+of\s+change)(?![a-z]))|"
-    r"(?P<yoy>同比(?:增长|增加|增减|变动|变化|下降|减少|下滑)?)|"
-    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])(?:growth|change)(?![a-z]))"
-)
-_GROWTH_BEFORE = re.compile(
-    r"(?<![a-z])(?:(?:yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
-    r"(?:\s+(?:in|of))?|growth\s+rate\s+(?:of|in)|(?:percentage|percent|%)\s+change\s+in|"
-    r"(?P<bare>growth\s+(?:in|of)))\s+(?:the\s+)?$"
-)
-_SHARE_AFTER = re.compile(
-    _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
-    r"\s*(?:的)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
-    r"(?:比重|比例|百分比|份额|占比|比率|几成|多少|%)|"
-    r"(?:'s)?\s+(?:share|mix|penetration)(?![a-z])(?:\s+of\s+(?P<whole_en>(?:[a-z'&-]+\s+){0,3}?"
-    r"(?:revenue|sales|total|group)))?|"
-    r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})"
-)
-_SHARE_BEFORE = re.compile(
-    r"(?<![a-z])(?:share|percentage|proportion|portion|fraction|contribution|%)\s+(?:of|to)\s+"
-    r"(?P<whole>(?:[a-z'&-]+\s+){0,3}?)$"
-)
-_UNITS = {
-    "store": r"(?:门店|店铺|店|stores?|shops?|outlets?)",
-    "employee": r"(?:员工|职工|雇员|employees?|heads?|staff|workers?|capita)",
-    "area": r"(?:面积|平方米|平米|square\s+(?:metres?|meters?|feet|foot)|sq\.?\s*m|sqm|m2)",
-}
-_PER_BEFORE = [
-    ("store", re.compile(r"(?:单店|店均|(?:平均)?每(?:家|间|个)?门?店(?:的)?(?:平均)?|(?<![a-z])"
-                         r"(?:per[\s-](?:store|shop|outlet)|average\s+store))\s*$")),
-    ("employee", re.compile(r"(?:人均|每(?:名|位|个)?(?:员工|职工)(?:的)?|(?<![a-z])per[\s-]"
-                            r"(?:employee|head|capita))\s*$")),
-    ("area", re.compile(r"(?:每平方米|每平米|单位面积)(?:的)?\s*$")),
-]  # fmt: skip
-_PER_AFTER = [
-    (unit, re.compile(rf"\s*(?:per|/|每)\s*(?:家|间|个|名|位)?\s*{pattern}(?![a-z])"))
-    for unit, pattern in _UNITS.items()
-]
-_HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
-_MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio)(?![a-z])")
 _REVENUE_WORDS = ("营业收入", "收入", "营收", "revenue", "sales")
-
-
-@dataclass(frozen=True)
-class Modifier:
-    kind: str
-    start: int
-    end: int
-    bare: bool = False  # 增长 / growth alone: in a why-question, the metric's movement
-    unit: str = ""  # per: store, employee, area
-    whole: tuple[int, int] | None = None  # share: the span naming the whole
+# Between two quantities a list joins (收入和坪效): each is asked; anything else (an explanation
+# in brackets, X over Y) is the declined quantity's own words.
+_LISTED = re.compile(
+    r"[、,,;;]|和|及|以及|还有|另外|(?<![a-z])(?:and|as\s+well\s+as|plus)(?![a-z])"
+)
 
 
 @dataclass
@@ -93,9 +61,11 @@ class Reading:
     metrics: list[str] = field(default_factory=list)
     declined: tuple[int, int] | None = None  # the span naming a quantity the profile lacks
     declined_id: str | None = None  # its shipped phrase group, when it is one
+    declined_name: tuple[str, str] | None = None  # (zh, en) built where no span names it
     wholes: list[tuple[int, int]] = field(default_factory=list)  # spans naming a share's whole
     fixed_channel: bool = False  # a channel share: the query's channel is the default
     change: bool = False  # a change in points of a percentage: two periods, their difference
+    spans: list[tuple[str, int, int]] = field(default_factory=list)  # each metric's words
 
 
 def read_quantities(
@@ -105,54 +75,137 @@ def read_quantities(
     *,
     change: bool = False,
     narrative: bool = False,
+    rate: tuple[int, int] | None = None,
 ) -> Reading:
     """The metric codes the question asks for, or the quantity it names that the profile lacks.
 
     ``change``: the question asks how much something moved (增长了多少): its level in two
     periods and their difference answer it, so growth words are that movement. ``narrative``:
-    a why-question, where a bare 增长 / growth is the metric's movement being explained."""
+    a why-question, where a bare 增长 / growth is the metric's movement being explained.
+    ``rate``: the span asking for a change as a percentage (增长了百分之多少): every metric
+    without a modifier of its own is asked as a growth rate."""
     out = Reading()
     taken_until = -1
     named = [(k, m) for k, m in scan if k in ("metrics", "quantity")]
+    metrics = [m for k, m in named if k == "metrics"]
+    entities = [m for k, m in scan if k == "entities"]
+    used: list[tuple[int, int]] = []  # modifier spans read with one metric
     for i, (kind, m) in enumerate(named):
         if m.start < taken_until:
             continue
         floor = named[i - 1][1].end if i else 0
-        if kind == "quantity":
-            out.declined = out.declined or (m.start, m.end)
-            out.declined_id = out.declined_id or m.code
+        following = named[i + 1][1] if i + 1 < len(named) else None
+        key = group_key(m.code, profile) if kind == "quantity" else None
+        if kind == "quantity" and key is None:
+            _decline(out, (m.start, m.end), m.code)
             continue
         spec = profile.any_metric(m.code)
-        mod = _modifier(text, m, change, floor)
-        if mod is None and not change and not out.metrics:
-            fast = _HOW_FAST.search(text)  # how fast did revenue grow: a growth rate
-            mod = Modifier(GROWTH, fast.start(), fast.start()) if fast else None
-        if mod is None or spec is None:
+        count = kind == "metrics" and profile.unit(getattr(spec, "unit", "")).kind == "count"
+        if count and is_denominator(text, m, following):
+            continue  # 研发人员人均研发费用: the unit of the next metric
+        if following is not None and whole_before(text, following, [m]) is not None:
+            continue  # 职工中研发人员的占比: the whole of the next metric's share
+        mod = modifier_at(text, m, metrics, entities, change, floor)
+        if mod is None:
+            mod = _remote(text, scan, out, used, change, rate)
+        elif rate is not None and mod.kind == GROWTH:
+            mod = replace(mod, remote=True)  # 门店数同比增长了百分之多少: its growth rate
+        around = whole_of_share(text, m) if mod is None else None
+        if around is not None:  # the whole of a share of something no metric names
+            _decline(out, around, m.code)
+            out.declined_id = None
+            continue
+        if mod is None or (spec is None and key is None):
+            if key is not None:
+                _decline(out, (m.start, m.end), m.code)
+                continue
             out.metrics.append(m.code)
-            following = named[i + 1][1] if i + 1 < len(named) else None
+            out.spans.append((m.code, m.start, m.end))
             whole = following is not None and _is_share(m.code, profile)
             if whole and _OF_WHOLE.fullmatch(text, m.end, following.start):  # type: ignore[union-attr]
                 taken_until = following.end  # type: ignore[union-attr]  # online share of sales
             continue
+        if not mod.remote:
+            used.append((mod.start, mod.end))
         taken_until = max(m.end, mod.end)
         if mod.whole is not None:
             out.wholes.append(mod.whole)
         if mod.kind == GROWTH and mod.bare and narrative:
             out.metrics.append(m.code)  # 为什么收入增长: the verb; the level, then why
+            out.spans.append((m.code, m.start, m.end))
             continue
-        code = _mapped(text, m, mod, spec, scan, profile, out)
-        span = (min(m.start, mod.start), max(m.end, mod.end))
+        base = key or m.code
+        code, until = _mapped(text, m, base, mod, spec, scan, profile, out)
+        taken_until = max(taken_until, until)
+        span = (m.start, m.end) if mod.remote else (min(m.start, mod.start), max(m.end, mod.end))
         if code is not None:
             out.metrics.append(code)
+            out.spans.append((code, *span))
         elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
+            out.spans.append((m.code, *span))
         elif mod.kind == GROWTH and _is_percent(spec, profile):
             out.metrics.append(m.code)  # a percentage's change: in points, from two periods
+            out.spans.append((m.code, *span))
             out.change = True
         elif out.declined is None:
-            out.declined = span
+            out.declined = (span[0], max(span[1], until)) if not mod.remote else span
+            if mod.remote:
+                out.declined_name = _built_name(mod, spec, profile)
     out.metrics = list(dict.fromkeys(out.metrics))
+    if out.declined is not None:
+        _keep_listed(text, out)
     return out
+
+
+def _decline(out: Reading, span: tuple[int, int], group: str) -> None:
+    if out.declined is None:
+        out.declined, out.declined_id = span, group
+
+
+def _remote(
+    text: str,
+    scan: list[tuple[str, AliasMatch]],
+    out: Reading,
+    used: list[tuple[int, int]],
+    change: bool,
+    rate: tuple[int, int] | None,
+) -> Modifier | None:
+    """A modifier the question writes apart from the metric: a percentage change asked of it,
+    how fast it grew, a per-store phrase no other metric took."""
+    if rate is not None:
+        return Modifier(GROWTH, *rate, remote=True)
+    fast = how_fast(text)
+    if fast and not change and not out.metrics:
+        return Modifier(GROWTH, fast.start(), fast.start(), remote=True)
+    words = [(w.start, w.end) for k, w in scan if k in ("metrics", "quantity")]
+    for unit, start, end in per_anywhere(text):
+        if not any(s < end and start < e for s, e in [*used, *words]):
+            return Modifier(PER, start, end, unit=unit, remote=True)
+    return None
+
+
+def _built_name(mod: Modifier, spec: object, profile: DomainProfile) -> tuple[str, str]:
+    """门店数增长率 / store count growth rate: a quantity named from its metric's names."""
+    zh = getattr(spec, "display_name", "")
+    en = getattr(spec, "name_en", None) or zh
+    if mod.kind == GROWTH:
+        return f"{zh}增长率", f"{en} growth rate"
+    unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
+    before, after = unit.get(mod.unit, ("每单位", "per unit"))
+    return f"{before}{zh}", f"{en} {after}"
+
+
+def _keep_listed(text: str, out: Reading) -> None:
+    """Beside a quantity declined, only the metrics listed with it are asked (收入和坪效); a metric
+    inside its explanation (cash received from sales over operating revenue) is not."""
+    start, end = out.declined or (0, 0)
+    kept = []
+    for code, s, e in out.spans:
+        between = text[e:start] if e <= start else text[end:s]
+        if _LISTED.search(between) and "(" not in between and "(" not in between:
+            kept.append(code)
+    out.metrics = [c for c in out.metrics if c in kept]
 
 
 _OF_WHOLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?:group'?s?\s+|total\s+)?|\s*(?:占|在)")
@@ -162,35 +215,6 @@ def _is_share(code: str, profile: DomainProfile) -> bool:
     return any(c == code and s[0].endswith("share") for s, c in named_shapes(profile).items())
 
 
-def _modifier(text: str, m: AliasMatch, change: bool, floor: int = 0) -> Modifier | None:
-    """The modifier right after the metric word, or right before it (after ``floor``)."""
-    g = _GROWTH_AFTER.match(text, m.end)
-    if g and not (change and not g.group("explicit")):
-        return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
-    g = _GROWTH_BEFORE.search(text, floor, m.start)
-    if g and not change:
-        return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
-    s = _SHARE_AFTER.match(text, m.end)
-    if s:
-        name = next((n for n in ("whole", "whole_en", "whole_as") if s.group(n)), None)
-        return Modifier(SHARE, s.start(), s.end(), whole=s.span(name) if name else None)
-    s = _SHARE_BEFORE.search(text, floor, m.start)
-    if s:
-        return Modifier(SHARE, s.start(), s.end(), whole=s.span("whole"))
-    for unit, pattern in _PER_AFTER:
-        p = pattern.match(text, m.end)
-        if p:
-            return Modifier(PER, p.start(), p.end(), unit=unit)
-    for unit, pattern in _PER_BEFORE:
-        p = pattern.search(text, floor, m.start)
-        if p:
-            return Modifier(PER, p.start(), p.end(), unit=unit)
-    r = _MARGIN_AFTER.match(text, m.end)
-    if r:
-        return Modifier(MARGIN, r.start(), r.end())
-    return None
-
-
 def _is_percent(spec: object, profile: DomainProfile) -> bool:
     if getattr(spec, "percent", False):
         return True
@@ -198,44 +222,93 @@ def _is_percent(spec: object, profile: DomainProfile) -> bool:
     return profile.unit(unit).kind == "percent" if unit else False
 
 
+def _ratio(a: str, b: str, profile: DomainProfile) -> str | None:
+    """The metric of shape a / b, either of them a sum written out (负债合计 = 流动 + 非流动)."""
+    shapes, sums = named_shapes(profile), sum_expansions(profile)
+    for top in dict.fromkeys([a, sums.get(a, a)]):
+        for bottom in dict.fromkeys([b, sums.get(b, b)]):
+            if top != bottom and ("ratio", top, bottom) in shapes:
+                return shapes[("ratio", top, bottom)]
+    return None
+
+
 def _mapped(
     text: str,
     m: AliasMatch,
+    code: str,
     mod: Modifier,
     spec: object,
     scan: list[tuple[str, AliasMatch]],
     profile: DomainProfile,
     out: Reading,
-) -> str | None:
-    """The derived metric the modified phrase means, or None (the quantity is not held)."""
+) -> tuple[str | None, int]:
+    """The derived metric the modified phrase means, or None (the quantity is not held), and
+    where the words it read end."""
     shapes = named_shapes(profile)
-    code = m.code
     if mod.kind == MARGIN and _is_percent(spec, profile):
-        return code  # 同店销售增长率 is 同店销售增长: a percentage named with 率
-    if not isinstance(spec, MetricSpec):
-        return None  # a derived metric does not take another modifier
+        return m.code, mod.end  # 同店销售增长率 is 同店销售增长: a percentage named with 率
+    if (
+        spec is not None
+        and not isinstance(spec, MetricSpec)
+        and code not in sum_expansions(profile)
+    ):
+        return None, mod.end  # a derived metric (but a sum: 负债合计) takes no other modifier
+    if mod.kind == COMPOUND:
+        return None, mod.end
     if mod.kind == GROWTH:
-        return shapes.get(("growth", code))
+        return shapes.get(("growth", code)), mod.end
     if mod.kind == MARGIN:
         revenue = revenue_metric(profile)
-        return shapes.get(("ratio", code, revenue)) if revenue and revenue != code else None
+        return (_ratio(code, revenue, profile) if revenue and revenue != code else None), mod.end
+    if mod.kind == RATIO and mod.other is not None:
+        return _ratio(code, mod.other.code, profile), mod.end
     if mod.kind == PER:
-        pattern = re.compile(_UNITS[mod.unit])
-        for denominator in profile.metrics:
-            if profile.unit(denominator.unit).kind != "count":
-                continue
-            if any(pattern.search(a.lower()) for a in denominator.aliases):
-                found = shapes.get(("ratio", code, denominator.code))
-                if found:
-                    return found
-        return None
-    # A share: of another metric (研发费用占营业收入的比例), of the group, or of a channel.
+        return _per_unit(code, mod, profile), mod.end
+    return _share(text, m, code, mod, scan, profile, out)
+
+
+def _per_unit(code: str, mod: Modifier, profile: DomainProfile) -> str | None:
+    if mod.other is not None:
+        return _ratio(code, mod.other.code, profile)  # 研发人员人均: over that count
+    pattern = re.compile(UNITS[mod.unit])
+    for denominator in profile.metrics:
+        if profile.unit(denominator.unit).kind != "count":
+            continue
+        if any(pattern.search(a.lower()) for a in denominator.aliases):
+            found = _ratio(code, denominator.code, profile)
+            if found:
+                return found
+    return None
+
+
+def _share(
+    text: str,
+    m: AliasMatch,
+    code: str,
+    mod: Modifier,
+    scan: list[tuple[str, AliasMatch]],
+    profile: DomainProfile,
+    out: Reading,
+) -> tuple[str | None, int]:
+    """A share: of another metric (研发费用占营业收入的比例), of a whole named before (职工中研发
+    人员的占比) or after (what proportion of employees were R&D staff), of the group, or of a
+    channel."""
+    metrics = [w for k, w in scan if k == "metrics"]
     inside = [
         (k, w) for k, w in scan if mod.whole is not None and mod.whole[0] <= w.start < mod.whole[1]
     ]
-    other = next((w.code for k, w in inside if k == "metrics" and w.code != code), None)
+    other = next((w.code for k, w in inside if k == "metrics" and w.code != m.code), None)
     if other is not None:
-        return shapes.get(("ratio", code, other))
+        return _ratio(code, other, profile), mod.end
+    whole = whole_before(text, m, metrics)
+    if whole is not None:
+        return _ratio(code, whole.code, profile), mod.end
+    if mod.end <= m.start:  # share of X …: X is the whole, when a part is named after it
+        parts, until = part_after(text, m, metrics)
+        for part in parts:
+            found = part if part in profile.metric_codes else _composed(part, text, m, profile)
+            if found is not None:
+                return _ratio(found, code, profile), until
     outside = [(k, w) for k, w in scan if not (mod.start <= w.start < mod.end) and w != m]
     channel = next(
         (w.code for k, w in outside if k == "channels" and w.code != profile.default_channel),
@@ -243,12 +316,19 @@ def _mapped(
     )
     if channel is not None:
         out.fixed_channel = True
-        return shapes.get(("channel_share", code, channel, profile.default_channel))
+        shape = ("channel_share", code, channel, profile.default_channel)
+        return named_shapes(profile).get(shape), mod.end
     home = profile.home_entity_code
     entity = next((w.code for k, w in outside if k == "entities" and w.code != home), None)
     if entity is not None:
-        return shapes.get(("entity_share", code, home))
-    return None
+        return named_shapes(profile).get(("entity_share", code, home)), mod.end
+    return None, mod.end
+
+
+def _composed(word: str, text: str, m: AliasMatch, profile: DomainProfile) -> str | None:
+    """'current' with the whole's noun (total liabilities): the metric current liabilities."""
+    noun = text[m.start : m.end].split()[-1]
+    return glossary_for(profile).normalize_metric(f"{word} {noun}")
 
 
 def revenue_metric(profile: DomainProfile) -> str | None:

@@ -107,8 +107,43 @@ def _entity_spans(
             lead = max((m.end() for m in _LEADS.finditer(text, 0, year.start())), default=0)
             out.append((lead, year.start()))  # the name before the year reads first
         out.append((year.end(), after))
-    spans = [_trim(text, s, e) for s, e in out]
+    spans = [_own_part(text, _trim(text, s, e), entities) for s, e in out]
     return [span for span in spans if span is not None and _is_name(text, span, known, entities)]
+
+
+# What a company calls a part of itself: 金宇生物巴西子公司, 高雄門市 name a part, not a company.
+_PART_WORDS = re.compile(
+    r"(?:子公司|分公司|孙公司|办事处|分部|事业部|门市|门店|分店|店|工厂|厂区|基地|业务|板块|市场|"
+    r"地区|区域|项目|产品|疫苗|系列|品牌)$"
+)
+
+
+def _own_part(text: str, span: tuple[int, int] | None, home: list[str]) -> tuple[int, int] | None:
+    """The name in a span where a company may stand, or None: the home company with one of its
+    parts (金宇生物三项, 金宇生物巴西子公司) and a place with a part word (高雄门市) name no other
+    company (the parser declines the part by its name); a phrase that starts with a comparison, a
+    per-unit word or a verb (收入相比 is cut to 收入, 平均每家门店 and 拥有硕士学历 are none), and
+    what follows 的 (蓝英装备的衍生金融 is 蓝英装备) are not part of a name."""
+    if span is None:
+        return None
+    start, end = span
+    cut = _NOT_A_COMPANY.search(text, start, end)
+    if cut is not None:
+        if cut.start() == start:
+            return None
+        end = cut.start()
+    owner = text.find("的", start, end)
+    end = owner if owner > start else end
+    flat = text[start:end]
+    if len(flat) < 2:
+        return None
+    lead = max((w for w in home if flat.startswith(w)), key=len, default="")
+    if lead and not _TRADES.search(flat[len(lead) :]):
+        return None  # the home company, then a part of it
+    places_named = [p for names in places() for p in names if fold(p) in flat]
+    if places_named and _PART_WORDS.search(flat):
+        return None  # 高雄门市, 哈尔滨分公司
+    return start, end
 
 
 _PUNCT = re.compile(r"[,,。::;;、??]")
@@ -116,6 +151,10 @@ _LEADS = re.compile(r"[,,。::;;、?? ]|请问|请告诉我|提供|根据|关于
 _NOT_A_NAME = re.compile(
     r"年报|报告|财报|提及|披露|数据|合计|总计|情况|期末|期初|本期|上期|描述|介绍|分析|说明|一下|"
     r"实现|发生|产生|取得|获得|录得|达到|完成|共计|累计|全年|整体"
+)
+# Where a name ends: a comparison, a per-unit word, a verb of having.
+_NOT_A_COMPANY = re.compile(
+    r"相比|相较|对比|比较|同比|环比|平均|每家|每个|每名|每位|人均|店均|单店|拥有|具有|持有|以上|以下"
 )
 _PERIOD_WORDS = re.compile(r"季|半年|上半|下半|财年|年度|月|全年|前三|h[12]|q[1-4]|fy")
 
@@ -138,6 +177,8 @@ def _is_name(text: str, span: tuple[int, int], known: frozenset[str], entities: 
         return False
     if re.search(r"[\d?？]|是|多少|什么|怎么|如何|哪|请|能否|告诉|提供", flat):
         return False
+    if re.match(r"[一二三四五六七八九十两几多]+(?:项|个|家|类|种|大|条|笔)", flat):
+        return False  # 三项: a count of things, not a name
     if _PERIOD_WORDS.search(flat) or _NOT_A_NAME.search(flat):
         return False  # 第三季度, 上半年, 年报中提及: a period or a phrase, not a name
     # A span that is a word the profile knows, or part of one, or one of its entities with a

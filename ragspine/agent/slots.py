@@ -51,6 +51,8 @@ class ParsedIntent:
     subjects: list[Subject] = field(default_factory=list)
     # The subjects a metric question is declined for (never answered with another's figure).
     unknown_subject: str | None = None
+    # The question asks for a figure (多少, how much): a name no passage holds is declined by it.
+    asks_figure: bool = False
 
     @property
     def is_multi(self) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
+from ragspine.profile.vocabulary import GENERIC_ALIASES as GENERIC
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
@@ -43,13 +44,33 @@ _PROJECT_BEFORE = re.compile(
     r"[Pp]artner|[Ss]ubsidiary|[Ss]upplier|[Cc]ustomer|[Cc]lient|[Bb]rand)"
     r"\s+(?P<name>[A-Z0-9][\w-]*(?:\s+[A-Z0-9][\w-]*)*)"
 )
+# A name (capitalised, or mixed case: mRNA) before what a company runs or sells, a few plain
+# words between: the Skylark loyalty pilot, the ACME Kids stores, Jinyu's mRNA vaccine line.
 _PROJECT_AFTER = re.compile(
-    r"(?P<name>\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|"
-    r"[Ii]nitiative|[Pp]roduct\s+[Ll]ine|[Ll]ine|[Rr]ange|[Ss]eries|[Bb]rand|[Ss]ubsidiary)\b"
+    r"(?P<name>(?<![\w'’-])(?:[A-Z][\w-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z][\w-]*|[a-z]+[A-Z][\w-]*))*)"
+    r"(?:\s+[a-z][a-z-]*){0,2}?\s+(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|[Ii]nitiative|[Pp]ilot|"
+    r"[Ss]cheme|[Cc]ampaign|[Tt]rial|[Pp]roduct\s+[Ll]ine|[Ll]ine|[Rr]ange|[Ss]eries|[Bb]rand|"
+    r"[Ss]ubsidiary|[Ss]tores?|[Ss]hops?|[Oo]utlets?|[Aa]pp|[Cc]ard|[Cc]lub|[Vv]enture|"
+    r"[Pp]artnership|[Dd]eal|[Cc]ontract|[Aa]greement)\b"
 )
-_CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线")
+# A company names its lines, products and partners: X项目, X疫苗, X公司 with a name-like X.
+_STORE_EN = re.compile(r"\b(?:[Ss]tores?|[Ss]hops?|[Oo]utlets?)$")
+_CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线|疫苗|药品|制剂")
+# A company the question says the company deals with: 金宇生物与硕腾公司, ACME和澳华公司.
+_PARTNER = re.compile(rf"\s*(?:与|和|跟|同)\s*(?P<name>[{_CJK}]{{2,6}}?)(?:公司|集团)")
 _LATIN_PROJECT = re.compile(
-    r"(?<![a-z0-9_])(?P<name>[a-z][a-z0-9-]{1,20})\s*(?:项目|计划|工程|系列|品牌|产品线)"
+    r"(?<![a-z0-9_])(?P<name>[a-z][a-z0-9-]{1,20})\s*[\u4e00-\u9fff]{0,4}?"
+    r"(?:项目|计划|工程|系列|品牌|产品线|疫苗|药品|产品)"
+)
+# A person: a common surname and one or two characters, where a person is asked about.
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚"
+    "邵万钱严覃武戴莫孔向汤"
+)
+_PERSON = re.compile(
+    rf"(?P<name>[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?=(?:先生|女士|(?:的)?(?:职务|职位|简历|背景|"
+    rf"薪酬|年龄|持股|履历|任期))|(?:在[^,,。??]{{0,20}})?(?:担任|负责|任职|分管|主管|是谁))"
 )
 # 子公司扬州优邦, subsidiary Acme Foods, 合作伙伴…: what follows names one.
 _RELATION = re.compile(
@@ -69,7 +90,7 @@ _CAPITALISED = re.compile(
 _CJK_PLACE = re.compile(r"市|区|省|县")
 _STORE = re.compile(rf"(?:分店|门店|店)(?![{_CJK}]?(?:数|数量|总数))")
 # What may stand right before a CJK name: not a character of it.
-_STOPS = set("的在和与及对从到于、请问是了把将给向为有年月日季度")
+_STOPS = set("的在和与及对从到于、请问是了把将给向为有年月日季度就跟")
 
 _GENERIC_CJK = frozenset(
     (  # noqa: SIM905
@@ -86,7 +107,10 @@ _GENERIC_CJK = frozenset(
         "市区 城区 郊区 片区 商区 景区 港区 新区 分区 大区 全区 本区 该区 各区 市场 城市 全市 "
         "本市 该市 都市 退市 股市 超市 门市 省份 全省 本省 外省 各省 县城 全县 疫苗 兽用 动物 "
         "生物 药品 新品 主营 主力 明星 高端 低端 中端 自有 进口 国产 sku 试运行 示范 扶持 援助 "
-        "激励计划 持股计划 股权 分配 利润分配 回报 减排计划 "
+        "激励计划 持股计划 股权 分配 利润分配 回报 减排计划 控股 参股 关联 全资 联营 合营 外资 "
+        "国有 民营 私营 上市 母 子 分 孙 该 贵 我 其 证券 信托 基金 银行 保险 咨询 会计师事务所 "
+        "律师事务所 高管 董事 监事 经理 员工 职工 股东 客户 供应商 人员 品牌 子品牌 自营品牌 "
+        "平均 每间 每店 单店 店均 人均 "
     ).split()
 )
 # English words that start a sentence or title without naming anything.
@@ -142,16 +166,35 @@ def find_subjects(
         inner = m.group(1).strip()
         if compact(inner) not in known and not _all_known(inner, scan, m.start(1), m.end(1)):
             add(m.start(1), m.end(1), _strip_suffix(inner), True)
-    for pattern in (_PROJECT_BEFORE, _PROJECT_AFTER):
-        for m in pattern.finditer(question):
-            start, end = _folded_span(index, *m.span())
-            add(start, end, m.group("name"), True)
+    for m in _PROJECT_BEFORE.finditer(question):
+        start, end = _folded_span(index, *m.span())
+        add(start, end, m.group("name"), True)
+    for m in _PROJECT_AFTER.finditer(question):
+        parts = m.group("name").split()
+        while parts and parts[0].lower() in _COMMON_EN:
+            parts = parts[1:]  # How many stores: the words that start no name
+        if any(_CODE_LIKE.search(w) for w in parts):
+            continue  # a code or a period (FY2024) is no part of a name
+        if parts and not all(w.isupper() and len(w) <= 5 for w in parts):
+            first = question.index(parts[0], m.start("name"))
+            start, end = _folded_span(index, first, m.end())
+            if any(k == "place" and start <= w.start < end for k, w in scan):
+                continue  # Beijing and Shanghai stores: places, read as places
+            store = _STORE_EN.search(m.group())  # a store's name is a place, weak like 静安寺店
+            add(start, end, " ".join(parts), not store, PLACE if store else NAME)
     leads = {m.end for k, m in scan}
     for m in _CJK_SUFFIX.finditer(text):
         for start in _names_before(text, m.start(), 2, 5, leads):
             if _name_like(text[start : m.start()], known):
                 add(start, m.end(), text[start : m.start()], True)
                 break
+    for k, w in scan:
+        p = _PARTNER.match(text, w.end) if k == "entities" else None
+        if p and _name_like(p.group("name"), known) and not set(p.group("name")) & _STOPS:
+            add(p.start("name"), p.end(), p.group("name"), True, COMPANY)
+    for m in _PERSON.finditer(text):
+        if _at_lead(text, m.start(), leads) and _name_like(m.group("name"), known):
+            add(m.start("name"), m.end("name"), m.group("name"), True)
     for m in _RELATION.finditer(text):
         if _name_like(m.group("name"), known):
             add(m.start("name"), m.end("name"), m.group("name"), True, COMPANY)
@@ -177,7 +220,37 @@ def find_subjects(
                 break
     for m in _CAPITALISED.finditer(question):
         _capitalised(question, m, index, known, add)
+    home = profile.home_entity_code
+    for k, w in scan:  # ACME自有品牌咖啡2024年: the home company, then a part of it not known
+        own = k == "entities" and w.code == home and compact(text[w.start : w.end]) not in GENERIC
+        part = _HOME_PART.match(text, w.end) if own else None
+        if part is not None:
+            start = w.end + _generic_lead(part.group("run"))
+            core = text[start : part.end("run")]
+            plain = _NOT_A_PART.search(core) is None  # 全年, 合并报表: a period, a basis
+            plain = plain and compact(part.group("run")) not in known  # 会员计划: a known word
+            plain = plain and not _CJK_SUFFIX.fullmatch(core)  # 计划 alone names nothing
+            if len(core) >= 2 and plain and _name_like(core, known) and core[0] not in _STOPS:
+                add(start, part.end("run"), core, True)
     return sorted(out, key=lambda s: s.start)
+
+
+_NOT_A_PART = re.compile(
+    r"[年月季期度]|公司|股份|有限|控股|目前|当前|总共|累计|截至|截止|合并|母公司|本部|口径|报表|整体"
+)
+_HOME_PART = re.compile(rf"(?P<run>[{_CJK}]{{2,10}}?)(?=\s*(?:(?:19|20)\d{{2}}|fy\d|的))")
+
+
+def _generic_lead(run: str) -> int:
+    """How much of ``run`` is common words (自有品牌, 旗下) before a name."""
+    at, moved = 0, True
+    while moved:
+        moved = False
+        for g in sorted(_GENERIC_CJK, key=len, reverse=True):
+            if len(g) >= 2 and run.startswith(g, at):
+                at, moved = at + len(g), True
+                break
+    return at
 
 
 def _capitalised(
@@ -213,6 +286,8 @@ def _capitalised(
     # One capitalised word (Falcon) is a name in a metric question with no entity; a document
     # question is not held to it (African swine fever), unless it is CamelCase (PayFast).
     single = len(words) == 1 and not any(c.isupper() for c in words[0][1:])
+    if re.search(r"[\u4e00-\u9fff]", question):
+        single = False  # a Latin word in a Chinese question is a name (ACME与Lazada的合作)
     kind = COMPANY if possessive else WORD if single else NAME
     add(span[0], span[1], " ".join(words), possessive, kind)
 

@@ -215,10 +215,18 @@ def _render(node: Node, name: Callable[[Operand], str], outer: int) -> str:
 
 
 def formula_shape(tree: Node) -> tuple[str, ...] | None:
-    """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D) or
-    None, ignoring a ×100."""
+    """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D),
+    ("sum", "X+Y") or None, ignoring a ×100. In a ratio, X or Y may be a sum of metrics, named
+    by ``sum_key`` (三项费用 over revenue: ("ratio", "ADMIN_EXPENSES+…", "REVENUE"))."""
     if isinstance(tree, tuple) and tree[0] == "*" and Decimal(100) in (tree[1], tree[2]):
         tree = tree[2] if tree[1] == Decimal(100) else tree[1]
+    total = _sum_codes(tree)
+    if total is not None and len(total) > 1:
+        return ("sum", sum_key(total))
+    if isinstance(tree, tuple) and tree[0] == "/":
+        above, below = _sum_codes(tree[1]), _sum_codes(tree[2])
+        if above and below and (len(above) > 1 or len(below) > 1):
+            return ("ratio", sum_key(above), sum_key(below))
     if not (isinstance(tree, tuple) and tree[0] == "/"):
         if isinstance(tree, tuple) and tree[0] == "-" and tree[2] == Decimal(1):
             inner = tree[1]  # X / prev(X) − 1
@@ -245,6 +253,22 @@ def formula_shape(tree: Node) -> tuple[str, ...] | None:
         return ("entity_share", top.code, bottom.entity)
     if top.channel and bottom.channel and not (top.entity or bottom.entity):
         return ("channel_share", top.code, top.channel, bottom.channel)
+    return None
+
+
+def sum_key(codes: list[str]) -> str:
+    """One name for a sum of metrics, whatever order it is written in: A+B+C, sorted."""
+    return "+".join(sorted(codes))
+
+
+def _sum_codes(node: Node) -> list[str] | None:
+    """The codes of a plain metric or a sum of plain metrics (this period, the question's
+    entity and channel), else None."""
+    if _plain(node, 0):
+        return [node.code]  # type: ignore[union-attr]
+    if isinstance(node, tuple) and node[0] == "+":
+        left, right = _sum_codes(node[1]), _sum_codes(node[2])
+        return left + right if left is not None and right is not None else None
     return None
 
 

@@ -30,7 +30,13 @@ def _alias_pattern(alias: str, *, inflect: bool = False) -> str:
     head = r"(?<![a-z0-9_])" if tokens[0][0].isascii() else ""
     ending = r"(?:'?s|es|ed|d|ing)?" if inflect else r"(?:'?s)?"
     tail = ending + r"(?![a-z0-9_])" if tokens[-1][-1].isascii() else ""
+    if tokens[-1].endswith("比") and len(tokens[-1]) >= 3:
+        tail = _NOT_A_COMPARISON  # 流动比 is 流动比率; 流动负债比上年 compares
     return head + body + tail
+
+
+# After a ratio's name written without 率 (流动比): not what a comparison puts after 比.
+_NOT_A_COMPARISON = r"(?![上去前同本较前往历\d一二两三四五六七八九十])"
 
 
 class AliasMatcher:
@@ -119,9 +125,11 @@ class Glossary:
         for key, alias, _ in profile._vocabulary():
             kind, code = key.split(":", 1)
             terms.setdefault(f"{kind}{_SEP}{code}", []).append(alias)
-            if kind == "metrics" and alias.endswith("增长率") and len(alias) > 3:
-                # 销售费用的增长率 is 销售费用增长率, as people write it
-                terms[f"{kind}{_SEP}{code}"].append(alias[:-3] + "的增长率")
+            ending = next((e for e in _RATIO_ENDINGS if alias.endswith(e)), None)
+            stem = alias[: -len(ending)] if ending else ""
+            if kind == "metrics" and len(stem) > 1 and not stem.endswith("的"):
+                # 销售费用的增长率 is 销售费用增长率, 流动负债的比率 流动负债比率
+                terms[f"{kind}{_SEP}{code}"].append(f"{stem}的{ending}")
         # The shipped phrases, places and the profile's own ratios written without 率.
         for key, words in [*anchored_terms(profile).items(), *_without_ratio(profile).items()]:
             kind, code = key.split(":", 1)
@@ -185,20 +193,27 @@ class Glossary:
         return list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
 
 
+_RATIO_ENDINGS = ("增长率", "比率", "比值", "比例", "比重")
+
+
 def _without_ratio(profile: DomainProfile) -> dict[str, list[str]]:
-    """资产负债 for 资产负债率: a percentage the profile names with 率, written without it, where
-    the rest names nothing else (毛利 is a metric of its own; 收入增长 is a growth, read apart)."""
+    """资产负债 for 资产负债率, 流动比 for 流动比率: a ratio the profile names with 率, written
+    without it, where the rest names nothing else (毛利 is a metric of its own; 收入增长 is a
+    growth, read apart). A stem ending in 比 is matched only where no comparison follows it."""
     known = {compact(a) for _, a, _ in profile._vocabulary()}
     out: dict[str, list[str]] = {}
     for spec in [*profile.metrics, *profile.derived_metrics]:
         unit = profile.unit(getattr(spec, "unit", ""))
         percent = getattr(spec, "percent", False) or unit.kind == "percent"
-        for alias in [fold(a) for a in spec.aliases] if percent else []:
+        for alias in [fold(a) for a in spec.aliases]:
             stem = alias[:-1]
+            usable = percent or alias.endswith("比率")  # 流动比率 is a multiple, not a percent
             if (
-                alias.endswith("率")
+                usable
+                and alias.endswith("率")
                 and len(stem) >= 3
-                and not stem.endswith(("增长", "比", "的"))
+                and not stem.endswith(("增长", "的"))
+                and (not stem.endswith("比") or alias.endswith("比率"))
                 and compact(stem) not in known
             ):
                 out.setdefault(f"metrics:{spec.code}", []).append(stem)

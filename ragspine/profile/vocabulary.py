@@ -16,7 +16,7 @@ from importlib import resources
 
 import yaml
 
-from ragspine.profile.formula import formula_shape
+from ragspine.profile.formula import formula_shape, sum_key
 from ragspine.profile.model import DomainProfile, compact
 from ragspine.text import fold
 
@@ -150,10 +150,37 @@ def _shape_of(
         else:
             base = _anchor(groups[ref], owners) if ref in groups else None
             code = base.split(":", 1)[1] if base and base.startswith("metrics:") else None
+            if code is None and ref in groups and groups[ref].shape[:1] == ("sum",):
+                inner = _shape_of(groups[ref], owners, profile)  # a ratio over 三项费用
+                code = inner[1] if inner else None
         if code is None:
             return ()
         parts.append(code)
+    if parts and parts[0] == "sum":  # 三项费用: a sum, named whatever order it is written in
+        return ("sum", sum_key(parts[1:]))
     return tuple(parts)
+
+
+def group_key(group_id: str, profile: DomainProfile) -> str | None:
+    """The profile's name for a shipped quantity the profile computes from its own metrics
+    without holding it (三项费用: the sum of three of them), or None."""
+
+    def build() -> dict[str, str]:
+        owners = _owners(profile)
+        out: dict[str, str] = {}
+        for group in phrase_groups():
+            shape = _shape_of(group, owners, profile) if group.shape else ()
+            if shape and shape[0] == "sum":
+                out[group.id] = shape[1]
+        return out
+
+    return profile.memo("group_keys", build).get(group_id)
+
+
+def sum_expansions(profile: DomainProfile) -> dict[str, str]:
+    """A derived metric that is a sum of metrics (负债合计 = 流动负债 + 非流动负债) → that sum's
+    name, so a ratio over it is found in either form."""
+    return {c: shape[1] for shape, c in derived_shapes(profile).items() if shape[0] == "sum"}
 
 
 def named_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:

@@ -110,7 +110,13 @@ def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
         ("REVENUE / REVENUE[entity=ACME_GROUP]", ("entity_share", "REVENUE", "ACME_GROUP")),
         ("REVENUE[channel=ONLINE] / REVENUE[channel=TOTAL]",
          ("channel_share", "REVENUE", "ONLINE", "TOTAL")),
-        ("GROSS_PROFIT + NET_PROFIT", None),  # a sum: no modifier means it
+        # a sum, and a ratio of sums: a whole a share may be of (负债合计, 三项费用)
+        ("GROSS_PROFIT + NET_PROFIT", ("sum", "GROSS_PROFIT+NET_PROFIT")),
+        ("(SELLING_EXPENSES + ADMIN_EXPENSES) / REVENUE",
+         ("ratio", "ADMIN_EXPENSES+SELLING_EXPENSES", "REVENUE")),
+        ("CURRENT_LIABILITIES / (CURRENT_LIABILITIES + NON_CURRENT_LIABILITIES)",
+         ("ratio", "CURRENT_LIABILITIES", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES")),
+        ("GROSS_PROFIT - NET_PROFIT", None),  # a difference: no modifier means it
         ("(REVENUE - prev(NET_PROFIT)) / prev(REVENUE)", None),  # not one series' growth
     ],
 )  # fmt: skip

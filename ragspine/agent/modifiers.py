@@ -1,0 +1,282 @@
+"""What modifies a metric word: the words written beside it (growth, share, per unit, margin, a
+ratio to another metric, a head noun that makes it another quantity), and the cues a question
+gives once for all its metrics (by what percentage, how fast, per store written apart).
+
+``modifier_at`` reads the words around one metric match; ``quantity.py`` maps what it finds to
+the profile's derived metric of that formula shape, or declines the quantity by name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine.profile.glossary import AliasMatch
+
+GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
+RATIO, COMPOUND = "ratio", "compound"
+
+_GAP = r"\s*(?:的)?\s*"
+_GROWTH_AFTER = re.compile(
+    _GAP
+    + r"(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|下降幅度|"
+    r"下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
+    r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
+    r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
+    r"rate\s+of\s+change)(?![a-z]))|"
+    r"(?P<yoy>同比(?:增长|增加|增减|变动|变化|下降|减少|下滑)?)|"
+    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])(?:growth|change)(?![a-z]))"
+)
+# 收入相比2023年的增长率, 收入在2024年的增速: periods between the metric and its growth word.
+_GROWTH_GAPPED = re.compile(
+    r"(?:\s*(?:在|于|相比|相较|较|比|对比|和|与|同)?\s*(?:(?:19|20)\d{2}\s*年度?|fy\s*\d{2,4}|"
+    r"上年同期|上一?年度?|去年|同期)\s*(?:末|底)?)+\s*(?:的)?\s*(?:同比|环比)?(?:增长率|增长速度|增速|"
+    r"增幅|增长幅度|涨幅|降幅|变动率|变化率)"
+)
+_GROWTH_BEFORE = re.compile(
+    r"(?<![a-z])(?:(?:yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
+    r"(?:\s+(?:in|of))?|growth\s+rate\s+(?:of|in)|(?:percentage|percent|%)\s+change\s+in|"
+    r"(?P<bare>growth\s+(?:in|of)))\s+(?:the\s+)?$"
+)
+_SHARE_AFTER = re.compile(
+    _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
+    r"\s*(?:的)?\s*(?:合计|总计|总额|之和)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
+    r"(?:比重|比例|百分比|份额|占比|比率|几成|多少|%)|"
+    r"(?:'s)?\s+(?:share|mix|penetration)(?![a-z])(?:\s+of\s+(?P<whole_en>(?:[a-z'&-]+\s+){0,3}?"
+    r"(?:revenue|sales|total|group)))?|"
+    r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})"
+)
+_SHARE_BEFORE = re.compile(
+    r"(?<![a-z])(?:share|percentage|proportion|portion|fraction|contribution|%)\s+(?:of|to)\s+"
+    r"(?P<whole>(?:[a-z0-9'&-]+\s+){0,3}?)$"
+)
+# "What proportion of employees were R&D staff": the part, after the whole.
+_PART = re.compile(
+    r"[^,?.;]{0,40}?(?<![a-z])(?:was|were|is|are|came\s+from|comes\s+from)\s+"
+    r"(?:made\s+up\s+(?:of|by)\s+)?(?:the\s+)?(?P<part>[a-z&'-]+(?:\s+[a-z&'-]+)?)"
+)
+UNITS = {
+    "store": r"(?:门店|店铺|店|stores?|shops?|outlets?)",
+    "employee": r"(?:员工|职工|雇员|employees?|heads?|staff|workers?|capita)",
+    "area": r"(?:面积|平方米|平米|square\s+(?:metres?|meters?|feet|foot)|sq\.?\s*m|sqm|m2)",
+    "other": r"(?:交易|订单|顾客|客户|会员|客人|人次|transactions?|orders?|customers?|members?|"
+    r"visits?|visitors?|tickets?|baskets?|users?|subscribers?|units?|products?|items?|skus?)",
+}
+_PER_BEFORE = [
+    ("store", re.compile(r"(?:单店|店均|(?:平均)?每(?:家|间|个)?门?店(?:的)?(?:平均)?|(?<![a-z])"
+                         r"(?:per[\s-](?:store|shop|outlet)|average\s+store))\s*$")),
+    ("employee", re.compile(r"(?:人均|平均每人|每人|每(?:名|位|个)?(?:员工|职工)(?:的)?|(?<![a-z])"
+                            r"per[\s-](?:employee|head|capita))\s*$")),
+    ("area", re.compile(r"(?:每平方米|每平米|单位面积)(?:的)?\s*$")),
+    ("other", re.compile(r"(?:单笔|笔均|(?:平均)?每(?:笔|单|位|名|个)(?:交易|订单|顾客|客户|会员)?"
+                         r"(?:的)?(?:平均)?)\s*$")),
+]  # fmt: skip
+_PER_AFTER = [
+    (unit, re.compile(rf"\s*(?:per|/|每|for\s+each)\s*(?:家|间|个|名|位|笔|单)?\s*(?:the\s+)?"
+                      rf"(?:average\s+)?{pattern}(?![a-z])"))
+    for unit, pattern in UNITS.items()
+]  # fmt: skip
+# A count metric before 人均 / 每人 is the unit: 研发人员人均研发费用 is R&D spend per R&D staff.
+_PER_HEAD = re.compile(r"\s*(?:的)?\s*(?:人均|平均每人|每人|每名|每位|per[\s-]capita)")
+_MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio)(?![a-z])")
+# A ratio of two metrics: 研发经费与营业收入的比值, ratio of R&D expenses to revenue.
+_RATIO_JOIN = re.compile(
+    r"\s*(?:与|和|跟|同|对)\s*|[\s-]+(?:to|over|divided\s+by)[\s-]+(?:the\s+)?"
+)
+_RATIO_END = re.compile(r"\s*(?:的)?\s*(?:比值|之比|比率|的比|比例)|[\s-]+ratio(?![a-z])")
+_TO_BEFORE = re.compile(r"(?<![a-z'’])[a-z][a-z&]*[\s-]+to[\s-]+$")
+_RATIO_WORD = re.compile(r"[\s-]+(?:ratio|multiple|coverage|cover)(?![a-z])")
+_RATIO_BEFORE = re.compile(r"(?<![a-z])ratio\s+(?:of|between)\s+(?:the\s+)?$")
+# A head noun after a metric word makes another quantity of it: 净利润现金含量, 固定资产周转率.
+_HEAD_NOUN = re.compile(
+    _GAP + r"(?:现金含量|含量|保障倍数|覆盖倍数|倍数|覆盖率|收现比|现金比率|现金比|弹性|密度|"
+    r"集中度|周转天数|周转次数|周转率|周转|回报率|收益率|转化率|达成率|完成率|利用率|回收期)|"
+    r"\s+(?:coverage|cover|multiple|yield|intensity|density|turnover|days|conversion|efficiency|"
+    r"payback|elasticity|concentration)(?:\s+(?:ratio|rate))?(?![a-z])"
+)
+
+# Question-wide cues: a change asked as a percentage, how fast, a per-unit phrase written apart.
+_RATE_ASKED = re.compile(
+    r"(?:增长|增加|上升|下降|减少|下滑|变化|变动|增减|提高|提升|降低|上涨|下跌)(?:了|的)?\s*(?:约|大约)?"
+    r"\s*(?:多少|几)\s*(?:个)?\s*(?:百分比|比例|%|成)(?!点)|百分之\s*(?:多少|几)|"
+    r"(?:以|用)百分比(?:表示|计|列示|来表示)|增长(?:的)?百分比|变动(?:的)?百分比|"
+    r"(?<![a-z])(?:by\s+(?:what|how\s+many|which)\s+(?:percent(?:age)?|%)|"
+    r"what\s+(?:percent(?:age)?|%)\s+(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)|"
+    r"how\s+many\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"
+    r"as\s+a\s+percentage(?!\s+of)|percentage\s+(?:increase|decrease|growth|change|rise|decline|"
+    r"drop|fall|gain)|(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)\s+in\s+"
+    r"percent(?:age)?)(?![a-z])"
+)
+_GROWTH_VERB = re.compile(
+    r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|降幅|同比|提高|提升|降低|上涨|下跌|"
+    r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
+    r"drop\w*|chang\w*|gain\w*|yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?![a-z])"
+)
+_HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
+_PER_ANYWHERE = [
+    ("store", re.compile(r"(?:平均)?每(?:家|间|个)门?店(?:平均)?|单店|店均|(?<![a-z])"
+                         r"(?:per|each)[\s-](?:store|shop|outlet)(?![a-z])")),
+    ("employee", re.compile(r"人均|每(?:名|位|个)(?:员工|职工)|(?<![a-z])per[\s-]"
+                            r"(?:employee|head|capita)(?![a-z])")),
+]  # fmt: skip
+_OWNER = re.compile(r"\s*(?:'s|’s)?\s*(?:的)?\s*(?:the\s+)?")
+
+
+@dataclass(frozen=True)
+class Modifier:
+    kind: str
+    start: int
+    end: int
+    bare: bool = False  # 增长 / growth alone: in a why-question, the metric's movement
+    unit: str = ""  # per: store, employee, area, other
+    whole: tuple[int, int] | None = None  # share: the span naming the whole
+    remote: bool = False  # written apart from the metric: its name is built, not quoted
+    other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
+
+
+def rate_asked(text: str) -> re.Match[str] | None:
+    """A change asked as a percentage (增长了百分之多少, by what percentage did it grow)."""
+    cue = _RATE_ASKED.search(text)
+    return cue if cue and _GROWTH_VERB.search(text) else None
+
+
+def how_fast(text: str) -> re.Match[str] | None:
+    return _HOW_FAST.search(text)
+
+
+def per_anywhere(text: str) -> list[tuple[str, int, int]]:
+    """Per-unit phrases wherever they stand (平均每家门店赚了多少净利润)."""
+    return [(unit, m.start(), m.end()) for unit, p in _PER_ANYWHERE for m in p.finditer(text)]
+
+
+def is_denominator(text: str, m: AliasMatch, following: AliasMatch | None) -> bool:
+    """A count metric written before 人均 and another metric: the unit, not a figure asked."""
+    head = _PER_HEAD.match(text, m.end)
+    return bool(head and following is not None and following.start == head.end())
+
+
+_WHOLE_BEFORE = re.compile(r"占\s*(?:了)?\s*$")
+_WHOLE_AFTER = re.compile(r"\s*(?:的)?\s*(?:比重|比例|百分比|份额|占比|比率|几成)")
+_CLAUSE_START = re.compile(r"[,,。??;;:: ]")
+
+
+_AMONG_SHARE = re.compile(
+    r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*[^,,。??;;]{0,12}?占\s*(?:了)?\s*(?:多少|几)?\s*"
+    r"(?:的)?\s*(?:比重|比例|百分比|份额|几成|成|%)"
+)
+
+
+def whole_of_share(text: str, m: AliasMatch) -> tuple[int, int] | None:
+    """拥有硕士学历的员工占职工总数的比例, 销售额中会员占多少比例: the metric is the whole of a
+    share whose part no metric names; the span of the whole phrase (from its clause's start)."""
+    among = _AMONG_SHARE.match(text, m.end)
+    if among is not None:
+        return m.start, among.end()
+    before = _WHOLE_BEFORE.search(text, 0, m.start)
+    after = _WHOLE_AFTER.match(text, m.end)
+    if before is None or after is None:
+        return None
+    start = max((c.end() for c in _CLAUSE_START.finditer(text, 0, before.start())), default=0)
+    return start, after.end()
+
+
+def head_noun(text: str, m: AliasMatch) -> re.Match[str] | None:
+    return _HEAD_NOUN.match(text, m.end)
+
+
+def whole_before(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> AliasMatch | None:
+    """职工中研发人员的占比: the metric written before 中 is the whole of the share."""
+    among = re.compile(r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*(?:的)?\s*")
+    return next((w for w in metrics if w.end <= m.start and among.fullmatch(text, w.end, m.start)),
+                None)  # fmt: skip
+
+
+def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[list[str], int]:
+    """What proportion of employees were R&D staff: the part named after the whole, as a metric
+    match's code, or else the words that may name it with the whole's noun ('current', 'current
+    at'), and where it ends."""
+    p = _PART.match(text, m.end)
+    if p is None:
+        return [], m.end
+    at = next((w for w in metrics if w.start == p.start("part")), None)
+    if at is not None:
+        return [at.code], at.end
+    words = p.group("part").split()
+    return [" ".join(words[:n]) for n in range(1, len(words) + 1)], p.end("part")
+
+
+def modifier_at(
+    text: str, m: AliasMatch, metrics: list[AliasMatch], entities: list[AliasMatch],
+    change: bool, floor: int = 0,
+) -> Modifier | None:  # fmt: skip
+    """The modifier right after the metric word, or right before it (after ``floor``);
+    ``metrics`` and ``entities`` are the question's matches of each (a ratio's other metric,
+    the owner between a modifier and its metric: growth rate of Southeast Asia's store count)."""
+    g = _GROWTH_AFTER.match(text, m.end)
+    if g and not (change and not g.group("explicit")):
+        return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
+    g = _GROWTH_GAPPED.match(text, m.end)
+    if g:
+        return Modifier(GROWTH, g.start(), g.end(), remote=True)
+    owners = [  # Southeast Asia's store count, 金宇生物的营业收入: whose, not which metric
+        e.start
+        for e in entities
+        if floor <= e.start
+        and (o := _OWNER.fullmatch(text, e.end, m.start))
+        and (o.group().strip() or text[e.start : e.end].endswith(("'s", "’s")))
+    ]
+    leads = [*owners, m.start]
+    for lead in leads:
+        g = _GROWTH_BEFORE.search(text, floor, lead)
+        if g and not change:
+            return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
+    r = _ratio_after(text, m, metrics)
+    if r is not None:
+        return r
+    s = _SHARE_AFTER.match(text, m.end)
+    if s:
+        name = next((n for n in ("whole", "whole_en", "whole_as") if s.group(n)), None)
+        return Modifier(SHARE, s.start(), s.end(), whole=s.span(name) if name else None)
+    for lead in leads:
+        s = _SHARE_BEFORE.search(text, floor, lead)
+        if s:
+            whole = s.span("whole") if s.group("whole") else None
+            return Modifier(SHARE, s.start(), s.end(), whole=whole)
+    for unit, pattern in _PER_AFTER:
+        p = pattern.match(text, m.end)
+        if p:
+            return Modifier(PER, p.start(), p.end(), unit=unit)
+    for unit, pattern in _PER_BEFORE:
+        p = pattern.search(text, floor, m.start)
+        if p:
+            count = next((c for c in metrics if c.end <= p.start() and
+                          _PER_HEAD.fullmatch(text, c.end, m.start)), None)  # fmt: skip
+            start = count.start if count else p.start()
+            return Modifier(PER, start, p.end(), unit=unit, other=count)
+    h = head_noun(text, m)
+    if h:
+        return Modifier(COMPOUND, h.start(), h.end())
+    to = _TO_BEFORE.search(text, floor, m.start)
+    ratio = _RATIO_WORD.match(text, m.end) if to else None
+    if to and ratio:  # rent-to-sales ratio: a ratio of something no metric names
+        return Modifier(COMPOUND, to.start(), ratio.end())
+    r2 = _MARGIN_AFTER.match(text, m.end)
+    if r2:
+        return Modifier(MARGIN, r2.start(), r2.end())
+    return None
+
+
+def _ratio_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
+    """研发经费与营业收入的比值, R&D expenses to revenue ratio, ratio of X to Y."""
+    join = _RATIO_JOIN.match(text, m.end)
+    if join is None:
+        return None
+    other = next((w for w in metrics if w.start == join.end()), None)
+    if other is None:
+        return None
+    end = _RATIO_END.match(text, other.end)
+    before = _RATIO_BEFORE.search(text, 0, m.start)
+    if end is None and before is None:
+        return None
+    start = before.start() if before else m.start
+    return Modifier(RATIO, start, end.end() if end else other.end, other=other)
