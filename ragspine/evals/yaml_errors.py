@@ -1,4 +1,5 @@
-"""Where in a user's YAML file a validation error is: ``file:line: case ID: field: message``.
+"""Reading a user's YAML file, and where in it a validation error is (``file:line: case ID:
+field: message``).
 
 Golden suites and scripted attack files are both a mapping with a list of entries that carry an
 ``id``; the first pydantic error is located through the YAML node tree, so the line is the
@@ -12,6 +13,28 @@ from typing import Any
 
 import yaml
 from pydantic import ValidationError
+
+
+def parse(
+    file: Path, raw: bytes, error: type[Exception], loader: type[Any] = yaml.SafeLoader
+) -> tuple[Any, Any]:
+    """One parse gives both the node tree (line numbers for errors) and the data; text that is
+    not UTF-8 or not YAML is ``error`` naming the file (and the line)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{file}: not UTF-8 text (byte {exc.start})") from exc
+    reader = loader(text)
+    try:
+        node = reader.get_single_node()
+        data = reader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f":{mark.line + 1}" if mark is not None else ""
+        raise error(f"{file}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+    finally:
+        reader.dispose()
+    return node, data
 
 
 def explain(

@@ -36,7 +36,7 @@ from ragspine.evals.golden.spec import (
     SuiteDefaults,
     SuiteSpec,
 )
-from ragspine.evals.yaml_errors import child, explain, item, line_of
+from ragspine.evals.yaml_errors import child, explain, item, line_of, parse
 from ragspine.parallel import ordered_map, pool_size
 from ragspine.sensitivity import Clearance
 
@@ -195,21 +195,7 @@ def _load_pair(pair: tuple[Path, bytes]) -> list[GoldenCase]:
 
 
 def _load_file(file: Path, raw: bytes) -> list[GoldenCase]:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise GoldenError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
-    loader = _Loader(text)
-    try:
-        # One parse gives both the node tree (line numbers for errors) and the data.
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f":{mark.line + 1}" if mark is not None else ""
-        raise GoldenError(f"{file}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
-    finally:
-        loader.dispose()
+    node, data = parse(file, raw, GoldenError, _Loader)
     if not isinstance(data, dict):
         raise GoldenError(f"{file}:1: a golden file is a mapping with 'cases'")
     try:

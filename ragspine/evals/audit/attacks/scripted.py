@@ -36,13 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import AttackFileError, GoldenError
 from ragspine.evals.audit.attacks.base import Attack, Hostile
 from ragspine.evals.golden.suite import GoldenCase, load_golden
-from ragspine.evals.yaml_errors import child, explain, item, line_of
+from ragspine.evals.yaml_errors import child, explain, item, line_of, parse
 from ragspine.llm.prompts import Snippet
 
 __all__ = ["Entry", "Rewrite", "Script", "ScriptedMutation", "load_script", "placeholders"]
@@ -294,22 +293,10 @@ class _Where:
 
 def _read_yaml(file: Path) -> tuple[Any, Any]:
     try:
-        text = file.read_text("utf-8")
+        raw = file.read_bytes()
     except FileNotFoundError:
         raise AttackFileError(f"{file}: no such attack file") from None
-    except UnicodeDecodeError as exc:
-        raise AttackFileError(f"{file}: not UTF-8 text (byte {exc.start})") from exc
-    loader = yaml.SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f":{mark.line + 1}" if mark is not None else ""
-        raise AttackFileError(f"{file}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
-    finally:
-        loader.dispose()
-    return node, data
+    return parse(file, raw, AttackFileError)
 
 
 def _explain(file: Path, node: Any, data: dict[str, Any], exc: ValidationError) -> str:
