@@ -74,7 +74,7 @@ class HybridRetriever:
         store = ChunkStore(corpus_path, create=False)
         try:
             store.init_schema()
-            index = ensure_index(store, progress=progress)
+            index, _ = refresh_index(store, progress=progress)
         except BaseException:
             store.close()
             raise
@@ -142,8 +142,3 @@ class HybridRetriever:
                 )
             )
         return hits
-
-
-def ensure_index(store: ChunkStore, *, progress: Progress | None = None) -> CorpusIndex:
-    """The store's index, rebuilt if it is missing or older than the store."""
-    return refresh_index(store, progress=progress)[0]
