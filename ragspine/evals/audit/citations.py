@@ -77,6 +77,29 @@ def blank(line: str, cites: list[Citation]) -> str:
     return line
 
 
+# A markdown footnote marker ([^1]) and a footnote's own opening ([^1]:) name no figure.
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]{1,12}\]:?")
+_URL = re.compile(r"(?<![A-Za-z])(?:https?://|www\.)[^\s()<>()]+[^\s()<>().,;:!?。,;:]", re.I)
+
+
+def unmarked(line: str) -> str:
+    """The line with footnote markers blanked, and in each URL only the figures written with a
+    unit (cut-18-percent): a year, an id or a path segment in a link is no claim, and lends the
+    sentence no period."""
+    line = _FOOTNOTE.sub(lambda m: " " * len(m.group()), line)
+    return _URL.sub(_url_figures, line)
+
+
+def _url_figures(m: re.Match[str]) -> str:
+    url = m.group()
+    words = re.sub(r"[-_/.=?&+#%]", " ", url)
+    kept = [" "] * len(words)
+    for start, end, claim in read_claims(words):
+        if claim.kind != "number" or claim.scale != 1:
+            kept[start:end] = url[start:end]  # as written: 18-percent
+    return "".join(kept)
+
+
 _QUOTED = re.compile(r"「([^「」\n]{1,80})」")
 
 

@@ -28,6 +28,7 @@ class Claim:
     direction: int  # -1 fall, +1 rise, 0 unstated
     signed: bool = False  # written with + or -: a change, not a level
     scale: Fraction = Fraction(1)  # the scale word written with it (百万, billion)
+    span: tuple[Fraction, Fraction] | None = None  # a count in words of a range (双位数: 10–99)
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -44,7 +45,14 @@ _IDIOMS: dict[str, tuple[Fraction | int, str]] = {
     "halved": (Fraction(1, 2), "multiple"), "half": (50, "percent"),
     "a third": (Fraction(100, 3), "percent"), "one third": (Fraction(100, 3), "percent"),
     "two thirds": (Fraction(200, 3), "percent"), "a quarter": (25, "percent"),
+    "半数": (50, "percent"), "过半": (50, "percent"), "a dozen": (12, "number"),
+    "half a dozen": (6, "number"), "a score": (20, "number"),
+    "双位数": (10, "span"), "两位数": (10, "span"), "double-digit": (10, "span"),
+    "double digit": (10, "span"), "三位数": (100, "span"), "triple-digit": (100, "span"),
 }  # fmt: skip
+# a count in words of a range: 双位数 is any magnitude from 10 to 99
+_SPANS = {10: (Fraction(10), Fraction(99)), 100: (Fraction(100), Fraction(999))}
+_SCORE_OF = re.compile(r"^\s+of\s+(?![\d$])", re.I)
 _EN = "|".join(sorted([*WORDS, *EN_SCALES], key=len)[::-1])
 _DIGIT_WORD = "|".join(w for w, v in WORDS.items() if v < 10)
 _AND = "|".join(f"(?<={w} )" for w in EN_SCALES)  # "three hundred and twenty", not "one and two"
@@ -61,9 +69,10 @@ _IDIOM_RE = "|".join(sorted((re.escape(k) for k in _IDIOMS), key=len, reverse=Tr
 _MAG_RE = "|".join(sorted(_MAGNITUDE, key=len, reverse=True))
 _SUFFIX_RE = (
     r"%|‰|PCT|个百分点|百分点|percentage points?|pp|bps|basis points?|percent|per cent|倍|成|times"
+    r"|折(?![合旧算扣现叠让价])"
 )
 # A run is tried only where one can start: most positions in prose start nothing.
-_START = rf"(?=[\d+\-负{ZH}翻减]|(?<![A-Za-z])[A-Za-z])"
+_START = rf"(?=[\d+\-负{ZH}翻减双半过]|(?<![A-Za-z])[A-Za-z])"
 _RUN = re.compile(
     rf"{_START}(?:(?P<idiom>{_IDIOM_RE})"
     rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{ZH}]+)"
@@ -71,11 +80,11 @@ _RUN = re.compile(
     rf"|(?P<sign>[-+]|负)?(?P<body>{_COMPOUND}|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?!\d)"
     rf"|\d+(?:[.']\d+)*|[{ZH}]+|{_ROMAN}|{_EN_RUN})"
     rf"(?P<mag>\s?(?:{_MAG_RE})(?![A-Za-z]))?"
-    rf"(?P<suffix>\s?(?:{_SUFFIX_RE})(?![A-Za-z]))?)",
+    rf"(?P<suffix>(?:\s|-(?=[A-Za-z]))?(?:{_SUFFIX_RE})(?![A-Za-z]))?)",
     re.IGNORECASE,
 )
 CLASSIFIER = re.compile(
-    r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|年|月|天|元|美元|港元|门店|店)"
+    r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|年|月|天|周|星期|小时|元|美元|港元|门店|店)"
 )
 _EN_UNIT = re.compile(
     r"^\s?(?:stores?|shops?|outlets?|employees|people|persons|staff|members|customers|units"
@@ -107,7 +116,13 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
     raw = m.group()
     way = _direction(text[max(0, m.start() - 10) : m.start()])
     if m.group("idiom"):
-        amount, kind = _IDIOMS[m.group("idiom").lower()]
+        idiom = m.group("idiom").lower()
+        amount, kind = _IDIOMS[idiom]
+        if idiom == "a score" and not _SCORE_OF.match(text[m.end() :]):
+            return None  # a score of new stores is 20; a test score is not
+        if kind == "span":
+            lo, hi = _SPANS[int(amount)]
+            return Claim(raw, lo, "number", Fraction(1, 2), way, span=(lo, hi))
         return Claim(raw, Fraction(amount), kind, Fraction(1, 2), way)
     if m.group("pct"):
         v = value_of(m.group("pctnum").strip(".,")) if m.group("pctnum").strip(".,") else None
@@ -120,7 +135,7 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         return Claim(raw, num[0] * 100 / den[0], "percent", Fraction(1, 2), way)
     body = m.group("body")
     mag = (m.group("mag") or "").strip().lower()
-    suffix = (m.group("suffix") or "").strip().lower()
+    suffix = (m.group("suffix") or "").strip().lstrip("-").lower()
     after = text[m.end() :]
     if not body[0].isdigit():
         lone = len(body) == 1 or all(c in _ZH_UNIT_CHARS for c in body)
@@ -146,6 +161,8 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         kind, scale = "percent", scale / 10
     elif suffix == "成":
         kind, scale = "percent", scale * 10
+    elif suffix == "折":  # 八折: 80% of the price; 八五折, 7.5折: 85%, 75%
+        kind, scale = "percent", scale * (10 if value is not None and value < 10 else 1)
     elif suffix in ("bps", "basis point", "basis points"):
         kind, scale = "points", scale / 100
     elif suffix:
@@ -199,6 +216,15 @@ _SECTION_BEFORE = re.compile(
     r"|phases?|stages?|scope|tiers?|grades?)\s*$|§\s*$",
     re.I,
 )
+_PART_OF_YEAR = re.compile(
+    r"(?<![A-Za-z])(?:start|end|beginning|middle|outset|close|course|rest)\s+of\s+(?:the\s+)?$",
+    re.I,
+)
+_LIST_OF_LABELS = re.compile(
+    r"(?<![A-Za-z])(?:sections?|chapters?|parts?|items?|notes?|clauses?|articles?|scopes?|tiers?"
+    r"|phases?|stages?|steps?)\s*\d+(?:\s*(?:,|、|和|与|and|or|&)\s*\d+)*\s*(?:,|、|和|与|and|or|&)\s*$",
+    re.I,
+)
 _COUNTED = re.compile(
     r"^\s?(?:个|家|人|名|项|次|间|所|位|条|件|份|天|元|美元|港元|[%‰]|百万|亿|万|千)"
 )
@@ -224,6 +250,10 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         return True  # ① inline, read as (1): a list number
     if len(raw) <= 2 and _wrapped(text, start, end, "[]"):
         return True  # [1]: a citation marker
+    if len(raw) == 4 and raw[:2] in ("19", "20") and _PART_OF_YEAR.search(before):
+        return True  # the start of 2024, the end of 2023: a date, not an amount
+    if _LIST_OF_LABELS.search(text[max(0, start - 24) : start]):
+        return True  # Scope 1 and 2, sections 3 and 4: the list's later numbers are labels too
     before = before[-6:]
     if len(raw) == 4 and raw[:2] in ("19", "20"):
         if _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(after):

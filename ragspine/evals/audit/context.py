@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from ragspine.evals.audit import words as w
 from ragspine.evals.audit.claims import Claim, is_label, read_claims
 from ragspine.evals.audit.names import Found, Lexicon
-from ragspine.evals.audit.periods import Mention, find_periods, shifted, with_part
+from ragspine.evals.audit.periods import Mention, find_periods
+from ragspine.evals.audit.qualifiers import base_of, bound_of, quantity_of, span_of
+from ragspine.evals.audit.roles import flows, pair_scales, period_of, ranges, roles_of
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,10 @@ class Context:
     modality: str = "actual"  # actual | target | forecast
     direction: int = 0  # -1 down, +1 up, 0 unstated
     role: str | None = None  # from | to | change | level
+    bound: str | None = None  # > >= < <= ~< (近), lo / hi (a range's ends): see qualifiers
+    quantity: str | None = None  # stock | net | gross
+    span: str | None = None  # cumulative | per_event
+    base: str | None = None  # the year a change is measured from
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class Statement:
     end: int
     claim: Claim
     ctx: Context
+    label: str = ""  # the words that say what it is (see labels)
+    sentence: int = -1  # which sentence of its text it is in
 
 
 SENTENCE = re.compile(r"[。!?;\n]|\.(?=\s|$)")
@@ -64,11 +72,17 @@ _BY_YEAR = re.compile(
 
 
 def read(
-    text: str, lex: Lexicon, backdrop: Backdrop | None = None, breaks: Collection[int] = ()
+    text: str,
+    lex: Lexicon,
+    backdrop: Backdrop | None = None,
+    breaks: Collection[int] = (),
+    carry: bool = False,
 ) -> list[Statement]:
     """Every claim of a normalised text (labels left out, unparsed kept) with its context.
     ``breaks``: where a sentence starts that no stop marks (two quoted sentences joined by a
-    comma)."""
+    comma). ``carry`` (a passage): a sentence that names no entity is about the one the
+    sentence before it named (a paragraph keeps its subject: …served by 14 centres. By year
+    end we had consolidated them into 9), before the passage's backdrop."""
     claims = [
         (s, e, c) for s, e, c in read_claims(text) if c.value is None or not is_label(text, s, e, c)
     ]
@@ -81,40 +95,55 @@ def read(
     named = [*metrics, *entities, *channels]
     # a number inside a name (600201, 三费比重) is part of the name
     claims = [x for x in claims if not any(f.start <= x[0] and x[1] <= f.end for f in named)]
+    claims = [x for x in claims if not _counts_its_list(text, *x)]
     masked = _masked(text, metrics)
     periods = find_periods(text)
     out: list[Statement] = []
+    subject = None
     for s0, s1 in _broken(_cuts(text, SENTENCE, 0, len(text)), breaks):
         mine = [x for x in claims if s0 <= x[0] < s1]
+        named_here = [f for f in entities if s0 <= f.start < s1]
+        fallback = (subject if carry and not named_here else None) or back.entity
+        subject = named_here[-1].code if named_here else subject
         if not mine:
             continue
         clauses = _cuts(text, _CLAUSE, s0, s1)
         spoken = [p for p in periods if s0 <= p.start and p.end <= s1]
         own = next((p.code for p in spoken if p.code), None) or back.period
-        roles = _flows(text, metrics, mine, _roles(masked, mine, clauses), s0)
-        mine = _pair_scales(mine, roles, clauses)
+        roles = flows(text, metrics, mine, roles_of(masked, mine, clauses), s0)
+        mine = pair_scales(mine, roles, clauses)
+        ends = ranges(text, mine, roles)
         first = len(out)
         for i, (s, e, claim) in enumerate(mine):
             c0, c1 = next(((a, b) for a, b in clauses if a <= s < b), (s0, s1))
             role, direction, from_at = roles[i]
             metric = _before(metrics, s, s0) or back.metric
+            near = text[max(c0, mine[i - 1][1] if i else c0) : s]
+            period = period_of(text, spoken, mine, i, (c0, c1), own, role, from_at, back.period)
+            modifier = _modifier(masked, mine, i, c0, role, metric, lex)
+            change = role == "change" or modifier == "growth"
             ctx = Context(
                 entity=_before(entities, s, s0)
                 or _owner_after(text, entities, e, c1)
-                or back.entity,
-                period=_period(spoken, mine, i, (c0, c1), own, role, from_at),
+                or fallback,
+                period=period,
                 metric=metric,
-                modifier=_modifier(masked, mine, i, c0, role, metric, lex),
+                modifier=modifier,
                 channel=_before(channels, s, c0) or _after(channels, e, c1) or back.channel,
                 unit=w.unit_after(text[e : e + 16]) or w.unit_before(text[c0:s]),
-                modality=_modality(masked[c0:s], masked[e:c1]),
+                modality=_modality(masked[c0:s], masked[e:c1], masked[s0:c0]),
                 direction=direction,
                 role=role,
+                bound=ends.get(i) or bound_of(near, text[e : e + 8], claim.text),
+                quantity=quantity_of(near, text[e : e + 16]) if claim.kind == "number" else None,
+                span=span_of(text[c0:s]),
+                base=_base(text, s0, s, mine, roles, i, period) if change else None,
             )
-            out.append(Statement(s, e, claim, ctx))
+            label = text[mine[i - 1][1] if i else s0 : s]
+            out.append(Statement(s, e, claim, ctx, label, s0))
         listing = _RESPECTIVELY.search(text, s0, s1)
         if listing:
-            out[first:] = _respective(out[first:], listing, s0, spoken, entities, metrics)
+            out[first:] = _respective(out[first:], listing, s0, spoken, entities, metrics, text)
     return out
 
 
@@ -128,10 +157,11 @@ def _respective(
     spoken: Sequence[Mention],
     entities: Sequence[Found],
     metrics: Sequence[Found],
+    text: str,
 ) -> list[Statement]:
     """香港2023年和2024年收入分别为410和455百万美元: the i-th figure after 分别 (before
     "respectively") has the i-th period, entity, metric named before them; where the counts
-    differ, what the list names is unknown for each."""
+    differ, what the list names is unknown for each. Its label is the i-th item listed."""
     english = listing.group().lower() == "respectively"
     figures = [
         st
@@ -147,6 +177,7 @@ def _respective(
         "metric": _distinct(f.code for f in metrics if s0 <= f.start and f.end <= bound),
     }
     last = figures[-1].claim
+    items = _items(text[s0:bound], len(figures))
     out = []
     for st in statements:
         if st not in figures:
@@ -166,8 +197,18 @@ def _respective(
             k = last.scale  # 410和455百万美元: the list's scale word is written once, at its end
             claim = replace(claim, value=claim.value * k, slack=claim.slack * k, scale=k)
             ctx = replace(ctx, unit=ctx.unit or figures[-1].ctx.unit)
-        out.append(Statement(st.start, st.end, claim, ctx))
+        label = items[i] if items else st.label
+        out.append(Statement(st.start, st.end, claim, ctx, label, st.sentence))
     return out
+
+
+_CONJ = re.compile(r"以及|、|和|与|及|(?<![A-Za-z])and(?![A-Za-z])|&", re.I)
+
+
+def _items(lead: str, count: int) -> list[str] | None:
+    """The items a 分别 / respectively list names before its figures, one per figure."""
+    parts = [p for p in _CONJ.split(lead) if p.strip()]
+    return parts if len(parts) == count else None
 
 
 def _distinct(codes: Iterable[str | None]) -> list[str]:
@@ -191,6 +232,23 @@ def _broken(cuts: list[tuple[int, int]], breaks: Collection[int]) -> list[tuple[
             a = at
         out.append((a, b))
     return out
+
+
+_ITEM_COUNT = re.compile(r"^\s*(?:项|个|者|类|种|大|方面|家)")
+_CLAUSE_START = re.compile(r"[,;:。!?(]")
+
+
+def _counts_its_list(text: str, s: int, e: int, claim: Claim) -> bool:
+    """坪效和门店EBITDA率两项, 春节、618、双11和年终四个节点: a count of the items listed right
+    before it is what the sentence itself shows, not a claim."""
+    if claim.value is None or claim.kind != "number" or not 2 <= claim.value <= 9:
+        return False
+    if not _ITEM_COUNT.match(text[e : e + 3]):
+        return False
+    lead = text[: s]
+    cut = max((m.end() for m in _CLAUSE_START.finditer(lead)), default=0)
+    items = _items(lead[cut:], int(claim.value))
+    return items is not None and int(claim.value) >= 2
 
 
 def _overlaps(f: Found, others: Sequence[Found]) -> bool:
@@ -227,132 +285,6 @@ def _owner_after(text: str, found: Sequence[Found], at: int, ceiling: int) -> st
 Claims = Sequence[tuple[int, int, Claim]]
 
 
-def _period(
-    spoken: Sequence[Mention],
-    mine: Claims,
-    i: int,
-    clause: tuple[int, int],
-    own: str | None,
-    role: str | None,
-    from_at: int | None,
-) -> tuple[str, ...]:
-    """The nearest period before it in its clause, else the first after it in its clause, else
-    the nearest before it in its sentence, else the sentence's own (or the backdrop's)."""
-    s, e, _ = mine[i]
-    code, near, found = None, False, False
-    before = [p for p in spoken if p.end <= s]
-    in_clause = [p for p in before if p.start >= clause[0]]
-    later = [p for p in spoken if p.start >= e and p.end <= clause[1] and p.code]
-    for p in reversed(in_clause if in_clause or later else before):
-        if p.code is None and p.shift:
-            # 上年的2370: the first figure after it in its clause, not a change measured from it
-            between = any(p.end <= x[0] < s for x in mine)
-            if p.start >= clause[0] and role != "change" and not between:
-                code, near, found = shifted(own, p.shift), True, True
-                break
-            continue
-        code, found = p.code or with_part(own, p.part), True
-        near = from_at is not None and p.start >= from_at
-        break
-    if not found:
-        code = later[0].code if later else None
-        # from USD 1,400 million in FY2023: a period right after the figure is its own
-        near = bool(later) and not any(e <= x[0] < later[0].start for x in mine)
-        if code is None:
-            earlier = [p for p in before if p.code]
-            code = earlier[-1].code if earlier and in_clause else own
-    if role == "from" and not near:
-        code = shifted(code, -1) if code and len(code) == 4 else None
-    return (code,) if code else ()
-
-
-def _roles(
-    masked: str, mine: Claims, clauses: Sequence[tuple[int, int]]
-) -> list[tuple[str | None, int, int | None]]:
-    """(role, direction, where the from-word starts) for each claim of a sentence."""
-    out: list[tuple[str | None, int, int | None]] = []
-    for i, (s, e, _claim) in enumerate(mine):
-        c0 = next((a for a, b in clauses if a <= s < b), 0)
-        prev = [x for x in mine[:i] if x[0] >= c0]
-        near = masked[prev[-1][1] if prev else c0 : s]
-        before = masked[c0:s]
-        role: str | None = None
-        direction, from_at = 0, None
-        if m := w.FROM.search(near):
-            role, from_at = "from", s - len(near) + m.start()
-        elif w.UP_TO.search(near):
-            pass
-        elif m := w.TO.search(before):
-            role, direction = "to", _way(m.group())
-        elif prev and out[i - 1][0] == "from" and w.TO_AFTER_FROM.search(near):
-            role = "to"
-        elif m := w.CHANGE.search(near):
-            role, direction = "change", _way(m.group())
-        elif a := w.CHANGE_AFTER.match(masked[e : e + 16]):
-            role, direction = "change", -1 if a.group("fall") else 1
-        out.append((role, direction, from_at))
-    # a from-to pair shares its verb: 由410增至455, fell from 455 to 410, rose to 455 from 410
-    for i, (role, _, from_at) in enumerate(out):
-        if role != "from":
-            continue
-        c0, c1 = next(((a, b) for a, b in clauses if a <= mine[i][0] < b), (0, 0))
-        pair = [out[j][1] for j in range(len(mine)) if c0 <= mine[j][0] < c1 and out[j][0] == "to"]
-        way = next((d for d in pair if d), 0) or _way(masked[c0 : from_at or c0])
-        out[i] = (role, way, from_at)
-    for i, (role, direction, from_at) in enumerate(out):
-        if role == "to" and not direction and i and out[i - 1][0] == "from":
-            out[i] = (role, out[i - 1][1], from_at)
-    return out
-
-
-def _flows(
-    text: str,
-    metrics: Sequence[Found],
-    mine: Claims,
-    roles: list[tuple[str | None, int, int | None]],
-    s0: int,
-) -> list[tuple[str | None, int, int | None]]:
-    """新开门店数:540: an amount whose metric's name follows a change word is a change of it."""
-    out = list(roles)
-    for i, (s, _e, claim) in enumerate(mine):
-        near = [f for f in metrics if s0 <= f.start and f.end <= s]
-        if (
-            out[i][0] is None
-            and claim.kind == "number"
-            and near
-            and w.FLOW.search(text[max(s0, near[-1].start - 8) : near[-1].start])
-        ):
-            out[i] = ("change", 0, None)
-    return out
-
-
-def _pair_scales(
-    mine: Claims,
-    roles: Sequence[tuple[str | None, int, int | None]],
-    clauses: Sequence[tuple[int, int]],
-) -> list[tuple[int, int, Claim]]:
-    """from 455 to 410 million: the FROM value written bare takes its pair's scale word."""
-    out = list(mine)
-    for i, (s, e, claim) in enumerate(mine):
-        if roles[i][0] != "from" or claim.scale != 1 or claim.value is None:
-            continue
-        c1 = next((b for a, b in clauses if a <= s < b), s)
-        pair = [x for j, x in enumerate(mine) if j > i and x[0] < c1 and roles[j][0] == "to"]
-        if pair and pair[0][2].scale != 1 and pair[0][2].kind == claim.kind:
-            k = pair[0][2].scale
-            out[i] = (s, e, replace(claim, value=claim.value * k, slack=claim.slack * k, scale=k))
-    return out
-
-
-def _way(text: str) -> int:
-    """The direction of the last direction word in ``text``."""
-    rise = [m.start() for m in w.RISE.finditer(text)]
-    fall = [m.start() for m in w.FALL.finditer(text)]
-    if not rise and not fall:
-        return 0
-    return 1 if max(rise, default=-1) > max(fall, default=-1) else -1
-
-
 def _modifier(
     masked: str, mine: Claims, i: int, c0: int, role: str | None, metric: str | None, lex: Lexicon
 ) -> str | None:
@@ -361,10 +293,17 @@ def _modifier(
     prev = [x for x in mine[:i] if x[0] >= c0]
     near = masked[prev[-1][1] if prev else c0 : s]
     after = masked[e : e + 24]
-    if w.PER_UNIT.search(clause) or w.PER_UNIT.match(after.lstrip()):
-        return "per_unit"
     percent = claim.kind == "percent"
-    if percent and (w.SHARE.search(clause) or w.SHARE_AFTER.match(after)):
+    if percent and (w.DISCOUNT.search(near) or w.DISCOUNT_AFTER.match(after)):
+        return "discount"  # marked down by 20%, 20% off: a cut of the price, not its share
+    # the nearer word says what it is: 坪效和EBITDA率合计占总分的50% is a share
+    per = [m.start() for m in w.PER_UNIT.finditer(clause)]
+    share = [m.start() for m in w.SHARE.finditer(clause)] if percent else []
+    if share and max(share) > max(per, default=-1):
+        return "share"
+    if per or w.PER_UNIT.match(after.lstrip()):
+        return "per_unit"
+    if percent and (share or w.SHARE_AFTER.match(after)):
         return "share"
     if w.GROWTH.search(near) and percent:
         return "growth"
@@ -377,9 +316,40 @@ def _modifier(
     return None
 
 
-def _modality(before: str, after: str) -> str:
+def _modality(before: str, after: str, lead: str = "") -> str:
+    """Target or forecast words before it in its clause, else after it (by 2030), else in a
+    lead clause of its sentence that holds no figure (按2025年目标,…): it frames the rest."""
     target = [m.end() for m in w.TARGET.finditer(before)]
     forecast = [m.end() for m in w.FORECAST.finditer(before)]
     if target or forecast:
         return "target" if max(target, default=-1) > max(forecast, default=-1) else "forecast"
-    return "target" if _BY_YEAR.match(after) else "actual"
+    if _BY_YEAR.match(after):
+        return "target"
+    if lead and not _FIGURE.search(_YEARS.sub("", lead)) and not _ACTUAL.search(before):
+        return _modality(lead, "")
+    return "actual"
+
+
+_FIGURE = re.compile(r"\d")
+_YEARS = re.compile(r"(?:19|20)\d{2}")
+_ACTUAL = re.compile(r"实际|(?<![A-Za-z])actual", re.I)
+
+
+def _base(
+    text: str,
+    s0: int,
+    s: int,
+    mine: Claims,
+    roles: Sequence[tuple[str | None, int, int | None]],
+    i: int,
+    period: tuple[str, ...],
+) -> str | None:
+    """The year a change is measured from: named in its sentence (与2022年相比, 同比), else the
+    year of the FROM value of a from-to pair before it in its sentence."""
+    own = period[-1] if period else None
+    named = base_of(text[s0:s], own)
+    if named or not own or not own[:4].isdigit():
+        return named
+    if any(roles[j][0] == "from" for j in range(i)):
+        return str(int(own[:4]) - 1)
+    return None

@@ -24,7 +24,7 @@ sentences, each with its own context.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ragspine.evals.audit.citations import (
@@ -32,12 +32,14 @@ from ragspine.evals.audit.citations import (
     blank,
     citations,
     quote_joints,
+    unmarked,
     unquote,
     whole_clause_of,
 )
 from ragspine.evals.audit.claims import Claim, normalise
 from ragspine.evals.audit.context import SENTENCE, Backdrop, Context, Statement, read
 from ragspine.evals.audit.derived import recomputed
+from ragspine.evals.audit.labels import wrong_label
 from ragspine.evals.audit.names import Lexicon, SlotNames, lexicon
 from ragspine.evals.audit.periods import find_periods
 from ragspine.evals.audit.slots import Finding, may_name_a_slot, slot_conflicts
@@ -68,8 +70,12 @@ def audit_answer(
     tool_results: Iterable[Mapping[str, Any]] = (),
     chunk_text: ChunkText | None = None,
     names: SlotNames | None = None,
+    given: Collection[tuple[str, str]] | None = None,
 ) -> list[Finding]:
     """Every number in the answer that nothing its line relies on states with its context.
+
+    With ``given`` (the passages handed to the model, as (doc, locator)), a citation of any
+    other passage is no source: the model never read it, whatever the store holds.
 
     With ``names`` (each metric and entity code → the words that name it), also every amount a
     prose sentence gives a slot the tool answered (another value) or could not find (any value).
@@ -90,6 +96,8 @@ def audit_answer(
         }.values()
     )  # duplicates counted once
     lex = lexicon(names)
+    if given is not None and chunk_text is not None:
+        chunk_text = _only(chunk_text, frozenset(given))
     reader = _Reader(lex, facts, chunk_text, slots, names)
     reader.given(normalise(question), normalise(assumption_note))
     lines = _rejoined(normalise(answer).split("\n"))
@@ -106,6 +114,10 @@ def audit_answer(
         heading = _heading(line, lex, heading)
         findings += reader.line(line, heading)
     return findings
+
+
+def _only(chunk_text: ChunkText, given: frozenset[tuple[str, str]]) -> ChunkText:
+    return lambda doc, locator: chunk_text(doc, locator) if (doc, locator) in given else None
 
 
 class _Reader:
@@ -151,13 +163,20 @@ class _Reader:
                     local += [Source(s.claim, s.ctx) for s in p.statements]
         return local, passages, fact_cited
 
-    def _judge(self, statements: Iterable[Statement], sources: list[Source]) -> list[Finding]:
+    def _judge(
+        self,
+        statements: Iterable[Statement],
+        sources: list[Source],
+        passages: Sequence[Passage] = (),
+    ) -> list[Finding]:
         out = []
         for st in statements:
             if st.claim.value is None:
                 out.append(Finding(st.claim.text, "unparsed"))
                 continue
             why = verdict(st.claim, st.ctx, sources, self.lex)
+            if why is None and wrong_label(st, [p.statements for p in passages], self.lex):
+                why = "wrong_label"
             if why is not None:
                 out.append(Finding(st.claim.text, why))
         return out
@@ -165,7 +184,7 @@ class _Reader:
     def line(self, line: str, heading: Backdrop) -> list[Finding]:
         cites = citations(line, self.by_source)
         local, passages, fact_cited = self._cited(cites)
-        bare = unquote(blank(line, cites), self.question)
+        bare = unmarked(unquote(blank(line, cites), self.question))
         body = " ".join(bare.split())
         if not body:
             return []
@@ -181,7 +200,7 @@ class _Reader:
             return []
         note = self.note if self.note_head and self.note_head in body else []
         statements = read(bare, self.lex, heading, _joints(bare, passages))
-        out = [] if quoted else self._judge(statements, [*local, *self.computed, *note])
+        out = [] if quoted else self._judge(statements, [*local, *self.computed, *note], passages)
         if slot_check:
             out += slot_conflicts(bare, statements, self.slots, self.lex, self._slot_sources)
         return out

@@ -15,6 +15,7 @@ from ragspine.evals.audit.claims import Claim, normalise
 from ragspine.evals.audit.context import Backdrop, Context, Statement, read
 from ragspine.evals.audit.names import Lexicon
 from ragspine.evals.audit.periods import find_periods, period_code
+from ragspine.evals.audit.qualifiers import quantity_of
 from ragspine.evals.audit.words import unit_of_code
 
 ChunkText = Callable[[str, str], str | None]
@@ -73,7 +74,19 @@ def fact_context(fact: Mapping[str, Any], lex: Lexicon, kind: str = "number") ->
         else (str(fact["channel"]) if fact.get("channel") else None),
         unit=unit_of_code(unit, display, display == "COUNT"),
         role="level" if kind == "number" else None,
+        quantity=_quantity(fact, lex, unit_of_code(unit, display, display == "COUNT")),
     )
+
+
+def _quantity(fact: Mapping[str, Any], lex: Lexicon, unit: str | None) -> str | None:
+    """A count fact's quantity: a flow where its metric's name says so (新开门店数, net new
+    stores), else a stock (a store count is the count at the period's end)."""
+    names = lex.names.metrics.get(str(fact.get("metric_code")), ()) if lex.names else ()
+    for name in names:
+        found = quantity_of(normalise(name), "")
+        if found in ("net", "gross"):
+            return found
+    return "stock" if unit == "COUNT" else None
 
 
 def computed_sources(facts: list[Mapping[str, Any]], lex: Lexicon) -> list[Source]:
@@ -144,11 +157,21 @@ def passage(raw: str, lex: Lexicon) -> Passage:
     text = normalise(raw_text)
     back = _backdrop(meta, lex, _LEAD_LABEL.match(text))
     back = replace(back, channel=_channel_of(meta.get("title", ""), text, lex))
-    statements = tuple(s for s in read(text, lex, back) if s.claim.value is not None)
+    read_in = read(text, lex, back, carry=True)
+    statements = tuple(t for s in read_in if s.claim.value is not None for t in _readings(s))
     out = Passage(" ".join(text.split()), statements, back)
     if len(lex.passages) < 8192:
         lex.passages[raw] = out
     return out
+
+
+def _readings(st: Statement) -> list[Statement]:
+    """执行八折 is a price at 80% of the list price, and a discount of 20%: both are stated."""
+    if not st.claim.text.endswith("折") or st.claim.value is None:
+        return [st]
+    share = replace(st, ctx=replace(st.ctx, modifier="share"))
+    cut = replace(st.claim, value=100 - st.claim.value)
+    return [share, replace(st, claim=cut, ctx=replace(st.ctx, modifier="discount"))]
 
 
 # A passage that opens with a label ("中国内地:2025年的目标是…") is about what the label names.

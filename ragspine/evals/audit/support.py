@@ -6,16 +6,21 @@ does, and the finding names the dimension."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
 
 from ragspine.evals.audit.claims import Claim
 from ragspine.evals.audit.context import Context
 from ragspine.evals.audit.names import Lexicon
+from ragspine.evals.audit.qualifiers import within_bound
 from ragspine.evals.audit.sources import Source
+from ragspine.evals.audit.words import TIME_UNITS, time_ratio
 
 # The order a finding names them in, where one source differs in more than one.
 REASONS = (
     "wrong_currency",
+    "wrong_unit",
+    "wrong_bound",
     "target_as_result",
     "reversed",
     "wrong_entity",
@@ -33,7 +38,11 @@ def tolerance(claim: Claim, source: Claim) -> Fraction:
 
 
 def same_value(claim: Claim, source: Claim) -> bool:
-    """Magnitudes equal within tolerance, and the same kind (number, percent, points…)."""
+    """Magnitudes equal within tolerance, and the same kind (number, percent, points…); a count
+    in words of a range (双位数) holds any magnitude in it, a number or a percentage."""
+    if claim.span is not None and source.value is not None:
+        lo, hi = claim.span
+        return source.kind in ("number", "percent") and lo <= abs(source.value) <= hi
     if claim.value is None or source.value is None or claim.kind != source.kind:
         return False
     return abs(abs(claim.value) - abs(source.value)) <= tolerance(claim, source)
@@ -44,9 +53,10 @@ def verdict(claim: Claim, ctx: Context, sources: Iterable[Source], lex: Lexicon)
     differs in, or ``unsupported`` when none has its value."""
     best: list[str] | None = None
     for src in sources:
-        if not same_value(claim, src.claim):
+        mine, here = _in_units_of(claim, ctx, src.ctx)
+        if not same_value(mine, src.claim):
             continue
-        why = mismatches(claim, ctx, src, lex)
+        why = mismatches(mine, here, src, lex)
         if not why:
             return None
         if best is None or len(why) < len(best):
@@ -56,20 +66,45 @@ def verdict(claim: Claim, ctx: Context, sources: Iterable[Source], lex: Lexicon)
     return min(best, key=REASONS.index)
 
 
+def _in_units_of(claim: Claim, ctx: Context, theirs: Context) -> tuple[Claim, Context]:
+    """3年 against a source in months: 36个月, where the conversion is exact."""
+    if claim.value is None or not ctx.unit or not theirs.unit or ctx.unit == theirs.unit:
+        return claim, ctx
+    k = time_ratio(ctx.unit, theirs.unit)
+    if k is None:
+        return claim, ctx
+    scaled = replace(claim, value=claim.value * k, slack=claim.slack * k)
+    return scaled, replace(ctx, unit=theirs.unit)
+
+
 def mismatches(claim: Claim, ctx: Context, src: Source, lex: Lexicon) -> list[str]:
     theirs = src.ctx
     out = []
     if _differ(ctx.unit, theirs.unit):
-        out.append("wrong_currency")
+        time = {ctx.unit, theirs.unit} & TIME_UNITS
+        out.append("wrong_unit" if time else "wrong_currency")
+    assert claim.value is not None or claim.span is not None
+    assert src.claim.value is not None
+    if claim.span is None and not within_bound(
+        ctx.bound, claim.value or Fraction(0), src.claim.value, theirs.bound
+    ):
+        out.append("wrong_bound")
     if ctx.modality != theirs.modality:
         out.append("target_as_result")
     if _reversed(claim, ctx, src):
         out.append("reversed")
     if _differ(ctx.entity, theirs.entity):
         out.append("wrong_entity")
-    if ctx.period and theirs.period and ctx.period[0] not in theirs.period:
+    if (ctx.period and theirs.period and ctx.period[0] not in theirs.period) or _differ(
+        ctx.base, theirs.base
+    ):
         out.append("wrong_period")
-    if _other_metric(ctx, theirs, lex) or _other_quantity(claim, ctx, theirs):
+    if (
+        _other_metric(ctx, theirs, lex)
+        or _other_quantity(claim, ctx, theirs)
+        or _differ(ctx.quantity, theirs.quantity)
+        or _differ(ctx.span, theirs.span)
+    ):
         out.append("wrong_metric")
     if _differ(ctx.channel, theirs.channel):
         out.append("wrong_channel")

@@ -80,6 +80,13 @@ SHARE = re.compile(
     re.I,
 )
 SHARE_AFTER = re.compile(r"^\s*of\s+(?!which)", re.I)
+# 降价20%, marked down by 20%, 20% off, a 20% discount: a cut of the price
+DISCOUNT = re.compile(
+    r"(?:降价|减价|折扣|打折|让利|优惠|(?<![A-Za-z])(?:marked\s+down|mark\s+down|markdowns?"
+    r"|discount(?:ed|s)?|reduced\s+in\s+price|price\s+cuts?))[^,;。\d]{0,16}$",
+    re.I,
+)
+DISCOUNT_AFTER = re.compile(r"^\s*(?:的)?(?:折扣|优惠|(?:discount|off|markdown)(?![A-Za-z]))", re.I)
 GROWTH = re.compile(
     r"增速|增长率|同比|环比|增幅|降幅|涨幅|跌幅"
     r"|(?<![A-Za-z])(?:growth|yoy|year-on-year|year-over-year|y/y)(?![A-Za-z])",
@@ -88,6 +95,13 @@ GROWTH = re.compile(
 RATIO = re.compile(r"率|(?<![A-Za-z])(?:margin|ratio|rate)(?![A-Za-z])", re.I)
 
 _CURRENCIES = {
+    # time first: 个工作日 and 个月 are no count of 个
+    "WORKDAY": r"个?工作日|working\s+days?|business\s+days?",
+    "HOUR": r"个?小时|hours?",
+    "MONTH": r"个月|months?",
+    "WEEK": r"个?星期|周|weeks?",
+    "DAY": r"天|days?",
+    "YEAR": r"年(?!度|末|初|底|报)|years?",
     "USD": r"美元|美金|US\s?dollars?|U\.S\.\s?dollars?|USD",
     "HKD": r"港元|港币|港幣|HK\s?dollars?|Hong\s+Kong\s+dollars?|HKD",
     "TWD": r"新台币|台币|NT\s?dollars?|TWD|NTD",
@@ -109,6 +123,16 @@ _SCALE_WORDS = re.compile(
     r"^\s*(?:万亿|百万|千万|十万|亿|万|千|million|billion|thousand|mn|bn)", re.I
 )
 _CODE_CURRENCY = re.compile(r"USD|HKD|CNY|RMB|TWD|NTD|EUR|GBP|JPY")
+
+
+TIME_UNITS = {"WORKDAY", "HOUR", "MONTH", "WEEK", "DAY", "YEAR"}
+# exact conversions only: a month is no fixed number of days, a working day no fixed hours
+_PER = {("YEAR", "MONTH"): 12, ("WEEK", "DAY"): 7, ("DAY", "HOUR"): 24}
+
+
+def time_ratio(unit: str, into: str) -> int | None:
+    """How many ``into`` make one ``unit`` (a year is 12 months), where that is exact."""
+    return _PER.get((unit, into))
 
 
 def unit_after(text: str) -> str | None:

@@ -229,6 +229,8 @@ def audit(seen: Observed, text: str) -> list[Finding]:
         tool_results=seen.tool_results,
         chunk_text=seen.chunk_text,
         names=seen.names,
+        # the passages the model was given: a citation of any other is no source
+        given=[(str(s.get("doc")), str(s.get("locator"))) for s in seen.sources],
     )
     return list(dict.fromkeys(findings))
 

@@ -170,7 +170,7 @@ ATTACKS: list[tuple[str, str, str, list[dict[str, Any]], bool]] = [
      CN_STORES, False),
     ("a year-end level told as the year's change",
      f"年内中国内地净关闭540家门店。{_cite('section=1.2,para=2')}", "净关闭540家门店",
-     CN_STORES, False),
+     CN_STORES, True),  # caught since the audit reads a count's quantity (stock, net, gross)
     ("a US dollar figure in Hong Kong dollars by a symbol",
      f"In 2024, Hong Kong revenue rose to HK$455 million. {_cite('section=1.4,para=1')}",
      "HK$455 million", HK, True),
