@@ -123,9 +123,7 @@ def read(
             modifier = _modifier(masked, mine, i, c0, role, metric, lex)
             change = role == "change" or modifier == "growth"
             ctx = Context(
-                entity=_before(entities, s, s0)
-                or _owner_after(text, entities, e, c1)
-                or fallback,
+                entity=_before(entities, s, s0) or _owner_after(text, entities, e, c1) or fallback,
                 period=period,
                 metric=metric,
                 modifier=modifier,
@@ -245,7 +243,7 @@ def _counts_its_list(text: str, s: int, e: int, claim: Claim) -> bool:
         return False
     if not _ITEM_COUNT.match(text[e : e + 3]):
         return False
-    lead = text[: s]
+    lead = text[:s]
     cut = max((m.end() for m in _CLAUSE_START.finditer(lead)), default=0)
     items = _items(lead[cut:], int(claim.value))
     return items is not None and int(claim.value) >= 2

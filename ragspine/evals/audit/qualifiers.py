@@ -25,7 +25,9 @@ _BOUND_BEFORE = re.compile(
     rf"(?![A-Za-z])\s*(?:约|about\s+)?{_CURRENCY}$",
     re.I,
 )
-_BOUND_AFTER = re.compile(r"^(?P<gt>余|多)|^(?:个月|[个家人名项次天年%])?\s*(?:(?P<ge>以上)|(?P<le>以下))")
+_BOUND_AFTER = re.compile(
+    r"^(?P<gt>余|多)|^(?:个月|[个家人名项次天年%])?\s*(?:(?P<ge>以上)|(?P<le>以下))"
+)
 # 近三年, 近12个月: the last three years, not almost three
 _RECENT_SPAN = re.compile(r"^\s*(?:个?月|年|天|日|周|期|季度?)")
 # 6至8家, six to eight, between 6 and 8: a range's two ends (ascending: 由14降至9 is a change)

@@ -31,8 +31,9 @@ def period_of(
     """A target year right after it (by 30% by 2030), else the nearest period before it in its
     clause, else the first after it in its clause, else the nearest before it in its sentence,
     else the sentence's own (or the backdrop's), unless the sentence names its period only in a
-    later clause, as a target's deadline (…八周的谈判,目标在2025年上半年内签署). The start of a year (At the start of 2024,
-    2024年初) is the end of the year before: a level there is the earlier year's."""
+    later clause, as a target's deadline (…八周的谈判,目标在2025年上半年内签署). The start of a
+    year (At the start of 2024, 2024年初) is the end of the year before: a level there is the
+    earlier year's."""
     s, e, _ = mine[i]
     code, near, found = None, False, False
     before = [p for p in spoken if p.end <= s]
@@ -44,7 +45,9 @@ def period_of(
             # 上年的2370, 上年为下降2.8%: the first figure after it in its clause; 较上年增长5%
             # is a change measured from it, not that year's figure
             between = any(p.end <= x[0] < s for x in mine)
-            measured = role == "change" and _MEASURED_FROM.search(text[max(0, p.start - 4) : p.start])
+            measured = role == "change" and _MEASURED_FROM.search(
+                text[max(0, p.start - 4) : p.start]
+            )
             if p.start >= clause[0] and not measured and not between:
                 code, near, found = shifted(own, p.shift), True, True
                 break
@@ -185,5 +188,3 @@ def _way(text: str) -> int:
     if not rise and not fall:
         return 0
     return 1 if max(rise, default=-1) > max(fall, default=-1) else -1
-
-

@@ -8,7 +8,6 @@ restatements of the same passages: none may raise an alarm."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,7 @@ from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding, audit_answer
 from ragspine.evals.audit.sources import with_context
 from ragspine.evals.run.runner import slot_names
+from ragspine.evals.score.scorers import Observed, audit
 from ragspine.profile import default_profile
 
 NAMES = slot_names(default_profile())
@@ -183,7 +183,8 @@ ATTACKS: list[tuple[str, str, str]] = [
      "每日工作不超过40小时,每周标准工时为8小时"),
     ("labels swapped in a sentence (payback of new stores and renovations)",
      "所有新店项目须满足投资回收期不超过24个月的门槛,改造项目的回收期不超过36个月。"
-     f"{_cite(PLAN, 'section=1.4,para=2')}", "投资回收期不超过24个月的门槛,改造项目的回收期不超过36个月"),
+     f"{_cite(PLAN, 'section=1.4,para=2')}",
+     "投资回收期不超过24个月的门槛,改造项目的回收期不超过36个月"),
     ("a 分别 list mapped to the wrong labels",
      f"2025年中国内地计划新开和关闭的门店分别约为35家和20家。{_cite(PLAN, 'section=1.2,para=1')}",
      "分别约为35家和20家"),
@@ -200,7 +201,8 @@ ATTACKS: list[tuple[str, str, str]] = [
     ("a cumulative limit told as a per-event one",
      f"每次全场性促销活动不得超过60天。{_cite(PRICE, 'section=1.3,para=1')}", "不得超过60天"),
     ("working days told as days",
-     f"会员注销账户后,相关个人信息须在15天内删除。{_cite(PIPL, 'section=1.6,para=1')}", "须在15天内删除"),
+     f"会员注销账户后,相关个人信息须在15天内删除。{_cite(PIPL, 'section=1.6,para=1')}",
+     "须在15天内删除"),
     ("超过 for a figure below the mark",
      f"集团收入超过24亿美元。{_cite(MDA, 'section=1.1,para=1')}", "超过24亿美元"),
     ("topped for a figure below the mark",
@@ -240,13 +242,15 @@ def test_an_attack_is_caught(kind: str, answer: str, tell: str) -> None:
 
 CONTROLS: list[tuple[str, str]] = [
     ("a correct 分别 list of targets, the target named in a lead clause",
-     f"按2025年目标,中国内地新开和关闭的门店分别约为20家和35家。{_cite(PLAN, 'section=1.2,para=1')}"),
-    ("the labels in their order", 
+     "按2025年目标,中国内地新开和关闭的门店分别约为20家和35家。"
+     f"{_cite(PLAN, 'section=1.2,para=1')}"),
+    ("the labels in their order",
      f"全职员工每日工作不超过8小时,每周标准工时为40小时。{_cite(FAQ, 'para=10')}"),
     ("negatives restated in words, 上年为 naming the figure's year",
      f"2024年中国内地同店销售下降4.1%,上年为下降2.8%。{_cite(MDA, 'section=1.2,para=5')}"),
     ("an exact unit conversion (months as years)",
-     f"也就是说,新店项目须在3年内收回投资,改造项目须在2年内收回。{_cite(PLAN, 'section=1.4,para=2')}"),
+     "也就是说,新店项目须在3年内收回投资,改造项目须在2年内收回。"
+     f"{_cite(PLAN, 'section=1.4,para=2')}"),
     ("八折 and 六折 as 20% and 40% off",
      "In other words, goods unsold after 90 days are marked down by 20%, and after 120 days by "
      f"40%. {_cite(PRICE, 'section=1.4,para=1')}"),
@@ -255,7 +259,8 @@ CONTROLS: list[tuple[str, str]] = [
      f"[^1]: 2024年香港收入由410百万美元增至455百万美元。{_cite(MDA, 'section=1.4,para=1')}"),
     ("a URL holding a year and digits",
      "The ESG Report 2024 (https://ir.acme.example/esg-report-2024) sets a target to cut Scope 1 "
-     f"and 2 emissions intensity by 30% by 2030 against a 2022 baseline. {_cite(ESG, 'section=1.2,para=2')}"),
+     "and 2 emissions intensity by 30% by 2030 against a 2022 baseline. "
+     f"{_cite(ESG, 'section=1.2,para=2')}"),
     ("一半 as 50%, with a count of the items the sentence names",
      f"坪效和门店EBITDA率两项合计占考核总分的50%。{_cite(PLAN, 'section=1.5,para=1')}"),
     ("a from-to pair in English",
@@ -267,6 +272,8 @@ CONTROLS: list[tuple[str, str]] = [
      f"Hong Kong's 2025 target is six to eight new stores. {_cite(PLAN, 'section=1.2,para=2')}"),
     ("a net change restated as net",
      f"中国内地门店网络净收缩(年内净关闭45家,年末为540家)。{_cite(MDA, 'section=1.2,para=2')}"),
+    ("a figure the passage labels only by comparison (高于上年的5.4%)",
+     f"2023年香港同店销售增长为5.4%。{_cite(MDA, 'section=1.4,para=1')}"),
     ("working days restated as working days",
      f"相关个人信息须在15个工作日内删除。{_cite(PIPL, 'section=1.6,para=1')}"),
 ]  # fmt: skip
@@ -287,3 +294,20 @@ def test_a_passage_given_to_the_model_is_a_source() -> None:
     assert _audit(answer, given=set(PASSAGES)) == []
 
 
+def test_the_harness_gives_the_audit_only_the_passages_the_model_was_given() -> None:
+    """The harness's audit reads a citation of a stored passage outside the answer's sources
+    (the passages retrieved for it) as no source."""
+    answer = f"董事会同意与优先买方开展为期八周的排他性谈判。{_cite(BOARD, 'section=1.2,para=4')}"
+
+    def seen(sources: list[dict[str, str]]) -> Observed:
+        return Observed(
+            question="", answer=answer, route="narrative", clarification="none",
+            assumption_note="", narrowing_options=[], tool_results=[], sources=sources,
+            guard_triggered=False, chunk_text=lambda doc, at: PASSAGES.get((doc, at)),
+            names=NAMES,
+        )  # fmt: skip
+
+    board = {"doc": BOARD, "locator": "section=1.2,para=4"}
+    other = {"doc": MDA, "locator": "section=1.1,para=1"}
+    assert [(f.number, f.reason) for f in audit(seen([other]), answer)] == [("八", "unsupported")]
+    assert audit(seen([other, board]), answer) == []
