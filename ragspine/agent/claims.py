@@ -287,7 +287,7 @@ class _Reading:
             bound=bound_of(self.view, left, start, end),
             flow=flow_of(self.view, left, start),
             scope=scope_of(self.view, c0, start),
-            base=self._base(s0, start) if modifier == GROWTH and pair is None else None,
+            base=self._base(s0, start) if changed and pair is None else None,
         )
 
     def _earlier_entity(self, s0: int) -> str | None:

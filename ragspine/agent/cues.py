@@ -47,9 +47,7 @@ COMPARED = re.compile(
 )
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较)")  # 与2022年相比
 # An opening figure is the previous period's closing one: at the start of 2024, 2024年初.
-OPENING = re.compile(
-    r"(?<![a-z])(?:at\s+)?the\s+(?:start|beginning)\s+of\s*$"
-)
+OPENING = re.compile(r"(?<![a-z])(?:at\s+)?the\s+(?:start|beginning)\s+of\s*$")
 OPENING_AFTER = re.compile(r"年?(?:初|期初)")
 # What may stand between a rise or fall word and the figure it governs: 下降约5.7%, fell by 3%.
 FILLER = re.compile(

@@ -34,6 +34,7 @@ from functools import partial
 from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
 from ragspine.agent.cues import vocabulary
 from ragspine.agent.frames import NO_FRAME, Frame, frame_of, merged, passage_frame
+from ragspine.agent.labels import swapped
 from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
 from ragspine.agent.support import (
@@ -49,7 +50,6 @@ from ragspine.agent.support import (
     supporters,
     unit_kind,
 )
-from ragspine.agent.labels import swapped
 from ragspine.agent.tables import noted, table_cells, table_end, with_cell
 from ragspine.agent.units import convertible
 from ragspine.numbers import CITATION, Quantity, fold_numbers, read_numbers

@@ -4,7 +4,8 @@ the words a 分别 / respectively list hands out in order.
 * label: the words naming a value, from its clause's start (or the value before it) to the
   value, as CJK character pairs and English words: 每日工作不超过 → {每日, 日工, 工作, …};
 * range: two values joined by 至 / 到 / - / to (6至8家, six to eight), or between … and, outside
-  a from-to pair: the first is its low end, the second its high end;
+  a from-to pair: the first is its low end, the second its high end (not a change with its
+  unit, then the level it reached: 减少20家至876家);
 * 分别 / respectively: "新开和关闭的门店分别约为20家和35家" gives 新开 to 20 and 关闭 to 35 when
   the sentence lists as many rise or fall words as values.
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-
 from typing import TYPE_CHECKING
 
 from ragspine.agent.cues import DIRECTION, FROM_MARK
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+|[a-z]{3,}")
 _LISTED = re.compile(r"分别|(?<![a-z])respectively(?![a-z])")
-_STOP = frozenset("the and for with our was were are has had have from into its that this".split())
+_STOP = frozenset(
+    {"the", "and", "for", "with", "our", "was", "were", "are", "has", "had", "have", "from"}
+)  # fmt: skip
 
 
 _COUNTED = re.compile(r"\s?(?:项|者|个方面|个指标|类|种|个市场|个区域|个地区)")
@@ -79,6 +81,8 @@ def range_ends(
         if FROM_MARK.search(view, max(0, s1 - 6), s1):
             continue  # 从6到8: a from-to pair, not a range
         gap = RANGE_GAP.fullmatch(view, e1, s2)
+        if gap and gap.group().strip()[:-1] and DIRECTION.search(view, max(0, s1 - 6), s1):
+            continue  # 减少20家至876家: a change, then the level it reached
         between = AND_GAP.fullmatch(view, e1, s2) and BETWEEN.search(view, max(0, s1 - 10), s1)
         if gap or between:
             out[i], out[i + 1] = "low", "high"

@@ -32,7 +32,9 @@ MISQUALIFIED = "misqualified"
 
 _NEAR_SHARE = Decimal("0.05")
 _EN = r"(?<![a-z])(?:{})(?![a-z])"
-_FILLER = r"(?:\s|约|了|达|为|是|新开|新增|关闭|开设|增长|增加|下降|减少|the|us\$|usd|hk\$|hkd|rmb|\$)*"
+_FILLER = (
+    r"(?:\s|约|了|达|为|是|新开|新增|关闭|开设|增长|增加|下降|减少|the|us\$|usd|hk\$|hkd|rmb|\$)*"
+)
 _BOUND_BEFORE = re.compile(
     r"(?:(?P<at_most>不超过|不多于|不高于|至多|最多|最高)"
     r"|(?P<at_least>至少|不少于|不低于|最少)"
@@ -88,18 +90,14 @@ def bound_of(view: str, left: int, start: int, end: int) -> str | None:
 
 def flow_of(view: str, left: int, start: int) -> str | None:
     """Net or gross, by the last such word before the value in its clause."""
-    last = None
-    for last in _FLOW.finditer(view, left, start):
-        pass
-    return None if last is None else ("net" if last.group("net") else "gross")
+    found = list(_FLOW.finditer(view, left, start))
+    return None if not found else ("net" if found[-1].group("net") else "gross")
 
 
 def scope_of(view: str, left: int, start: int) -> str | None:
     """Each or total, by the last such word before the value in its clause."""
-    last = None
-    for last in _SCOPE.finditer(view, left, start):
-        pass
-    return None if last is None else ("each" if last.group("each") else "total")
+    found = list(_SCOPE.finditer(view, left, start))
+    return None if not found else ("each" if found[-1].group("each") else "total")
 
 
 def bound_holds(bound: str | None, claim: Quantity, source: Quantity) -> bool:

@@ -39,8 +39,8 @@ from ragspine.agent.claims import (
 from ragspine.agent.cues import Vocabulary
 from ragspine.agent.frames import passage_frame
 from ragspine.agent.qualifiers import MISQUALIFIED, misqualified
-from ragspine.agent.units import duration_factor, is_discount, scaled
 from ragspine.agent.query_tools import FoundResult, ToolResult
+from ragspine.agent.units import duration_factor, is_discount, scaled
 from ragspine.numbers import Kind, Quantity, fold_numbers
 from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period

@@ -24,7 +24,11 @@ from tests.fakes.providers import ScriptedProvider, text_reply
 from tests.fakes.retrievers import FakeRetriever
 
 REF = date(2025, 6, 30)
-MDA, PLAN, FAQ = "ACME_FY2024_MDA.md", "ACME_2025_Store_Strategy.md", "ACME_Store_Operations_FAQ.txt"
+MDA, PLAN, FAQ = (
+    "ACME_FY2024_MDA.md",
+    "ACME_2025_Store_Strategy.md",
+    "ACME_Store_Operations_FAQ.txt",
+)
 MEMO, PIPL = "ACME_Pricing_Memo_2025.md", "ACME_PIPL_Compliance_Guideline.md"
 SUPPLY = "ACME_Supply_Chain_Review_2024.md"
 
@@ -124,7 +128,10 @@ def _narrate(store: FactStore, chunks: dict[str, NarrativeHit], reply: str):  # 
             "a dozen",
         ),
         # 6. a score (20) for about 25
-        (f"In Southeast Asia, the 2025 target is a score of new stores.{cite('sea_plan')}", "a score"),
+        (
+            f"In Southeast Asia, the 2025 target is a score of new stores.{cite('sea_plan')}",
+            "a score",
+        ),
         # 6. 半数以上 where the passage gives no share
         (f"半数以上的关店发生在上半年。{cite('closures')}", "半数以上"),
         # 6. half, where the passage says below half
