@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -392,3 +393,28 @@ def test_the_rounding_rule(claim: str, source: str, ok: bool) -> None:
     (c,) = values(claim)
     (s,) = values(source)
     assert c.matches(s) is ok
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("执行八折", Decimal(80), "percent"),  # X折: a price at X tenths
+        ("八五折", Decimal(85), "percent"),  # 八五折: 85%
+        ("双位数下滑", Decimal("54.5"), "percent"),  # 10 to 99, a change: percent
+        ("半数以上的关店", Decimal(50), "percent"),  # 半数: half
+        ("into a dozen centres", Decimal(12), "number"),  # a dozen
+        ("a score of new stores", Decimal(20), "number"),  # a score of
+    ],
+)
+def test_counts_and_shares_in_words_are_read(text: str, value: Decimal, kind: str) -> None:
+    (q,) = [q for q in read_numbers(fold_numbers(text)) if q.role == "value"]
+    assert (q.value, q.kind) == (value, kind)
+
+
+def test_a_range_in_words_holds_what_lies_in_it_and_a_footnote_marker_is_no_number() -> None:
+    (double,) = read_numbers("双位数增长")
+    assert double.matches(
+        replace(double, value=Decimal(12), precision=Decimal("0.5"), spread=False)
+    )
+    assert not double.matches(replace(double, value=Decimal("4.1"), spread=False))
+    assert [q.role for q in read_numbers("增长约11%[^1]。")] == ["value", "list"]

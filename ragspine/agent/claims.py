@@ -30,6 +30,7 @@ contradicts. Text is read folded (``fold_numbers``); the glossary's view is ``fo
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from datetime import date
@@ -42,6 +43,7 @@ from ragspine.agent.cues import (
     CHANGE_BEFORE_NAME,
     CLAUSE_END,
     COMPARED,
+    COMPARED_AFTER,
     CURRENCY_AFTER,
     CURRENCY_BEFORE,
     DIRECTION,
@@ -51,6 +53,8 @@ from ragspine.agent.cues import (
     JOINED,
     LANGUAGE_SWITCH,
     OF_WHOLE,
+    OPENING,
+    OPENING_AFTER,
     OWN_PERIOD,
     PER_UNIT_WORDS,
     RELATIVE_PERIOD,
@@ -63,6 +67,8 @@ from ragspine.agent.cues import (
     currency_word,
 )
 from ragspine.agent.frames import NO_FRAME, Frame
+from ragspine.agent.labels import counts_a_list, label_of, range_ends, respectively
+from ragspine.agent.qualifiers import bound_of, flow_of, scope_of
 from ragspine.numbers import Quantity, read_numbers
 from ragspine.profile.periods import Period, find_periods, previous_period
 from ragspine.text import fold, fold_with_index
@@ -83,12 +89,19 @@ class Context:
     direction: int = 0  # +1 up, -1 down
     role: str | None = None  # "from" or "to" in a from-to pair
     earlier: bool = False  # 上年, or a FROM value: before the statement's own period
+    bound: str | None = None  # 超过, 近, 不到, 不超过, 至少 (see ``qualifiers``)
+    span: str | None = None  # "low" or "high": an end of a range (6至8家)
+    flow: str | None = None  # "net" or "gross"
+    scope: str | None = None  # "each" or "total"
+    base: Period | None = None  # what a change is measured against (与2022年相比)
 
 
 @dataclass(frozen=True)
 class Claim:
     quantity: Quantity
     context: Context
+    label: frozenset[str] = frozenset()  # the words naming it (see ``labels``)
+    sentence: int = 0  # where its sentence starts
 
 
 # -- the reader ---------------------------------------------------------------------------------
@@ -105,7 +118,8 @@ class Claims:
 
     def __init__(self, text: str, vocab: Vocabulary, ref: date, frame: Frame = NO_FRAME) -> None:
         self.text, self.vocab, self.ref, self.frame = text, vocab, ref, frame
-        self.quantities = [q for q in read_numbers(text) if q.role == "value"]
+        found = read_numbers(text)
+        self.quantities = [q for q in found if q.role == "value" and not counts_a_list(text, q)]
         self._claims: list[Claim] | None = None
 
     def read(self) -> list[Claim]:
@@ -140,14 +154,27 @@ class _Reading:
         self.spans = spans
         self.periods = self._periods(spans)
         pairs = self._pairs(spans)
+        ends = range_ends(self.view, spans, self.clauses, set(pairs))
+        listed = respectively(self.view, spans, self.sentences)
         out: list[Claim] = []
         for i, (q, (start, end)) in enumerate(zip(quantities, spans, strict=True)):
             previous = spans[i - 1][1] if i else 0
             context = self._context(q, start, end, previous, pairs.get(i))
-            if i and i not in pairs and self._joined(previous, start):
+            if i in listed:  # 新开和关闭的门店分别为20家和35家: each its own word
+                way = listed[i]
+                context = replace(context, modifier=GROWTH, direction=way, flow=None)
+            elif i and i not in pairs and self._joined(previous, start):
                 last = out[-1].context  # 分别增长11%和16%: the second is a growth too
                 context = replace(context, modifier=last.modifier, direction=last.direction)
-            out.append(Claim(q, context))
+            if ends.get(i) == "high":  # 新开6至8家: the high end is what the low end is
+                last = out[-1].context
+                context = replace(
+                    context, modifier=last.modifier, direction=last.direction, flow=last.flow
+                )
+            context = replace(context, span=ends.get(i))
+            s0, _ = self._bounds(self.sentences, start)
+            left = max(self._bounds(self.clauses, start)[0], previous)
+            out.append(Claim(q, context, label_of(self.view, left, start), s0))
         return out
 
     # -- the text as a whole ---------------------------------------------------------------------
@@ -160,16 +187,35 @@ class _Reading:
         """Every period expression, in order: a period, or "prev" (上年) / "own" (本年)."""
         out: list[_Mark] = []
         taken: list[tuple[int, int]] = []
+        view, last = self.view, -1
         for pattern, mark in ((RELATIVE_PERIOD, "prev"), (OWN_PERIOD, "own")):
-            for m in pattern.finditer(self.view):
-                out.append(_Mark(m.start(), m.end(), mark, mark == "prev"))
+            for m in pattern.finditer(view):
+                out.append(_Mark(m.start(), m.end(), mark, self._base_mark(m, mark, last)))
+                last = m.end() if out[-1].scoped else last
                 taken.append(m.span())
-        for pm in find_periods(self.view, self.ref):
+        for pm in find_periods(view, self.ref):
             inside = any(s < pm.end and pm.start < e for s, e in [*taken, *spans])
             if pm.period is not None and not inside:
-                base = COMPARED.search(self.view, max(0, pm.start - 4), pm.start) is not None
-                out.append(_Mark(pm.start, pm.end, pm.period, base))
+                base = COMPARED.search(view, max(0, pm.start - 4), pm.start) is not None
+                base = base or COMPARED_AFTER.match(view, pm.end) is not None
+                opening = OPENING.search(view, max(0, pm.start - 20), pm.start)
+                if opening or OPENING_AFTER.match(view, pm.end):
+                    out.append(_Mark(pm.start, pm.end, previous_period(pm.period), base))
+                else:
+                    out.append(_Mark(pm.start, pm.end, pm.period, base))
         return sorted(out, key=lambda p: p.start)
+
+    def _base_mark(self, m: re.Match[str], mark: str, last: int) -> bool:
+        """Is a relative period a comparison base? In English always (than the prior year);
+        in Chinese after 较/比/高于 (较上年), before 的 (上年的1400), or right after another
+        base (较去年同期); 上年为下降2.8% is the year's own figure."""
+        if mark != "prev":
+            return False
+        if m.group().isascii():
+            return True
+        view = self.view
+        compared = COMPARED.search(view, max(0, m.start() - 4), m.start()) is not None
+        return compared or view.startswith("的", m.end()) or 0 <= m.start() - last <= 1
 
     def _pairs(self, spans: list[tuple[int, int]]) -> dict[int, _Pair]:
         """The two values of a from-to pair in one clause: 由410增至455, from 410 to 455, rose
@@ -219,11 +265,14 @@ class _Reading:
                 entity = self._first("entities", whole.end(), whole.end() + 1)
         code = self._name("metrics", s0, start, end, min(c1, end + 8))
         metric, modifier, changed = self._metric(q, code, max(c0, previous), start, end, pair)
-        modality = self._modality(c0, start)
+        modality = self._modality(c0, start, s0)
         channel = self._channel(c0, c1, start)
         if channel is None and frame.source and (metric or frame.metric) is not None:
             channel = self.vocab.default_channel  # a source's unqualified figure: the total
         period, earlier = self._period(s0, (c0, c1), start, end, pair, modality, changed)
+        if frame.source and entity is None:
+            entity = self._earlier_entity(s0)
+        left = max(c0, previous)
         return Context(
             entity=entity or frame.entity,
             period=period,
@@ -235,7 +284,27 @@ class _Reading:
             direction=way,
             role=pair.role if pair else None,
             earlier=earlier,
+            bound=bound_of(self.view, left, start, end),
+            flow=flow_of(self.view, left, start),
+            scope=scope_of(self.view, c0, start),
+            base=self._base(s0, start) if changed and pair is None else None,
         )
+
+    def _earlier_entity(self, s0: int) -> str | None:
+        """A source's sentence naming no entity is about the one its paragraph last named
+        ("...mainland China stores were served by 14 centres. By year end ... into 9")."""
+        named = [code for k, code, s, _ in self.names if k == "entities" and s < s0]
+        return named[-1] if named else None
+
+    def _base(self, s0: int, start: int) -> Period | None:
+        """What a change is measured against: the last comparison base before it in its
+        sentence (较上年, 与2022年相比), resolved against the sentence's own period."""
+        marks = [p for p in self.periods if s0 <= p.start and p.end <= start]
+        own = next((p.what for p in reversed(marks) if isinstance(p.what, Period)), None)
+        bases = [p for p in marks if p.scoped]
+        if not bases:
+            return None
+        return _resolve(bases[-1].what, own or self.frame.period)
 
     def _name(self, kind: str, s0: int, start: int, end: int, after_until: int) -> str | None:
         """The nearest name of this kind before the value in its sentence, else the first
@@ -294,10 +363,15 @@ class _Reading:
         ]
         return min(found)[1] if found else self.frame.channel
 
-    def _modality(self, c0: int, start: int) -> str:
-        if TARGET_WORDS.search(self.view, c0, start):
+    def _modality(self, c0: int, start: int, s0: int) -> str:
+        """Target or forecast words in the value's clause, or in a leading clause of its
+        sentence that holds no value of its own (按2025年目标,…分别约为20家和35家)."""
+        lead = c0
+        if not any(s0 <= s < c0 for s, _ in self.spans):
+            lead = s0
+        if TARGET_WORDS.search(self.view, lead, start):
             return TARGET
-        if FORECAST_WORDS.search(self.view, c0, start):
+        if FORECAST_WORDS.search(self.view, lead, start):
             return FORECAST
         return ACTUAL
 

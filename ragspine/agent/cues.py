@@ -32,7 +32,7 @@ _DOWN = _longest_first(
     "下降 减少 下滑 降低 下跌 萎缩 降至 减至 回落 走弱 降幅 净关闭 关闭 净减少 净减 缩小"
 ) + _EN.format(
     "fell|fall|falls|fallen|declined?|declines|decreased?|decreases|dropped|drops?|down|lower"
-    "|shrank|reduced?|cut"
+    "|shrank|reduced?|cut|discounts?|discounted|markdowns?"
 )
 DIRECTION = re.compile(f"(?P<down>{_DOWN})|(?P<up>{_UP})")
 CHANGE_AFTER = re.compile(f"\\s*(?:的)?(?:{_UP}|{_DOWN})")
@@ -45,6 +45,10 @@ TO_BEFORE = re.compile(
 COMPARED = re.compile(
     r"(?:较|比|相比|高于|低于|(?<![a-z])(?:than|vs\.?|versus|compared\s+(?:with|to)))\s*$"
 )
+COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较)")  # 与2022年相比
+# An opening figure is the previous period's closing one: at the start of 2024, 2024年初.
+OPENING = re.compile(r"(?<![a-z])(?:at\s+)?the\s+(?:start|beginning)\s+of\s*$")
+OPENING_AFTER = re.compile(r"年?(?:初|期初)")
 # What may stand between a rise or fall word and the figure it governs: 下降约5.7%, fell by 3%.
 FILLER = re.compile(
     r"(?:\s|约|了|为|达|近|超过|逾|大约|至|到|"
@@ -73,7 +77,8 @@ FORECAST_WORDS = re.compile(
 )
 BY_YEAR = re.compile(r"(?:到|(?<![a-z])by\s+(?:the\s+end\s+of\s+)?)((?:19|20)\d{2})(?!\d)")
 CURRENCY_AFTER = re.compile(
-    r"\s?(美元|港元|港币|人民币|新台币|台币|元|家|间|usd|us\$|hkd|hk\$|rmb|cny|twd|nt\$"
+    r"\s?(个工作日|工作日|个月|小时|天|日|周|星期|年|working\s+days?|business\s+days?|days?|weeks?"
+    r"|months?|years?|hours?|美元|港元|港币|人民币|新台币|台币|元|家|间|usd|us\$|hkd|hk\$|rmb|cny|twd|nt\$"
     r"|dollars?|yuan|stores?|outlets?|shops?)(?![a-z])"
 )
 CURRENCY_BEFORE = re.compile(r"(usd|us\$|hkd|hk\$|rmb|cny|twd|nt\$|¥|\$)\s?$")
@@ -83,6 +88,10 @@ _CURRENCIES = {
     "rmb": "CNY", "cny": "CNY", "¥": "CNY", "yuan": "CNY", "新台币": "TWD", "台币": "TWD",
     "twd": "TWD", "nt$": "TWD", "家": "COUNT", "间": "COUNT", "store": "COUNT",
     "stores": "COUNT", "outlet": "COUNT", "outlets": "COUNT", "shop": "COUNT", "shops": "COUNT",
+    "个工作日": "WORKDAY", "工作日": "WORKDAY", "个月": "MONTH", "小时": "HOUR", "天": "DAY",
+    "日": "DAY", "周": "WEEK", "星期": "WEEK", "年": "YEAR", "day": "DAY", "days": "DAY",
+    "week": "WEEK", "weeks": "WEEK", "month": "MONTH", "months": "MONTH", "year": "YEAR",
+    "years": "YEAR", "hour": "HOUR", "hours": "HOUR",
 }  # fmt: skip
 RELATIVE_PERIOD = re.compile(
     r"上一?年度?|上年末|上一?财年|去年|前一年|同期|"
@@ -96,7 +105,10 @@ CLAUSE_END = re.compile(r"[。!?!?;;\n]|\.(?=\s|$)|(?<!\d),|,(?!\d)|(?<!\d),|,(?
 
 
 def currency_word(word: str) -> str | None:
-    return _CURRENCIES.get(word.lower())
+    word = " ".join(word.lower().split())
+    if word.startswith(("working", "business")):
+        return "WORKDAY"
+    return _CURRENCIES.get(word)
 
 
 class Vocabulary:

@@ -34,6 +34,7 @@ from functools import partial
 from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
 from ragspine.agent.cues import vocabulary
 from ragspine.agent.frames import NO_FRAME, Frame, frame_of, merged, passage_frame
+from ragspine.agent.labels import swapped
 from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
 from ragspine.agent.support import (
@@ -46,10 +47,11 @@ from ragspine.agent.support import (
     passage_statements,
     quote_claims,
     quoted,
+    supporters,
     unit_kind,
-    verdict,
 )
 from ragspine.agent.tables import noted, table_cells, table_end, with_cell
+from ragspine.agent.units import convertible
 from ragspine.numbers import CITATION, Quantity, fold_numbers, read_numbers
 from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period
@@ -107,6 +109,13 @@ def _frame(headings: list[Frame]) -> Frame:
     for own in headings:
         frame = merged(own, frame)
     return frame
+
+
+def _close(q: Quantity, source: Statement) -> bool:
+    """Does the source state this value at all, in its own unit or one it converts to?"""
+    if close(q, source.quantity):
+        return True
+    return any(close(c, source.quantity) for c in convertible(q, source.context.currency))
 
 
 def _sentences(line: str) -> list[str]:
@@ -247,11 +256,13 @@ class _Guard:
             *self.facts,
             *(s for h in cited for s in passage_statements(h, self.vocab, self.ref)),
         ]
-        near = [[s for s in sources if close(q, s.quantity)] for q in quantities]
+        near = [[s for s in sources if _close(q, s)] for q in quantities]
         bad = sum(not n for n in near)
         if any(near):
             claims = read()
-            bad += sum(verdict(c, n) is not None for c, n in zip(claims, near, strict=True) if n)
+            held = [supporters(c, n) if n else [] for c, n in zip(claims, near, strict=True)]
+            bad += sum(isinstance(h, str) for n, h in zip(near, held, strict=True) if n)
+            bad += len(swapped(claims, [h if isinstance(h, list) else [] for h in held]))
         if self.names_a_slot(text):
             bad += self.contradictions(read(), cited)
         return bad

@@ -38,7 +38,9 @@ from ragspine.agent.claims import (
 )
 from ragspine.agent.cues import Vocabulary
 from ragspine.agent.frames import passage_frame
+from ragspine.agent.qualifiers import MISQUALIFIED, misqualified
 from ragspine.agent.query_tools import FoundResult, ToolResult
+from ragspine.agent.units import duration_factor, is_discount, scaled
 from ragspine.numbers import Kind, Quantity, fold_numbers
 from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period
@@ -64,6 +66,8 @@ class Statement:
     quantity: Quantity
     context: Context
     computed: bool = False
+    label: frozenset[str] = frozenset()  # the words naming it in its sentence
+    sentence: tuple[int, int] | None = None  # its passage and sentence, for ``crossed``
 
 
 def verdict(claim: Claim, sources: Iterable[Statement]) -> str | None:
@@ -79,21 +83,52 @@ def backing(claim: Claim, sources: Iterable[Statement]) -> Statement | None:
 
 
 def judged(claim: Claim, sources: Iterable[Statement]) -> tuple[str | None, Statement | None]:
-    reason = UNSUPPORTED
-    signed = _signed(claim.quantity, claim.context)
+    found = supporters(claim, sources, first=True)
+    return (None, found[0]) if isinstance(found, list) else (found, None)
+
+
+def supporters(
+    claim: Claim, sources: Iterable[Statement], *, first: bool = False
+) -> list[Statement] | str:
+    """Every source that supports the claim (the first only, with ``first``); when none
+    does, why not: ``unsupported`` when none states its value, else the dimension in which the
+    ones that do differ."""
+    reason, out = UNSUPPORTED, []
     for source in sources:
+        context, quantity = claim.context, claim.quantity
+        factor = duration_factor(context.currency, source.context.currency)
+        if factor is not None:  # 3年 against 36个月: the claim in the source's unit
+            quantity = scaled(quantity, factor)
+            context = replace(context, currency=source.context.currency)
+        signed = _signed(quantity, context)
         theirs = _signed(source.quantity, source.context)
         # "变化11%" may give the size of a computed change without its sign
-        loose = source.computed and claim.context.direction == 0
+        loose = source.computed and context.direction == 0
         if signed.matches(theirs) or (loose and signed.matches(_negated(theirs))):
-            why = differs(claim.context, source.context)
+            why = differs(context, source.context)
+            if why is None and misqualified(
+                signed, _qualifiers(context), theirs, _qualifiers(source.context)
+            ):
+                why = MISQUALIFIED
             if why is None:
-                return None, source
+                out.append(source)
+                if first:
+                    return out
+                continue
             if reason in (UNSUPPORTED, REVERSED):
                 reason = why
         elif reason == UNSUPPORTED and _negated(signed).matches(theirs):
             reason = REVERSED  # 下降11% against 增长11%
-    return reason, None
+    return out or reason
+
+
+def _qualifiers(context: Context) -> dict[str, str | None]:
+    return {
+        "bound": context.bound,
+        "span": context.span,
+        "flow": context.flow,
+        "scope": context.scope,
+    }
 
 
 def close(claim: Quantity, source: Quantity) -> bool:
@@ -101,6 +136,8 @@ def close(claim: Quantity, source: Quantity) -> bool:
     of ``Quantity.matches`` on sizes.)"""
     if claim.kind != source.kind:
         return False
+    if claim.spread or source.spread:
+        return abs(abs(claim.value) - abs(source.value)) <= max(claim.precision, source.precision)
     size = abs(source.value)
     allowed = min(claim.precision, size * _SHARE_OF_SOURCE) + source.precision / 1000
     return abs(abs(claim.value) - size) <= allowed
@@ -110,7 +147,7 @@ def differs(claim: Context, source: Context) -> str | None:
     """The first dimension stated on both sides with different values, else None."""
     if _both(claim.entity, source.entity):
         return WRONG_ENTITY
-    if _both(claim.period, source.period):
+    if _both(claim.period, source.period) or _both(claim.base, source.base):
         return WRONG_PERIOD
     if _both(claim.metric, source.metric) or not compatible(claim.modifier, source.modifier):
         return WRONG_METRIC
@@ -161,7 +198,16 @@ def _passage_statements(
 ) -> tuple[Statement, ...]:
     frame = passage_frame(title, vocab, ref)
     claims = read_claims(fold_numbers(text), vocab, ref, frame)
-    return tuple(Statement(c.quantity, c.context) for c in claims)
+    key = hash(text)
+    out = []
+    for c in claims:
+        context = replace(c.context, modifier=LEVEL) if is_discount(c.quantity) else c.context
+        out.append(Statement(c.quantity, context, False, c.label, (key, c.sentence)))
+        if is_discount(c.quantity):  # 八折: a price at 80%, and a cut of 20%
+            cut = replace(c.quantity, value=Decimal(100) - c.quantity.value)
+            context = replace(c.context, modifier=GROWTH, direction=-1)
+            out.append(Statement(cut, context, computed=True, label=c.label))
+    return tuple(out)
 
 
 def fact_statements(vocab: Vocabulary, facts: Sequence[ToolResult]) -> list[Statement]:

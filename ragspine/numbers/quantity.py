@@ -22,6 +22,7 @@ class Quantity:
     end: int
     text: str
     role: Role = "value"
+    spread: bool = False  # a range in words (双位数: 10 to 99): its precision is its half-width
 
     def matches(self, other: Quantity) -> bool:
         """Does ``other`` (from a source) state this value?
@@ -41,6 +42,8 @@ class Quantity:
         """
         if self.kind != other.kind:
             return False
+        if self.spread or other.spread:  # a range in words holds whatever lies in it
+            return abs(self.value - other.value) <= max(self.precision, other.precision)
         allowed = min(self.precision, abs(other.value) * _SHARE_OF_SOURCE)
         return abs(self.value - other.value) <= allowed + other.precision / 1000
 
