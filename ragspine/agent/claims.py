@@ -12,7 +12,8 @@ a source states), so that the two are read alike. For each value ``read_numbers`
   first named period, else its frame's); a comparison base (上年的X, 较2022年的X) is the period
   of the one value after it in its clause, and of no change ("较上年增长11%" is this year's);
   the FROM value of "由410增至455" is the period before the one the sentence names; a target's
-  period is its "到2030年 / by 2030";
+  period is its "到2030年 / by 2030"; an opening period ("at the start of 2024", 年初) is the one
+  before (all read from ``period_marks``);
 * metric and modifier: the nearest metric phrase before it (the glossary matches whole names,
   longest first, so 同店销售增长 is SSSG, not 销售; a line item the profile knows without facts
   is another metric), with level | growth | share | margin | per_unit from the words between
@@ -30,20 +31,16 @@ contradicts. Text is read folded (``fold_numbers``); the glossary's view is ``fo
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import NamedTuple
 
 from ragspine.agent.cues import (
-    BY_YEAR,
     CHANGE,
     CHANGE_AFTER,
     CHANGE_BEFORE_NAME,
     CLAUSE_END,
-    COMPARED,
-    COMPARED_AFTER,
     CURRENCY_AFTER,
     CURRENCY_BEFORE,
     DIRECTION,
@@ -53,11 +50,7 @@ from ragspine.agent.cues import (
     JOINED,
     LANGUAGE_SWITCH,
     OF_WHOLE,
-    OPENING,
-    OPENING_AFTER,
-    OWN_PERIOD,
     PER_UNIT_WORDS,
-    RELATIVE_PERIOD,
     SENTENCE_END,
     SHARE_WORDS,
     TARGET_WORDS,
@@ -68,9 +61,10 @@ from ragspine.agent.cues import (
 )
 from ragspine.agent.frames import NO_FRAME, Frame
 from ragspine.agent.labels import counts_a_list, label_of, range_ends, respectively
+from ragspine.agent.period_marks import PeriodMarks, earlier_entity
 from ragspine.agent.qualifiers import bound_of, flow_of, scope_of
 from ragspine.numbers import Quantity, read_numbers
-from ragspine.profile.periods import Period, find_periods, previous_period
+from ragspine.profile.periods import Period
 from ragspine.text import fold, fold_with_index
 
 ACTUAL, TARGET, FORECAST = "actual", "target", "forecast"
@@ -152,7 +146,7 @@ class _Reading:
     def claims(self, quantities: list[Quantity]) -> list[Claim]:
         spans = [(self.at(q.start), self.at(q.end)) for q in quantities]
         self.spans = spans
-        self.periods = self._periods(spans)
+        self.marks = PeriodMarks(self.view, self.ref, spans, self.clauses, self.frame.period)
         pairs = self._pairs(spans)
         ends = range_ends(self.view, spans, self.clauses, set(pairs))
         listed = respectively(self.view, spans, self.sentences)
@@ -182,40 +176,6 @@ class _Reading:
     def _bounds(self, cuts: list[int], start: int) -> tuple[int, int]:
         i = bisect_right(cuts, start) - 1
         return cuts[i], cuts[i + 1] if i + 1 < len(cuts) else len(self.view)
-
-    def _periods(self, spans: list[tuple[int, int]]) -> list[_Mark]:
-        """Every period expression, in order: a period, or "prev" (上年) / "own" (本年)."""
-        out: list[_Mark] = []
-        taken: list[tuple[int, int]] = []
-        view, last = self.view, -1
-        for pattern, mark in ((RELATIVE_PERIOD, "prev"), (OWN_PERIOD, "own")):
-            for m in pattern.finditer(view):
-                out.append(_Mark(m.start(), m.end(), mark, self._base_mark(m, mark, last)))
-                last = m.end() if out[-1].scoped else last
-                taken.append(m.span())
-        for pm in find_periods(view, self.ref):
-            inside = any(s < pm.end and pm.start < e for s, e in [*taken, *spans])
-            if pm.period is not None and not inside:
-                base = COMPARED.search(view, max(0, pm.start - 4), pm.start) is not None
-                base = base or COMPARED_AFTER.match(view, pm.end) is not None
-                opening = OPENING.search(view, max(0, pm.start - 20), pm.start)
-                if opening or OPENING_AFTER.match(view, pm.end):
-                    out.append(_Mark(pm.start, pm.end, previous_period(pm.period), base))
-                else:
-                    out.append(_Mark(pm.start, pm.end, pm.period, base))
-        return sorted(out, key=lambda p: p.start)
-
-    def _base_mark(self, m: re.Match[str], mark: str, last: int) -> bool:
-        """Is a relative period a comparison base? In English always (than the prior year);
-        in Chinese after 较/比/高于 (较上年), before 的 (上年的1400), or right after another
-        base (较去年同期); 上年为下降2.8% is the year's own figure."""
-        if mark != "prev":
-            return False
-        if m.group().isascii():
-            return True
-        view = self.view
-        compared = COMPARED.search(view, max(0, m.start() - 4), m.start()) is not None
-        return compared or view.startswith("的", m.end()) or 0 <= m.start() - last <= 1
 
     def _pairs(self, spans: list[tuple[int, int]]) -> dict[int, _Pair]:
         """The two values of a from-to pair in one clause: 由410增至455, from 410 to 455, rose
@@ -269,9 +229,16 @@ class _Reading:
         channel = self._channel(c0, c1, start)
         if channel is None and frame.source and (metric or frame.metric) is not None:
             channel = self.vocab.default_channel  # a source's unqualified figure: the total
-        period, earlier = self._period(s0, (c0, c1), start, end, pair, modality, changed)
+        period, earlier = self.marks.period(
+            s0,
+            (c0, c1),
+            (start, end),
+            target=modality != ACTUAL,
+            changed=changed,
+            pair=(pair.role, pair.start, pair.from_end) if pair else None,
+        )
         if frame.source and entity is None:
-            entity = self._earlier_entity(s0)
+            entity = earlier_entity(self.names, s0)
         left = max(c0, previous)
         return Context(
             entity=entity or frame.entity,
@@ -287,24 +254,8 @@ class _Reading:
             bound=bound_of(self.view, left, start, end),
             flow=flow_of(self.view, left, start),
             scope=scope_of(self.view, c0, start),
-            base=self._base(s0, start) if changed and pair is None else None,
+            base=self.marks.base(s0, start) if changed and pair is None else None,
         )
-
-    def _earlier_entity(self, s0: int) -> str | None:
-        """A source's sentence naming no entity is about the one its paragraph last named
-        ("...mainland China stores were served by 14 centres. By year end ... into 9")."""
-        named = [code for k, code, s, _ in self.names if k == "entities" and s < s0]
-        return named[-1] if named else None
-
-    def _base(self, s0: int, start: int) -> Period | None:
-        """What a change is measured against: the last comparison base before it in its
-        sentence (较上年, 与2022年相比), resolved against the sentence's own period."""
-        marks = [p for p in self.periods if s0 <= p.start and p.end <= start]
-        own = next((p.what for p in reversed(marks) if isinstance(p.what, Period)), None)
-        bases = [p for p in marks if p.scoped]
-        if not bases:
-            return None
-        return _resolve(bases[-1].what, own or self.frame.period)
 
     def _name(self, kind: str, s0: int, start: int, end: int, after_until: int) -> str | None:
         """The nearest name of this kind before the value in its sentence, else the first
@@ -375,47 +326,6 @@ class _Reading:
             return FORECAST
         return ACTUAL
 
-    def _period(
-        self,
-        sentence: int,
-        clause: tuple[int, int],
-        start: int,
-        end: int,
-        pair: _Pair | None,
-        modality: str,
-        changed: bool,
-    ) -> tuple[Period | None, bool]:
-        """The value's period, and whether it is one before the statement's own.
-
-        A comparison base (上年的X, 较2022年的X, than in 2023) is the period of the one value
-        after it, and of no change: "较上年增长11%" is this year's growth."""
-        s0, (c0, c1) = sentence, clause
-        named = [p.what for p in self.periods if s0 <= p.start and p.end <= start]
-        own = next((p for p in reversed(named) if isinstance(p, Period)), self.frame.period)
-        if modality != ACTUAL and (by := BY_YEAR.search(self.view, c0, c1)):
-            return Period("FY", by.group(1)), False  # a target's period: 到2030年, by 2030
-        before = [p for p in self.periods if s0 <= p.start and p.end <= start]
-        before = [p for p in before if not p.scoped or not (changed or self._consumed(p, start))]
-        if pair is not None and pair.role == "to":  # not the FROM value's own period
-            before = [p for p in before if not pair.start <= p.start < pair.from_end]
-        after = [p for p in self.periods if end <= p.start < c1]
-        if len(before) > 1 and self._joined(before[-2].end, before[-1].start):
-            before = []  # 2023和2024年…分别为: which is whose, the reader cannot tell
-        found = before[-1] if before else after[0] if after else None
-        if pair is not None and pair.role == "from":
-            if found is not None and pair.start <= found.start < pair.from_end:
-                return _resolve(found.what, own), True  # 由上年的1400…, from 2023's 410
-            period = _resolve(found.what, own) if found is not None else own
-            return (previous_period(period) if period is not None else None), True
-        if found is None:
-            return self.frame.period, False
-        return _resolve(found.what, own), found.what == "prev"
-
-    def _consumed(self, mark: _Mark, start: int) -> bool:
-        """Another value, or a clause's end, stands between a comparison base and this value."""
-        cuts = [s for s, _ in self.spans] + self.clauses
-        return any(mark.end <= cut < start for cut in cuts)
-
     def _currency(self, start: int, end: int) -> str | None:
         after = CURRENCY_AFTER.match(self.view, end)
         if after:
@@ -424,29 +334,11 @@ class _Reading:
         return currency_word(before.group(1)) if before else None
 
 
-class _Mark(NamedTuple):
-    """A period expression: a period, or "prev" (上年) / "own" (本年) of the statement's own;
-    ``scoped`` when it is a comparison base (上年的, 较2022年的)."""
-
-    start: int
-    end: int
-    what: Period | str
-    scoped: bool
-
-
 class _Pair(NamedTuple):
     role: str  # "from" or "to"
     direction: int
     start: int  # where the pair starts (由 / from)
     from_end: int  # where its FROM value ends
-
-
-def _resolve(found: Period | str, own: Period | None) -> Period | None:
-    if isinstance(found, Period):
-        return found
-    if own is None:
-        return None
-    return previous_period(own) if found == "prev" else own
 
 
 def _kind(kind: str) -> str:
