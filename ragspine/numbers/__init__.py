@@ -17,13 +17,16 @@ quantity:
   ``one point three billion``, ``a third``; Roman numerals where they cannot be letters
   (``XII stores``, never the word "I");
 * multiples: ``翻倍``, ``doubled``, ``3倍``.
+* amounts in words (``words``): ``八折`` / ``8.5折``, ``双位数`` / ``double-digit`` (a range),
+  ``半数``, ``a dozen``, ``a score of``; in a link only a figure with a unit (``cut-18-percent``).
 
 Each ``Quantity`` carries its value at scale and its precision (see ``Quantity.matches`` for
 the rounding rule), so ``4.55亿`` and ``455百万`` are the same claim and ``455亿`` is not. A
 year in a period label (``FY2024``, ``2024年``, ``2024Q3``; but ``1999 stores`` and
 ``2024家`` are values), a quarter or half number, list numbering (``1.``, ①②③ inline),
 section and page numbers (``第3节``, ``section 4.2``) have a ``role`` other than ``value``:
-they are labels, not claims. A well-formed citation is lineage and is not read (``CITATION``).
+they are labels, not claims (so is a footnote marker ``[^1]``). A well-formed citation is
+lineage and is not read (``CITATION``).
 """
 
 from ragspine.numbers.fold import fold_numbers

@@ -17,6 +17,7 @@ from ragspine.numbers.numerals import (
     roman_value,
 )
 from ragspine.numbers.quantity import HALF, Kind, Quantity, Role, precision_of
+from ragspine.numbers.words import COUNT_WORDS, ZHE, count_word, in_a_link, links, zhe
 
 _SCALE_WORDS = {
     "万亿": 10**12, "千亿": 10**11, "百亿": 10**10, "十亿": 10**9, "亿": 10**8, "億": 10**8,
@@ -58,22 +59,6 @@ _MULTIPLE_EN = "|".join(sorted((w for w in _MULTIPLE_WORDS if w.isascii()), key=
 # Tried only where a number can start (a digit, a sign, a numeral character, the first letter
 # of a word): the alternatives below are costly, and most positions in prose start nothing.
 _START = rf"(?=[\d.+\-负{CJK_CHARS}翻减百千双半过个]|(?<![a-z])[a-z])"
-# Counts and shares in words (see ``_count_word``); X折, a price at X tenths (八折, 8.5折).
-_COUNT_WORDS = (
-    r"个位数|两位数|双位数|三位数|半数|过半(?![数年月天日个小])"
-    r"|(?<![a-z])(?:half\s+a\s+dozen|a\s+dozen|a\s+score\s+of|(?:single|double|triple)[\s-]digits?)"
-    r"(?![a-z])"
-)
-_DIGITS_RANGES = {
-    "个位数": (0, 9), "single": (0, 9), "两位数": (10, 99), "双位数": (10, 99),
-    "double": (10, 99), "三位数": (100, 999), "triple": (100, 999),
-}  # fmt: skip
-_COUNT_VALUES = {"半数": 50, "过半": 50, "half a dozen": 6, "a dozen": 12, "a score of": 20}
-_CHANGE_AFTER = re.compile(
-    r"\s*(?:的)?\s*(?:增长|下滑|下降|增幅|降幅|上涨|下跌|涨幅|跌幅|growth|declines?|rises?|falls?"
-    r"|drops?|increases?|decreases?|gains?|losses)",
-    re.I,
-)
 _NUMBER = rf"""
     (?P<sign>[-+]|负|minus\s)?
     (?:(?P<mixed>{{mixed}})|(?P<arabic>{_ARABIC})|(?P<cjk>[{CJK_CHARS}]+)
@@ -84,8 +69,8 @@ _NUMBER = rf"""
 _TOKEN_BODY = rf"""
     {_START}
     (?:
-    (?P<countword>{_COUNT_WORDS})
-  | (?P<zhe>[一二三四五六七八九1-9](?:[.点]?[五5])?)折(?![旧合算叠射返线价扣])
+    (?P<countword>{COUNT_WORDS})
+  | (?P<zhe>{ZHE})
   | (?P<fractionword>(?<![a-z])(?:{_FRACTION_RE})(?![a-z])|一半)
   | (?P<multword>翻了一番|翻一番|翻倍|翻番|减半|(?<![a-z])(?:{_MULTIPLE_EN})(?![a-z]))
   | (?P<percentof>百分之|千分之)(?P<pofnum>{_ARABIC}|[{CJK_CHARS}]+)
@@ -154,9 +139,12 @@ def read_numbers(text: str) -> list[Quantity]:
     """
     if "(" in text or "(" in text or "[" in text:
         text = CITATION.sub(lambda m: " " * len(m.group()), text)
+    text, linked = links(text)
     out: list[Quantity] = []
     for m in _TOKEN.finditer(text):
         q = _quantity(m, text)
+        if q is not None and linked and in_a_link(q, linked):
+            continue
         if q is None:
             if m.group("mixed"):
                 again = _TOKEN_PLAIN.finditer(text, m.start(), m.end())
@@ -182,12 +170,9 @@ def _listed_label(last: Quantity, q: Quantity, text: str) -> bool:
 def _quantity(m: re.Match[str], text: str) -> Quantity | None:
     start, end, raw = m.start(), m.end(), m.group()
     if m.group("countword"):
-        return _count_word(m, text)
-    if m.group("zhe"):  # 八折: 80% of the price; 八五折, 8.5折: 85%
-        digits = "".join(str(cjk_value(c) if not c.isdigit() else c) for c in m.group("zhe"))
-        digits = digits.replace(".", "").replace("点", "")
-        value = Decimal(digits) * (10 if len(digits) == 1 else 1)
-        return Quantity(value, "percent", HALF, start, end, raw)
+        return count_word(m, text)
+    if m.group("zhe"):
+        return zhe(m)
     if m.group("fractionword"):
         word = " ".join(m.group("fractionword").lower().split())
         value = Decimal(_FRACTION_WORDS[word])
@@ -209,23 +194,6 @@ def _quantity(m: re.Match[str], text: str) -> Quantity | None:
             return None
         return Quantity(num[0] * 100 / den[0], "percent", HALF, start, end, raw)
     return _plain(m, text)
-
-
-def _count_word(m: re.Match[str], text: str) -> Quantity:
-    """A count or share in words: 双位数 (10 to 99: a range, percent before a change word, as
-    in 双位数下滑), 半数 / 过半 (50%; 过半 and 半数以上 carry their bound in the words),
-    a dozen (12), a score of (20)."""
-    word = " ".join(m.group().lower().split())
-    start, end = m.start(), m.end()
-    lead = word.replace("-", " ").split()[0]
-    if lead in _DIGITS_RANGES:
-        low, high = _DIGITS_RANGES[lead]
-        kind: Kind = "percent" if _CHANGE_AFTER.match(text, end) else "number"
-        mid, half = Decimal(low + high) / 2, Decimal(high - low) / 2 + HALF
-        return Quantity(mid, kind, half, start, end, m.group(), spread=True)
-    value = Decimal(_COUNT_VALUES[word])
-    kind = "percent" if word in ("半数", "过半") else "number"
-    return Quantity(value, kind, HALF, start, end, m.group())
 
 
 def _number(token: str) -> tuple[Decimal, Decimal] | None:

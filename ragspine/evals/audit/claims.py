@@ -49,9 +49,16 @@ _IDIOMS: dict[str, tuple[Fraction | int, str]] = {
     "half a dozen": (6, "number"), "a score": (20, "number"),
     "双位数": (10, "span"), "两位数": (10, "span"), "double-digit": (10, "span"),
     "double digit": (10, "span"), "三位数": (100, "span"), "triple-digit": (100, "span"),
+    "个位数": (0, "span"), "single-digit": (0, "span"), "single digit": (0, "span"),
 }  # fmt: skip
-# a count in words of a range: 双位数 is any magnitude from 10 to 99
-_SPANS = {10: (Fraction(10), Fraction(99)), 100: (Fraction(100), Fraction(999))}
+# a count in words of a range: 双位数 is any magnitude from 10 to 99, 个位数 from 0 to 9
+_SPANS = {
+    0: (Fraction(0), Fraction(9)),
+    10: (Fraction(10), Fraction(99)),
+    100: (Fraction(100), Fraction(999)),
+}
+# 过半年, 过半个月: past half a span of time, not more than half of a whole
+_TIME_AFTER = re.compile(r"^(?:年|月|天|日|个|小时|周)")
 _SCORE_OF = re.compile(r"^\s+of\s+(?![\d$])", re.I)
 _EN = "|".join(sorted([*WORDS, *EN_SCALES], key=len)[::-1])
 _DIGIT_WORD = "|".join(w for w, v in WORDS.items() if v < 10)
@@ -69,10 +76,10 @@ _IDIOM_RE = "|".join(sorted((re.escape(k) for k in _IDIOMS), key=len, reverse=Tr
 _MAG_RE = "|".join(sorted(_MAGNITUDE, key=len, reverse=True))
 _SUFFIX_RE = (
     r"%|‰|PCT|个百分点|百分点|percentage points?|pp|bps|basis points?|percent|per cent|倍|成|times"
-    r"|折(?![合旧算扣现叠让价])"
+    r"|折(?![合旧算扣叠价射返线])"  # 五折让利, 八折现价: 折 then a word is still X折
 )
 # A run is tried only where one can start: most positions in prose start nothing.
-_START = rf"(?=[\d+\-负{ZH}翻减双半过]|(?<![A-Za-z])[A-Za-z])"
+_START = rf"(?=[\d+\-负{ZH}翻减双半过个]|(?<![A-Za-z])[A-Za-z])"
 _RUN = re.compile(
     rf"{_START}(?:(?P<idiom>{_IDIOM_RE})"
     rf"|(?P<pct>百分之|千分之)(?P<pctnum>[\d.,]+|[{ZH}]+)"
@@ -120,6 +127,8 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         amount, kind = _IDIOMS[idiom]
         if idiom == "a score" and not _SCORE_OF.match(text[m.end() :]):
             return None  # a score of new stores is 20; a test score is not
+        if idiom == "过半" and _TIME_AFTER.match(text[m.end() :]):
+            return None  # 过半年后: after half a year, no share
         if kind == "span":
             lo, hi = _SPANS[int(amount)]
             return Claim(raw, lo, "number", Fraction(1, 2), way, span=(lo, hi))
@@ -217,7 +226,8 @@ _SECTION_BEFORE = re.compile(
     re.I,
 )
 _PART_OF_YEAR = re.compile(
-    r"(?<![A-Za-z])(?:start|end|beginning|middle|outset|close|course|rest)\s+of\s+(?:the\s+)?$",
+    r"(?<![A-Za-z])(?:start|end|beginning|middle|outset|close|course|rest|half|quarter)\s+of"
+    r"\s+(?:the\s+)?$",
     re.I,
 )
 _LIST_OF_LABELS = re.compile(
@@ -251,7 +261,7 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
     if len(raw) <= 2 and _wrapped(text, start, end, "[]"):
         return True  # [1]: a citation marker
     if len(raw) == 4 and raw[:2] in ("19", "20") and _PART_OF_YEAR.search(before):
-        return True  # the start of 2024, the end of 2023: a date, not an amount
+        return True  # the start of 2024, the first half of 2023: a date, not an amount
     if _LIST_OF_LABELS.search(text[max(0, start - 24) : start]):
         return True  # Scope 1 and 2, sections 3 and 4: the list's later numbers are labels too
     before = before[-6:]
