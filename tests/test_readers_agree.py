@@ -237,3 +237,21 @@ def test_both_readers_read_amounts_in_words_alike(n: int, pick: int, tens: int, 
         engine, audit = _reading_engine(text), _reading_audit(text)
         assert engine == meant, ("engine", text, engine)
         assert audit == meant, ("audit", text, audit)
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        # a half-year is a period: only the year and the amount are read
+        ("In the first half of 2024, revenue was 655 million.", ["2024", "655 million"]),
+        # hyphenated, and a half-year report: no share
+        ("In the second-half of 2024 the half-year report listed 12 stores", ["2024", "12"]),
+        # half-dozen is a count word neither reader takes as 50%
+        ("a half-dozen stores closed", []),
+        # the share itself is still read, alone and after a comparative
+        ("Half of the stores closed, more than half of revenue", ["Half", "half"]),
+    ],
+)
+def test_half_is_a_share_only_when_it_is_one(text: str, figures: list[str]) -> None:
+    assert [q.text for q in read_numbers(text)] == figures
+    assert [c.text for _, _, c in read_claims(normalise(text))] == figures

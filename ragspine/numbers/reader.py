@@ -167,6 +167,14 @@ def _listed_label(last: Quantity, q: Quantity, text: str) -> bool:
     return bare and _LISTED_LABEL.fullmatch(text, last.end, q.start) is not None
 
 
+# "half" names a part of a period or a unit ("the first half of 2024", "a half-year report",
+# "half-hourly", "a half-dozen") as often as a share; only the share is a quantity.
+_HALF_OF_TIME = re.compile(r"(?:first|second|1st|2nd|latter|former|back|front)[\s-]*$", re.I)
+_HALF_THEN_TIME = re.compile(
+    r"[\s-]*(?:year|yearly|annual|month|day|hour|dozen|time|way|term|point)", re.I
+)
+
+
 def _quantity(m: re.Match[str], text: str) -> Quantity | None:
     start, end, raw = m.start(), m.end(), m.group()
     if m.group("countword"):
@@ -175,6 +183,10 @@ def _quantity(m: re.Match[str], text: str) -> Quantity | None:
         return zhe(m)
     if m.group("fractionword"):
         word = " ".join(m.group("fractionword").lower().split())
+        if word.endswith("half") and (
+            _HALF_OF_TIME.search(text, 0, start) or _HALF_THEN_TIME.match(text, end)
+        ):
+            return None  # the first half of 2024, a half-year, half-dozen: no share
         value = Decimal(_FRACTION_WORDS[word])
         return Quantity(value, "percent", Decimal(1), start, end, raw)
     if m.group("multword"):

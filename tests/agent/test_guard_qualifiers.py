@@ -134,6 +134,11 @@ def _narrate(store: FactStore, chunks: dict[str, NarrativeHit], reply: str):  # 
         ),
         # 6. 半数以上 where the passage gives no share
         (f"半数以上的关店发生在上半年。{cite('closures')}", "半数以上"),
+        # a full year's figure given to the first half: "half" is a period here, not a share
+        (
+            f"Hong Kong revenue in the first half of 2024 was USD 455 million.{cite('hk')}",
+            "455 million",
+        ),
         # 6. half, where the passage says below half
         (
             f"Half of the closed warehouses were running below capacity.{cite('warehouses')}",

@@ -59,6 +59,10 @@ _SPANS = {
 }
 # 过半年, 过半个月: past half a span of time, not more than half of a whole
 _TIME_AFTER = re.compile(r"^(?:年|月|天|日|个|小时|周)")
+# English half is a share only where it is not a part of a period or a unit
+_HALVES = {"half", "a half", "one half"}
+_PART_BEFORE = re.compile(r"\b(?:first|second|1st|2nd|latter|former|back|front)[\s-]*$", re.I)
+_UNIT_AFTER = re.compile(r"^[\s-]*(?:year|yearly|annual|month|day|hour|dozen|time|way|term)", re.I)
 _SCORE_OF = re.compile(r"^\s+of\s+(?![\d$])", re.I)
 _EN = "|".join(sorted([*WORDS, *EN_SCALES], key=len)[::-1])
 _DIGIT_WORD = "|".join(w for w, v in WORDS.items() if v < 10)
@@ -127,6 +131,10 @@ def _claim(m: re.Match[str], text: str) -> Claim | None:
         amount, kind = _IDIOMS[idiom]
         if idiom == "a score" and not _SCORE_OF.match(text[m.end() :]):
             return None  # a score of new stores is 20; a test score is not
+        if idiom in _HALVES and (
+            _PART_BEFORE.search(text[: m.start()]) or _UNIT_AFTER.match(text[m.end() :])
+        ):
+            return None  # the first half of 2024, a half-year report, a half-dozen: no share
         if idiom == "过半" and _TIME_AFTER.match(text[m.end() :]):
             return None  # 过半年后: after half a year, no share
         if kind == "span":

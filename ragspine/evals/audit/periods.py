@@ -30,6 +30,9 @@ _ABSOLUTE = re.compile(
             # 2024年第三季度, 2024年Q3, 2024Q3, 2024H1, 2024年上半年, 2024上半年
             rf"(?P<yq>{_YEAR})\s*年?\s*(?:第?(?P<qzh>[一二三四1-4])季度|(?P<half>[上下])半年"
             r"|Q(?P<q>[1-4])|H(?P<h>[12]))",
+            # the first half of 2024, the third quarter of fiscal 2024
+            r"(?<![A-Za-z])(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+"
+            rf"(?P<unit>half|quarter)\s+(?:of\s+)?(?:FY|fiscal(?:\s+year)?\s*)?{_YEAR}",
             # Q3 2024, H1 2024, Q3 FY24
             rf"(?<![A-Za-z])(?P<qh>[QH])(?P<n>[1-4])\s*(?:FY|fiscal\s*)?(?:{_YEAR}|'?{_Y2})(?!\d)",
             # 3Q24, 1H24
@@ -95,6 +98,10 @@ def _code(m: re.Match[str]) -> str:
         return year + _part(m.group("half"), m.group("qzh"), "H" if half else None, quarter or half)
     if m.group("qh"):
         return f"{year}{m.group('qh').upper()}{m.group('n')}"
+    if m.group("ord"):
+        word = m.group("ord").lower()
+        n = int(word[0]) if word[0].isdigit() else ("first", "second", "third", "fourth").index(word) + 1
+        return f"{year}{'H' if m.group('unit').lower() == 'half' else 'Q'}{n}"
     if m.group("qh2"):
         return f"20{m.group('y2')}{m.group('qh2').upper()}{m.group('n2')}"
     return year
