@@ -27,7 +27,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ragspine.agent.modifiers import (
+    CAGR,
     COMPOUND,
+    CONTRIBUTION,
     GROWTH,
     MARGIN,
     PER,
@@ -39,6 +41,7 @@ from ragspine.agent.modifiers import (
     modifier_at,
     part_after,
     per_anywhere,
+    unheld_growth,
     whole_before,
     whole_of_share,
 )
@@ -90,8 +93,15 @@ def read_quantities(
     metrics = [m for k, m in named if k == "metrics"]
     entities = [m for k, m in scan if k == "entities"]
     used: list[tuple[int, int]] = []  # modifier spans read with one metric
+    unheld = _unheld(text, named)
     for i, (kind, m) in enumerate(named):
         if m.start < taken_until:
+            continue
+        if unheld is not None and m is unheld[1]:  # 收入的年复合增长率, 环比, 增长贡献
+            spec = profile.any_metric(_base_of_growth(m.code, profile))
+            if out.declined is None:
+                out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
+                out.declined_name = _unheld_name(unheld[0], spec, m.code)
             continue
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
@@ -144,11 +154,7 @@ def read_quantities(
         elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
             out.spans.append((m.code, *span))
-        elif mod.kind == GROWTH and _is_percent(spec, profile):
-            out.metrics.append(m.code)  # a percentage's change: in points, from two periods
-            out.spans.append((m.code, *span))
-            out.change = True
-        elif out.declined is None:
+        elif out.declined is None:  # a growth rate of a percentage (净利率增长率) is not held
             out.declined = (span[0], max(span[1], until)) if not mod.remote else span
             if mod.remote:
                 out.declined_name = _built_name(mod, spec, profile)
@@ -156,6 +162,41 @@ def read_quantities(
     if out.declined is not None:
         _keep_listed(text, out)
     return out
+
+
+def _unheld(
+    text: str, named: list[tuple[str, AliasMatch]]
+) -> tuple[str, AliasMatch, int, int] | None:
+    """A growth no formula expresses (modifiers.unheld_growth), outside every metric's own words,
+    and the metric nearest it that it is asked of."""
+    found = unheld_growth(text)
+    if found is None:
+        return None
+    kind, start, end = found
+    if any(m.start <= start < m.end for _, m in named):
+        return None  # a metric's own name holds the words: the profile has it
+    metrics = [m for k, m in named if k == "metrics"]
+    if not metrics:
+        return None
+    near = min(metrics, key=lambda m: min(abs(start - m.end), abs(m.start - end)))
+    return kind, near, start, end
+
+
+def _base_of_growth(code: str, profile: DomainProfile) -> str:
+    """revenue growth's CAGR is revenue's: a growth metric named in an unheld growth is its base."""
+    return next((s[1] for s, c in named_shapes(profile).items() if c == code and s[0] == "growth"),
+                code)  # fmt: skip
+
+
+def _unheld_name(kind: str, spec: object, code: str) -> tuple[str, str]:
+    """收入复合增长率 / revenue CAGR: the quantity named from its metric's names."""
+    zh = getattr(spec, "display_name", code)
+    en = getattr(spec, "name_en", None) or zh
+    if kind == CAGR:
+        return f"{zh}复合增长率", f"{en} CAGR"
+    if kind == CONTRIBUTION:
+        return f"{zh}增长贡献率", f"contribution to {en} growth"
+    return f"{zh}环比增长率", f"{en} quarter-on-quarter growth"
 
 
 def _decline(out: Reading, span: tuple[int, int], group: str) -> None:

@@ -197,12 +197,13 @@ def unrecognized_answer(r: UnrecognizedResult, question: str, prof: DomainProfil
     return f"{unrecognized_line(r, question, prof)}\n为避免误导,不提供任何推测数字。"
 
 
-def differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
-    """Later minus earlier, for each series found in exactly two periods of the same type."""
+def differences(results: list[ToolResult], prof: DomainProfile) -> list[tuple[str, str]]:
+    """Later minus earlier, for each series found in exactly two periods of the same type: the
+    metric code and the line stating it."""
     series: dict[tuple[str, str, str], list[FoundResult]] = {}
     for r in distinct_found(results):
         series.setdefault((r["metric_code"], r["entity"], r["channel"]), []).append(r)
-    lines = []
+    lines: list[tuple[str, str]] = []
     for (metric, entity, channel), pair in series.items():
         if len(pair) != 2:
             continue
@@ -217,9 +218,10 @@ def differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
             delta if derived else delta.normalize(), b.get("decimals") if derived else None
         )
         amount = f"{shown} 个百分点" if unit.kind == "percent" else f"{shown} {unit.display}"
-        lines.append(
+        line = (
             f"{_entity_name(entity, prof)} {_metric_name(metric, prof)}"
             f"{_channel_name(channel, prof)} {period_label(b['period_type'], b['period'])} 较 "
             f"{period_label(a['period_type'], a['period'])} 变化:{sign}{amount}(由上述数值计算)"
         )
+        lines.append((metric, line))
     return lines
