@@ -15,8 +15,9 @@ from datetime import date
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.modifiers import how_fast, points_asked, rate_asked
+from ragspine.agent.modifiers import how_fast, points_asked, rate_asked, yoy_how_much
 from ragspine.agent.quantity import read_quantities
+from ragspine.agent.ranks import parts, rank_asked
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -130,15 +131,28 @@ def parse_intent(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
     )
     narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
+    yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held
+    asked = rate or yoy
     reading = read_quantities(
-        text, scan, prof, change=change, narrative=narrative_cue, rate=rate.span() if rate else None
+        text,
+        scan,
+        prof,
+        change=change or yoy is not None,
+        narrative=narrative_cue,
+        rate=asked.span() if asked else None,
     )
     metrics = reading.metrics
+    if yoy is not None:  # levels only for a metric whose growth the profile lacks
+        growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
+        change = not set(metrics) <= growths
     inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
     entity_matches = [
         m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
     ]
     entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
+    rank = rank_asked(text)  # which region had the highest margin: every part, compared
+    if rank and metrics and not any(e != prof.home_entity_code for e in entities):
+        entities = parts(prof) or entities
     home_named = prof.home_entity_code in entities
     if len(entities) > 1 and home_named and not _listed(entity_matches, text):
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one
@@ -220,6 +234,7 @@ def parse_intent(
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
         asks_figure=_FIGURE_CUES.search(text) is not None,
         change=moved and bool(metrics) and len(periods) == 2,
+        rank=rank if len(entities) > 1 else None,
     )
 
 

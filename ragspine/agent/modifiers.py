@@ -59,6 +59,7 @@ UNITS = {
     "store": r"(?:门店|店铺|店|stores?|shops?|outlets?)",
     "employee": r"(?:员工|职工|雇员|employees?|heads?|staff|workers?|capita)",
     "area": r"(?:面积|平方米|平米|square\s+(?:metres?|meters?|feet|foot)|sq\.?\s*m|sqm|m2)",
+    "share": r"(?:股(?!东|本|权|份)|shares?(?!\s*holders?)(?![a-z]))",
     "other": r"(?:交易|订单|顾客|客户|会员|客人|人次|transactions?|orders?|customers?|members?|"
     r"visits?|visitors?|tickets?|baskets?|users?|subscribers?|units?|products?|items?|skus?)",
 }
@@ -68,6 +69,7 @@ _PER_BEFORE = [
     ("employee", re.compile(r"(?:人均|平均每人|每人|每(?:名|位|个)?(?:员工|职工)(?:的)?|(?<![a-z])"
                             r"per[\s-](?:employee|head|capita))\s*$")),
     ("area", re.compile(r"(?:每平方米|每平米|单位面积)(?:的)?\s*$")),
+    ("share", re.compile(r"(?:每股|(?<![a-z])per[\s-]share)(?:的)?\s*$")),
     ("other", re.compile(r"(?:单笔|笔均|(?:平均)?每(?:笔|单|位|名|个)(?:交易|订单|顾客|客户|会员)?"
                          r"(?:的)?(?:平均)?)\s*$")),
 ]  # fmt: skip
@@ -110,7 +112,14 @@ _RATE_ASKED = re.compile(
 _GROWTH_VERB = re.compile(
     r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|降幅|同比|提高|提升|降低|上涨|下跌|"
     r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
-    r"drop\w*|chang\w*|gain\w*|yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?![a-z])"
+    r"drop\w*|chang\w*|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
+    r"surg\w*|soar\w*|slid|slide|sliding|tumbl\w*|yoy|year[\s-]+on[\s-]+year|"
+    r"year[\s-]+over[\s-]+year)(?![a-z])"
+)
+# 同比增长多少: 同比 names a rate; asked with 多少 it is the year-on-year growth rate where the
+# profile holds it (else the two levels and their difference).
+_YOY_HOW_MUCH = re.compile(
+    r"同比\s*(?:增长|增加|上升|提高|提升|下降|减少|下滑|降低|变化|变动|增减)?\s*(?:了)?\s*(?:是|有)?\s*多少"
 )
 # A change asked in points: only a difference of two percentages is in points.
 _POINTS = re.compile(
@@ -175,6 +184,11 @@ def points_asked(text: str) -> re.Match[str] | None:
     """A change asked in percentage points (提高了几个百分点, by how many percentage points): the
     two periods' levels and their difference, never one level."""
     return _POINTS.search(text)
+
+
+def yoy_how_much(text: str) -> re.Match[str] | None:
+    """同比增长多少: the year-on-year rate, where the profile holds it."""
+    return _YOY_HOW_MUCH.search(text)
 
 
 def how_fast(text: str) -> re.Match[str] | None:

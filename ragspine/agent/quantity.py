@@ -16,8 +16,8 @@ recognised by its formula's shape, so a profile need not alias every combination
     X to Y, Y's part X X / Y      (Y may be a sum of metrics: 负债合计, 三项费用)
 
 Where the profile has no such metric, the quantity is declined by the name the question gives
-it (or, where the modifier is written apart from the metric, by a name built from the metric's:
-门店数增长率). A percentage metric followed by 率 is the same metric (同店销售增长率 is
+it (or, where the modifier is written apart from the metric or a growth's words hold whose it
+is, by a name built from the metric's: 门店数增长率, net margin growth rate). A percentage metric followed by 率 is the same metric (同店销售增长率 is
 同店销售增长).
 """
 
@@ -156,8 +156,9 @@ def read_quantities(
             out.spans.append((m.code, *span))
         elif out.declined is None:  # a growth rate of a percentage (净利率增长率) is not held
             out.declined = (span[0], max(span[1], until)) if not mod.remote else span
-            if mod.remote:
-                out.declined_name = _built_name(mod, spec, profile)
+            owned = any(out.declined[0] <= e.start < out.declined[1] for e in entities)
+            if mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
+                out.declined_name = _built_name(mod, spec, text[m.start : m.end])
     out.metrics = list(dict.fromkeys(out.metrics))
     if out.declined is not None:
         _keep_listed(text, out)
@@ -226,10 +227,11 @@ def _remote(
     return None
 
 
-def _built_name(mod: Modifier, spec: object, profile: DomainProfile) -> tuple[str, str]:
-    """门店数增长率 / store count growth rate: a quantity named from its metric's names."""
+def _built_name(mod: Modifier, spec: object, words: str) -> tuple[str, str]:
+    """门店数增长率 / store count growth rate: a quantity named from its metric's names (in
+    English, the question's own words for it where the profile has no English name)."""
     zh = getattr(spec, "display_name", "")
-    en = getattr(spec, "name_en", None) or zh
+    en = getattr(spec, "name_en", None) or (words if words.isascii() else zh)
     if mod.kind == GROWTH:
         return f"{zh}增长率", f"{en} growth rate"
     unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
@@ -254,6 +256,12 @@ _OF_WHOLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?:group'?s?\s+|total\s+)?|\s
 
 def _is_share(code: str, profile: DomainProfile) -> bool:
     return any(c == code and s[0].endswith("share") for s, c in named_shapes(profile).items())
+
+
+def _growth_named(spec: object) -> bool:
+    """A metric that is itself a growth (同店销售增长, same-store sales growth)."""
+    names = (getattr(spec, "display_name", ""), getattr(spec, "name_en", None) or "")
+    return any(n.endswith(("增长", "growth")) for n in names)
 
 
 def _is_percent(spec: object, profile: DomainProfile) -> bool:
@@ -288,6 +296,8 @@ def _mapped(
     shapes = named_shapes(profile)
     if mod.kind == MARGIN and _is_percent(spec, profile):
         return m.code, mod.end  # 同店销售增长率 is 同店销售增长: a percentage named with 率
+    if mod.kind == GROWTH and mod.bare and _growth_named(spec):
+        return m.code, mod.end  # comp-store sales growth: a growth metric named with its growth
     if (
         spec is not None
         and not isinstance(spec, MetricSpec)

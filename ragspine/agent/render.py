@@ -111,6 +111,20 @@ def _amount(value: str | float, unit_code: str, prof: DomainProfile, decimals: i
     return f"{shown} {unit.display}" if unit.display else shown
 
 
+def fact_amount(r: FoundResult, prof: DomainProfile, decimals: int | None = None) -> str:
+    """A found result's figure with its unit, rounded as its fact line shows it."""
+    rounding = decimals if decimals is not None or not r.get("operands") else r.get("decimals", 2)
+    return _amount(r["value_text"], r["unit"], prof, rounding)
+
+
+def metric_name(code: str, prof: DomainProfile) -> str:
+    return _metric_name(code, prof)
+
+
+def entity_name(code: str, prof: DomainProfile) -> str:
+    return _entity_name(code, prof)
+
+
 def _cite(src: Source) -> str:
     return f"(来源:{src['doc']} · {src['locator']})"
 

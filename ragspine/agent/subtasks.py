@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
+from ragspine.agent.ranks import rank_lines
 from ragspine.agent.render import (
     asked_decimals,
     differences,
@@ -95,6 +96,10 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
         lines.extend(line for _, line in diffs)
         if intent.change:
             changes = list(dict.fromkeys(code for code, _ in diffs))
+    if intent.rank:
+        ranks = rank_lines(results, intent.rank, req.profile)
+        req.trace.count("ranks", len(ranks))
+        lines.extend(ranks)
     found = distinct_found(results)
     if not found:
         lines.append("为避免误导,不提供任何推测数字。")
