@@ -18,9 +18,8 @@ RATIO, COMPOUND = "ratio", "compound"
 
 _GAP = r"\s*(?:的)?\s*"
 _GROWTH_AFTER = re.compile(  # the gap before any of them: net margin growth, 收入的增速
-    _GAP
-    + r"(?:(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|下降幅度|"
-    r"下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
+    _GAP + r"(?:(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|"
+    r"下降幅度|下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
     r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
     r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
     r"rate\s+of\s+change)(?![a-z]))|"
@@ -145,8 +144,8 @@ _UNHELD_GROWTH = [
     (CAGR, re.compile(r"(?:年均|年化|平均)?(?:年)?复合(?:年)?(?:均)?(?:增长率|增长|增速|增幅)|"
                       r"(?<![a-z])(?:cagr|compound(?:ed)?\s+(?:annual\s+)?(?:growth|rate)(?:\s+rate)?)"
                       r"(?![a-z])")),
-    (SEQUENTIAL, re.compile(r"环比|(?<![a-z])(?:qoq|q-o-q|mom|m-o-m|(?:quarter|month)[\s-]+(?:on|over)"
-                            r"[\s-]+(?:quarter|month)|sequential(?:ly)?)(?![a-z])")),
+    (SEQUENTIAL, re.compile(r"环比|(?<![a-z])(?:qoq|q-o-q|mom|m-o-m|(?:quarter|month)[\s-]+"
+                            r"(?:on|over)[\s-]+(?:quarter|month)|sequential(?:ly)?)(?![a-z])")),
     (CONTRIBUTION, re.compile(r"(?:增长|增量|增加)[^,,。??;;]{0,12}?贡献|贡献[^,,。??;;]{0,12}?"
                               r"(?:增长|增量)|(?<![a-z])contribut\w*\s+(?:to|towards?)\s+"
                               r"(?:[a-z'&-]+\s+){0,4}?(?:growth|increase)(?![a-z])")),

@@ -17,8 +17,9 @@ recognised by its formula's shape, so a profile need not alias every combination
 
 Where the profile has no such metric, the quantity is declined by the name the question gives
 it (or, where the modifier is written apart from the metric or a growth's words hold whose it
-is, by a name built from the metric's: 门店数增长率, net margin growth rate). A percentage metric followed by 率 is the same metric (同店销售增长率 is
-同店销售增长).
+is, by a name built from the metric's: 门店数增长率, net margin growth rate). A percentage metric
+followed by 率 is the same metric (同店销售增长率 is 同店销售增长), and so is a growth metric
+followed by its growth (comp-store sales growth).
 """
 
 from __future__ import annotations

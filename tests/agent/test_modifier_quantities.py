@@ -66,12 +66,18 @@ def declines(result: AgentResult, name: str) -> None:
     [
         ("demo", "By how many percentage points did Hong Kong's gross margin move between "
          "FY2023 and FY2024?", "GROSS_MARGIN", "+0.9 个百分点"),  # two periods named
-        ("demo", "香港2024年净利率提高了几个百分点?", "NET_MARGIN", "个百分点"),  # one year: and the one before
-        ("demo", "台灣2024年毛利率較上年變動了多少個百分點?", "GROSS_MARGIN", "个百分点"),  # traditional
+        # one year named: the year before too
+        ("demo", "香港2024年净利率提高了几个百分点?", "NET_MARGIN", "个百分点"),
+        # traditional characters
+        ("demo", "台灣2024年毛利率較上年變動了多少個百分點?", "GROSS_MARGIN", "个百分点"),
+        # on 金宇生物, two years named
         ("jinyu", "金宇生物2020年净利率比2019年提高了几个百分点?", "NET_MARGIN", "+6.56 个百分点"),
-        ("demo", "2024年东南亚净增了多少家门店?", "STORE_COUNT", "+18 家"),  # net additions: a count's change
+        # net additions: a count's change
+        ("demo", "2024年东南亚净增了多少家门店?", "STORE_COUNT", "+18 家"),
+        # in English
         ("demo", "How many net new stores did Hong Kong add in 2024?", "STORE_COUNT", "+5 家"),
-        ("demo", "中国内地2024年门店净增数是多少?", "STORE_COUNT", "-45 家"),  # a net closure is negative
+        # a net closure is negative
+        ("demo", "中国内地2024年门店净增数是多少?", "STORE_COUNT", "-45 家"),
     ],
 )  # fmt: skip
 def test_1_a_change_in_points_or_a_net_addition_is_a_change_and_says_so(
@@ -95,7 +101,9 @@ def test_1_a_level_is_not_a_change(demo: Engine) -> None:
         ("demo", "ACME集团2022年到2024年收入的年复合增长率是多少?", "收入复合增长率"),
         ("demo", "What was group revenue's compound annual growth rate from 2022 to 2024?",
          "revenue CAGR"),  # written out in English
-        ("demo", "What was the CAGR of Hong Kong revenue between FY2022 and FY2024?", "revenue CAGR"),
+        # the abbreviation, before the metric
+        ("demo", "What was the CAGR of Hong Kong revenue between FY2022 and FY2024?",
+         "revenue CAGR"),
         ("jinyu", "2019年至2021年金宇生物营业收入的年均复合增长率是多少?", "营业收入复合增长率"),
         ("demo", "2024年第三季度中国内地收入环比增长了多少?", "收入环比增长率"),
         ("demo", "What was mainland China's quarter-on-quarter revenue growth in 2024Q3?",
