@@ -95,6 +95,7 @@ class AgentResult:
     model_text: str | None = None
     question: str = ""
     faq_id: int | None = None
+    changes: list[str] = field(default_factory=list)  # metrics whose asked change is given
 
     def to_record(self) -> AnswerRecord:
         """The one conversion to what every door gives (``ragspine ask --json``, the service,
@@ -118,6 +119,7 @@ class AgentResult:
                 "tool_results": self.tool_results,
                 "degraded": self.degraded,
                 "faq_id": self.faq_id,
+                "changes": self.changes,
                 "trace": {
                     "codes": t.codes,
                     "counts": t.counts,
@@ -214,7 +216,15 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             trace.code("structured", "no_query")
             answer, sources, results = NO_QUERY_POSSIBLE, list[Source](), list[ToolResult]()
         elif len(tasks) > 1:
-            answer, sources, results = multi_subtask_answer(req, tasks, intent)
+            multi = multi_subtask_answer(req, tasks, intent)
+            answer, sources, results, done.changes = (
+                multi.text,
+                multi.sources,
+                multi.results,
+                multi.changes,
+            )
+            if done.changes:
+                trace.count("changes", len(done.changes))
         else:
             try:
                 answer, sources, results = _run_structured(req, tasks[0])

@@ -25,13 +25,25 @@ _OPENED = re.compile(
 )
 
 
+def net_additions(text: str, profile: DomainProfile) -> list[tuple[str, AliasMatch]]:
+    """ "净增了多少家门店", "门店净增数", "net new stores": the count metric whose change is asked
+    (this period's count less the last one's; a net closure is negative), never its level."""
+    return [
+        (kind, AliasMatch(code, m.start(), m.end()))
+        for kind, code, _, net in _count_patterns(profile)
+        if net is not None
+        for m in net.finditer(text)
+    ]
+
+
 def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMatch]]:
     """ "有多少家门店", "门店有几家", "how many stores": the profile's count metric whose name
     holds the noun (门店数 → 门店). Not "新开多少家门店" or "how many new stores": openings and
     closures are other quantities."""
     return [
         (kind, AliasMatch(code, m.start(), m.end()))
-        for kind, code, pattern in _count_patterns(profile)
+        for kind, code, pattern, _ in _count_patterns(profile)
+        if pattern is not None
         for m in pattern.finditer(text)
         if not _NOT_THE_COUNT.search(text, 0, m.start()) and not _OPENED.match(text, m.end())
     ]
@@ -44,8 +56,14 @@ _SHIPPED_COUNTS = {
 }
 
 
-def _count_patterns(profile: DomainProfile) -> list[tuple[str, str, re.Pattern[str]]]:
-    def build() -> list[tuple[str, str, re.Pattern[str]]]:
+_Patterns = tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None]
+
+
+def _count_patterns(profile: DomainProfile) -> list[_Patterns]:
+    """Per count metric (or shipped count the profile lacks): its kind, code, the pattern asking
+    its level and the one asking its net additions."""
+
+    def build() -> list[_Patterns]:
         out = []
         held: set[str] = set()
         for spec in profile.metrics:
@@ -63,17 +81,33 @@ def _count_patterns(profile: DomainProfile) -> list[tuple[str, str, re.Pattern[s
                 if (zh | en) & (zh_shipped | en_shipped):  # 门店数 also reads 店铺, outlets
                     zh, en = zh | zh_shipped, en | en_shipped
             held |= zh | en
-            pattern = _count_pattern(zh, en)
-            if pattern is not None:
-                out.append(("metrics", spec.code, pattern))
+            out.append(("metrics", spec.code, _count_pattern(zh, en), _net_pattern(zh, en)))
         for group, (zh, en) in _SHIPPED_COUNTS.items():
             if not (zh | en) & held:
-                pattern = _count_pattern(zh, en)
-                assert pattern is not None
-                out.append(("quantity", group, pattern))
+                out.append(("quantity", group, _count_pattern(zh, en), _net_pattern(zh, en)))
         return out
 
     return profile.memo("count_patterns", build)
+
+
+def _net_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
+    """净增(了)多少家门店, 门店净增数, 净新增门店, net new stores, net store additions."""
+    parts = []
+    if zh:
+        nouns = "|".join(sorted(map(re.escape, zh), key=len, reverse=True))
+        net = r"(?:净增加|净新增|净增|净开设|净开)"
+        parts.append(
+            rf"{net}\s*(?:了)?\s*(?:多少|几)?\s*(?:家|间|个|名|位|人)?\s*(?:新)?(?:{nouns})"
+        )
+        parts.append(rf"(?:{nouns})(?:数量|数)?\s*(?:的)?\s*{net}")
+    if en:
+        nouns = "|".join(sorted(map(re.escape, en), key=len, reverse=True))
+        parts.append(
+            rf"(?<![a-z])net\s+(?:new\s+|additional\s+)?(?:{nouns})s?(?:\s+(?:additions?|adds|openings?|"
+            rf"growth))?(?![a-z])|(?<![a-z])net\s+(?:additions?|adds|openings?)\s+(?:of\s+)?(?:{nouns})s?"
+            rf"(?![a-z])"
+        )
+    return re.compile("|".join(parts)) if parts else None
 
 
 def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:

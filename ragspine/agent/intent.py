@@ -13,10 +13,11 @@ from collections.abc import Iterable
 from datetime import date
 
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
-from ragspine.agent.counts import count_matches
+from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.modifiers import how_fast, rate_asked
+from ragspine.agent.modifiers import how_fast, points_asked, rate_asked, yoy_how_much
 from ragspine.agent.quantity import read_quantities
+from ragspine.agent.ranks import parts, rank_asked
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -64,7 +65,7 @@ _NARRATIVE_CUES = re.compile(
 _CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
 # "How much did it grow": one period named, the change from the one before is wanted.
 _CHANGE_CUES = re.compile(
-    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升)了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|"
+    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升|提高|提升|降低)了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|"
     r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise)|"
     r"(?:the\s+)?change\s+in\b)"
 )
@@ -103,13 +104,25 @@ def parse_intent(
         if not any(s < m.end and m.start < e for s, e in taken):
             scan.append((kind, m))
             counted[(m.start, m.end)] = m.code
+    # 净增了多少家门店, net new stores: the held count's change, whatever a shipped phrase group
+    # (净增门店数, only a name to decline by) says of the same words
+    net = [(k, m) for k, m in net_additions(text, prof) if k == "metrics"]
+    for _, m in net:
+        scan = [
+            (k, w) for k, w in scan if not (k == "quantity" and w.start < m.end and m.start < w.end)
+        ]
+    taken = [(m.start, m.end) for _, m in scan]
+    for kind, m in net:
+        if not any(s < m.end and m.start < e for s, e in [*taken, *counted]):
+            scan.append((kind, m))
+            counted[(m.start, m.end)] = m.code
     scan.sort(key=lambda km: km[1].start)
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
     )
     rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
-    change = change and rate is None
+    change = (change or bool(net) or points_asked(text) is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
@@ -118,15 +131,28 @@ def parse_intent(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
     )
     narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
+    yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held
+    asked = rate or yoy
     reading = read_quantities(
-        text, scan, prof, change=change, narrative=narrative_cue, rate=rate.span() if rate else None
+        text,
+        scan,
+        prof,
+        change=change or yoy is not None,
+        narrative=narrative_cue,
+        rate=asked.span() if asked else None,
     )
     metrics = reading.metrics
+    if yoy is not None:  # levels only for a metric whose growth the profile lacks
+        growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
+        change = not set(metrics) <= growths
     inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
     entity_matches = [
         m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
     ]
     entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
+    rank = rank_asked(text)  # which region had the highest margin: every part, compared
+    if rank and metrics and not any(e != prof.home_entity_code for e in entities):
+        entities = parts(prof) or entities
     home_named = prof.home_entity_code in entities
     if len(entities) > 1 and home_named and not _listed(entity_matches, text):
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one
@@ -141,7 +167,8 @@ def parse_intent(
     if impossible:
         unrecognized["period"] = impossible[0]
     assumed = next((pm.period for pm in matches if pm.period is not None and pm.year_assumed), None)
-    if len(periods) == 1 and not impossible and (change or reading.change):
+    moved = change or reading.change
+    if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
     periods = _against(periods, reading.metrics, text, prof)
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
@@ -156,7 +183,8 @@ def parse_intent(
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         declined = _original(question, index, reading.declined)
-        declined = _without_periods(declined, text, reading.declined, index, question)
+        owners = [(m.start, m.end) for k, m in scan if k == "entities"]
+        declined = _without_periods(declined, text, reading.declined, index, question, owners)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -205,6 +233,8 @@ def parse_intent(
         subjects=subjects,
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
         asks_figure=_FIGURE_CUES.search(text) is not None,
+        change=moved and bool(metrics) and len(periods) == 2,
+        rank=rank if len(entities) > 1 else None,
     )
 
 
@@ -257,12 +287,27 @@ _PERIOD_WORDS = re.compile(
 )
 
 
+_OWNER_MARK = re.compile(r"(?:'s|’s)?\s*(?:的)?")
+
+
 def _without_periods(
-    name: str, text: str, span: tuple[int, int], index: list[int], question: str
+    name: str,
+    text: str,
+    span: tuple[int, int],
+    index: list[int],
+    question: str,
+    owners: list[tuple[int, int]] = [],  # noqa: B006 (read only)
 ) -> str:
-    """share of FY2024 sales → share of sales: a quantity is named without the period asked."""
+    """share of FY2024 sales → share of sales, growth of Hong Kong's net margin → growth of net
+    margin: a quantity is named without the period asked and without whose it is (an entity
+    inside the span, with its 's or 的)."""
     start, end = span
     cuts = [m.span() for m in _PERIOD_WORDS.finditer(text, start, end)]
+    for s, e in owners:
+        if start <= s and e <= end and (start < s or e < end):
+            mark = _OWNER_MARK.match(text, e)
+            cuts.append((s, mark.end() if mark else e))
+    cuts.sort()
     if not cuts:
         return name
     kept, at = [], start

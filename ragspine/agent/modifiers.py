@@ -17,15 +17,14 @@ GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
 RATIO, COMPOUND = "ratio", "compound"
 
 _GAP = r"\s*(?:的)?\s*"
-_GROWTH_AFTER = re.compile(
-    _GAP
-    + r"(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|下降幅度|"
-    r"下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
+_GROWTH_AFTER = re.compile(  # the gap before any of them: net margin growth, 收入的增速
+    _GAP + r"(?:(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|"
+    r"下降幅度|下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
     r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
     r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
     r"rate\s+of\s+change)(?![a-z]))|"
     r"(?P<yoy>同比(?:增长|增加|增减|变动|变化|下降|减少|下滑)?)|"
-    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])(?:growth|change)(?![a-z]))"
+    r"(?P<bare>增长(?![了率速幅])|(?<![a-z])(?:growth|change)(?![a-z])))"
 )
 # 收入相比2023年的增长率, 收入在2024年的增速: periods between the metric and its growth word.
 _GROWTH_GAPPED = re.compile(
@@ -59,6 +58,7 @@ UNITS = {
     "store": r"(?:门店|店铺|店|stores?|shops?|outlets?)",
     "employee": r"(?:员工|职工|雇员|employees?|heads?|staff|workers?|capita)",
     "area": r"(?:面积|平方米|平米|square\s+(?:metres?|meters?|feet|foot)|sq\.?\s*m|sqm|m2)",
+    "share": r"(?:股(?!东|本|权|份)|shares?(?!\s*holders?)(?![a-z]))",
     "other": r"(?:交易|订单|顾客|客户|会员|客人|人次|transactions?|orders?|customers?|members?|"
     r"visits?|visitors?|tickets?|baskets?|users?|subscribers?|units?|products?|items?|skus?)",
 }
@@ -68,6 +68,7 @@ _PER_BEFORE = [
     ("employee", re.compile(r"(?:人均|平均每人|每人|每(?:名|位|个)?(?:员工|职工)(?:的)?|(?<![a-z])"
                             r"per[\s-](?:employee|head|capita))\s*$")),
     ("area", re.compile(r"(?:每平方米|每平米|单位面积)(?:的)?\s*$")),
+    ("share", re.compile(r"(?:每股|(?<![a-z])per[\s-]share)(?:的)?\s*$")),
     ("other", re.compile(r"(?:单笔|笔均|(?:平均)?每(?:笔|单|位|名|个)(?:交易|订单|顾客|客户|会员)?"
                          r"(?:的)?(?:平均)?)\s*$")),
 ]  # fmt: skip
@@ -110,7 +111,19 @@ _RATE_ASKED = re.compile(
 _GROWTH_VERB = re.compile(
     r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|降幅|同比|提高|提升|降低|上涨|下跌|"
     r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
-    r"drop\w*|chang\w*|gain\w*|yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?![a-z])"
+    r"drop\w*|chang\w*|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
+    r"surg\w*|soar\w*|slid|slide|sliding|tumbl\w*|yoy|year[\s-]+on[\s-]+year|"
+    r"year[\s-]+over[\s-]+year)(?![a-z])"
+)
+# 同比增长多少: 同比 names a rate; asked with 多少 it is the year-on-year growth rate where the
+# profile holds it (else the two levels and their difference).
+_YOY_HOW_MUCH = re.compile(
+    r"同比\s*(?:增长|增加|上升|提高|提升|下降|减少|下滑|降低|变化|变动|增减)?\s*(?:了)?\s*(?:是|有)?\s*多少"
+)
+# A change asked in points: only a difference of two percentages is in points.
+_POINTS = re.compile(
+    r"(?:几|多少)\s*个?\s*百分点|百分点|(?<![a-z])(?:percentage[\s-]+points?|basis\s+points?|"
+    r"pp|bps)(?![a-z])"
 )
 _HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
 _PER_ANYWHERE = [
@@ -120,6 +133,32 @@ _PER_ANYWHERE = [
                             r"(?:employee|head|capita)(?![a-z])")),
 ]  # fmt: skip
 _OWNER = re.compile(r"\s*(?:'s|’s)?\s*(?:的)?\s*(?:the\s+)?")
+
+
+# Kinds of growth no formula of a profile expresses (formulas know one period back, no powers):
+# a compound annual rate over several years, a rate against the period just before (环比, a
+# quarter on the quarter before), a part's contribution to the whole's growth. Read anywhere in
+# the question; declined by a name built from the metric's.
+CAGR, SEQUENTIAL, CONTRIBUTION = "cagr", "sequential", "contribution"
+_UNHELD_GROWTH = [
+    (CAGR, re.compile(r"(?:年均|年化|平均)?(?:年)?复合(?:年)?(?:均)?(?:增长率|增长|增速|增幅)|"
+                      r"(?<![a-z])(?:cagr|compound(?:ed)?\s+(?:annual\s+)?(?:growth|rate)(?:\s+rate)?)"
+                      r"(?![a-z])")),
+    (SEQUENTIAL, re.compile(r"环比|(?<![a-z])(?:qoq|q-o-q|mom|m-o-m|(?:quarter|month)[\s-]+"
+                            r"(?:on|over)[\s-]+(?:quarter|month)|sequential(?:ly)?)(?![a-z])")),
+    (CONTRIBUTION, re.compile(r"(?:增长|增量|增加)[^,,。??;;]{0,12}?贡献|贡献[^,,。??;;]{0,12}?"
+                              r"(?:增长|增量)|(?<![a-z])contribut\w*\s+(?:to|towards?)\s+"
+                              r"(?:[a-z'&-]+\s+){0,4}?(?:growth|increase)(?![a-z])")),
+]  # fmt: skip
+
+
+def unheld_growth(text: str) -> tuple[str, int, int] | None:
+    """A compound annual, sequential (环比) or contribution-to-growth ask: its kind and span."""
+    for kind, pattern in _UNHELD_GROWTH:
+        m = pattern.search(text)
+        if m:
+            return kind, m.start(), m.end()
+    return None
 
 
 @dataclass(frozen=True)
@@ -138,6 +177,17 @@ def rate_asked(text: str) -> re.Match[str] | None:
     """A change asked as a percentage (增长了百分之多少, by what percentage did it grow)."""
     cue = _RATE_ASKED.search(text)
     return cue if cue and _GROWTH_VERB.search(text) else None
+
+
+def points_asked(text: str) -> re.Match[str] | None:
+    """A change asked in percentage points (提高了几个百分点, by how many percentage points): the
+    two periods' levels and their difference, never one level."""
+    return _POINTS.search(text)
+
+
+def yoy_how_much(text: str) -> re.Match[str] | None:
+    """同比增长多少: the year-on-year rate, where the profile holds it."""
+    return _YOY_HOW_MUCH.search(text)
 
 
 def how_fast(text: str) -> re.Match[str] | None:

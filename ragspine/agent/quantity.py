@@ -16,9 +16,10 @@ recognised by its formula's shape, so a profile need not alias every combination
     X to Y, Y's part X X / Y      (Y may be a sum of metrics: 负债合计, 三项费用)
 
 Where the profile has no such metric, the quantity is declined by the name the question gives
-it (or, where the modifier is written apart from the metric, by a name built from the metric's:
-门店数增长率). A percentage metric followed by 率 is the same metric (同店销售增长率 is
-同店销售增长).
+it (or, where the modifier is written apart from the metric or a growth's words hold whose it
+is, by a name built from the metric's: 门店数增长率, net margin growth rate). A percentage metric
+followed by 率 is the same metric (同店销售增长率 is 同店销售增长), and so is a growth metric
+followed by its growth (comp-store sales growth).
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ragspine.agent.modifiers import (
+    CAGR,
     COMPOUND,
+    CONTRIBUTION,
     GROWTH,
     MARGIN,
     PER,
@@ -39,6 +42,7 @@ from ragspine.agent.modifiers import (
     modifier_at,
     part_after,
     per_anywhere,
+    unheld_growth,
     whole_before,
     whole_of_share,
 )
@@ -90,8 +94,15 @@ def read_quantities(
     metrics = [m for k, m in named if k == "metrics"]
     entities = [m for k, m in scan if k == "entities"]
     used: list[tuple[int, int]] = []  # modifier spans read with one metric
+    unheld = _unheld(text, named)
     for i, (kind, m) in enumerate(named):
         if m.start < taken_until:
+            continue
+        if unheld is not None and m is unheld[1]:  # 收入的年复合增长率, 环比, 增长贡献
+            spec = profile.any_metric(_base_of_growth(m.code, profile))
+            if out.declined is None:
+                out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
+                out.declined_name = _unheld_name(unheld[0], spec, m.code)
             continue
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
@@ -144,18 +155,50 @@ def read_quantities(
         elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
             out.spans.append((m.code, *span))
-        elif mod.kind == GROWTH and _is_percent(spec, profile):
-            out.metrics.append(m.code)  # a percentage's change: in points, from two periods
-            out.spans.append((m.code, *span))
-            out.change = True
-        elif out.declined is None:
+        elif out.declined is None:  # a growth rate of a percentage (净利率增长率) is not held
             out.declined = (span[0], max(span[1], until)) if not mod.remote else span
-            if mod.remote:
-                out.declined_name = _built_name(mod, spec, profile)
+            owned = any(out.declined[0] <= e.start < out.declined[1] for e in entities)
+            if mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
+                out.declined_name = _built_name(mod, spec, text[m.start : m.end])
     out.metrics = list(dict.fromkeys(out.metrics))
     if out.declined is not None:
         _keep_listed(text, out)
     return out
+
+
+def _unheld(
+    text: str, named: list[tuple[str, AliasMatch]]
+) -> tuple[str, AliasMatch, int, int] | None:
+    """A growth no formula expresses (modifiers.unheld_growth), outside every metric's own words,
+    and the metric nearest it that it is asked of."""
+    found = unheld_growth(text)
+    if found is None:
+        return None
+    kind, start, end = found
+    if any(m.start <= start < m.end for _, m in named):
+        return None  # a metric's own name holds the words: the profile has it
+    metrics = [m for k, m in named if k == "metrics"]
+    if not metrics:
+        return None
+    near = min(metrics, key=lambda m: min(abs(start - m.end), abs(m.start - end)))
+    return kind, near, start, end
+
+
+def _base_of_growth(code: str, profile: DomainProfile) -> str:
+    """revenue growth's CAGR is revenue's: a growth metric named in an unheld growth is its base."""
+    return next((s[1] for s, c in named_shapes(profile).items() if c == code and s[0] == "growth"),
+                code)  # fmt: skip
+
+
+def _unheld_name(kind: str, spec: object, code: str) -> tuple[str, str]:
+    """收入复合增长率 / revenue CAGR: the quantity named from its metric's names."""
+    zh = getattr(spec, "display_name", code)
+    en = getattr(spec, "name_en", None) or zh
+    if kind == CAGR:
+        return f"{zh}复合增长率", f"{en} CAGR"
+    if kind == CONTRIBUTION:
+        return f"{zh}增长贡献率", f"contribution to {en} growth"
+    return f"{zh}环比增长率", f"{en} quarter-on-quarter growth"
 
 
 def _decline(out: Reading, span: tuple[int, int], group: str) -> None:
@@ -185,10 +228,11 @@ def _remote(
     return None
 
 
-def _built_name(mod: Modifier, spec: object, profile: DomainProfile) -> tuple[str, str]:
-    """门店数增长率 / store count growth rate: a quantity named from its metric's names."""
+def _built_name(mod: Modifier, spec: object, words: str) -> tuple[str, str]:
+    """门店数增长率 / store count growth rate: a quantity named from its metric's names (in
+    English, the question's own words for it where the profile has no English name)."""
     zh = getattr(spec, "display_name", "")
-    en = getattr(spec, "name_en", None) or zh
+    en = getattr(spec, "name_en", None) or (words if words.isascii() else zh)
     if mod.kind == GROWTH:
         return f"{zh}增长率", f"{en} growth rate"
     unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
@@ -213,6 +257,12 @@ _OF_WHOLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?:group'?s?\s+|total\s+)?|\s
 
 def _is_share(code: str, profile: DomainProfile) -> bool:
     return any(c == code and s[0].endswith("share") for s, c in named_shapes(profile).items())
+
+
+def _growth_named(spec: object) -> bool:
+    """A metric that is itself a growth (同店销售增长, same-store sales growth)."""
+    names = (getattr(spec, "display_name", ""), getattr(spec, "name_en", None) or "")
+    return any(n.endswith(("增长", "growth")) for n in names)
 
 
 def _is_percent(spec: object, profile: DomainProfile) -> bool:
@@ -247,6 +297,8 @@ def _mapped(
     shapes = named_shapes(profile)
     if mod.kind == MARGIN and _is_percent(spec, profile):
         return m.code, mod.end  # 同店销售增长率 is 同店销售增长: a percentage named with 率
+    if mod.kind == GROWTH and mod.bare and _growth_named(spec):
+        return m.code, mod.end  # comp-store sales growth: a growth metric named with its growth
     if (
         spec is not None
         and not isinstance(spec, MetricSpec)

@@ -125,6 +125,10 @@ class AnswerRecord(_Part):
     tool_results: list[ToolResultRecord] = Field(default_factory=list)
     degraded: Degraded | None = None
     faq_id: int | None = None  # the vetted item that answered, on the faq route
+    # The metrics whose change between two periods the answer gives because the question asked
+    # a change (both sourced levels and their difference): the answer is about that change, not
+    # about either level. Empty for a level, and for levels merely compared.
+    changes: list[str] = Field(default_factory=list)
     trace: AnswerTrace = Field(default_factory=AnswerTrace)
 
     @property

@@ -111,6 +111,20 @@ def _amount(value: str | float, unit_code: str, prof: DomainProfile, decimals: i
     return f"{shown} {unit.display}" if unit.display else shown
 
 
+def fact_amount(r: FoundResult, prof: DomainProfile, decimals: int | None = None) -> str:
+    """A found result's figure with its unit, rounded as its fact line shows it."""
+    rounding = decimals if decimals is not None or not r.get("operands") else r.get("decimals", 2)
+    return _amount(r["value_text"], r["unit"], prof, rounding)
+
+
+def metric_name(code: str, prof: DomainProfile) -> str:
+    return _metric_name(code, prof)
+
+
+def entity_name(code: str, prof: DomainProfile) -> str:
+    return _entity_name(code, prof)
+
+
 def _cite(src: Source) -> str:
     return f"(来源:{src['doc']} · {src['locator']})"
 
@@ -197,12 +211,13 @@ def unrecognized_answer(r: UnrecognizedResult, question: str, prof: DomainProfil
     return f"{unrecognized_line(r, question, prof)}\n为避免误导,不提供任何推测数字。"
 
 
-def differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
-    """Later minus earlier, for each series found in exactly two periods of the same type."""
+def differences(results: list[ToolResult], prof: DomainProfile) -> list[tuple[str, str]]:
+    """Later minus earlier, for each series found in exactly two periods of the same type: the
+    metric code and the line stating it."""
     series: dict[tuple[str, str, str], list[FoundResult]] = {}
     for r in distinct_found(results):
         series.setdefault((r["metric_code"], r["entity"], r["channel"]), []).append(r)
-    lines = []
+    lines: list[tuple[str, str]] = []
     for (metric, entity, channel), pair in series.items():
         if len(pair) != 2:
             continue
@@ -217,9 +232,10 @@ def differences(results: list[ToolResult], prof: DomainProfile) -> list[str]:
             delta if derived else delta.normalize(), b.get("decimals") if derived else None
         )
         amount = f"{shown} 个百分点" if unit.kind == "percent" else f"{shown} {unit.display}"
-        lines.append(
+        line = (
             f"{_entity_name(entity, prof)} {_metric_name(metric, prof)}"
             f"{_channel_name(channel, prof)} {period_label(b['period_type'], b['period'])} 较 "
             f"{period_label(a['period_type'], a['period'])} 变化:{sign}{amount}(由上述数值计算)"
         )
+        lines.append((metric, line))
     return lines

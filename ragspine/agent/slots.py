@@ -53,6 +53,12 @@ class ParsedIntent:
     unknown_subject: str | None = None
     # The question asks for a figure (多少, how much): a name no passage holds is declined by it.
     asks_figure: bool = False
+    # The question asks how much a metric moved (增长了多少, by how many percentage points, 净增):
+    # its two periods' levels and their difference answer it.
+    change: bool = False
+    # Which of the company's parts ranks first (ranks.HIGH / ranks.LOW): each part is queried
+    # and the first named from their figures.
+    rank: str | None = None
 
     @property
     def is_multi(self) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
+from ragspine.agent.ranks import rank_lines
 from ragspine.agent.render import (
     asked_decimals,
     differences,
@@ -64,9 +65,18 @@ def query(req: Request, args: dict[str, str]) -> ToolResult:
     )
 
 
-def multi_subtask_answer(
-    req: Request, tasks: list[SubTask], intent: ParsedIntent
-) -> tuple[str, list[Source], list[ToolResult]]:
+@dataclass
+class MultiAnswer:
+    """The text, its sources, every tool result, and the metrics whose change between two
+    periods it gives because the question asked a change (empty for a comparison of levels)."""
+
+    text: str
+    sources: list[Source]
+    results: list[ToolResult]
+    changes: list[str]
+
+
+def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedIntent) -> MultiAnswer:
     req.trace.code("structured", "multi_subtask")
     results = [query(req, t.args()) for t in tasks]
     req.trace.count("tool_calls", len(results))
@@ -79,11 +89,18 @@ def multi_subtask_answer(
             lines.append(not_found_line(r, req.profile))
         else:
             lines.append(unrecognized_line(r, req.question, req.profile))
+    changes: list[str] = []
     if len(intent.periods) == 2:
         diffs = differences(results, req.profile)
         req.trace.count("differences", len(diffs))
-        lines.extend(diffs)
+        lines.extend(line for _, line in diffs)
+        if intent.change:
+            changes = list(dict.fromkeys(code for code, _ in diffs))
+    if intent.rank:
+        ranks = rank_lines(results, intent.rank, req.profile)
+        req.trace.count("ranks", len(ranks))
+        lines.extend(ranks)
     found = distinct_found(results)
     if not found:
         lines.append("为避免误导,不提供任何推测数字。")
-    return "\n".join(lines), fact_sources(found), results
+    return MultiAnswer("\n".join(lines), fact_sources(found), results, changes)

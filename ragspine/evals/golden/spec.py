@@ -73,6 +73,7 @@ class Expect(_Strict):
     # `declined: 同店销售`. false: it must not decline. Read by the harness (score/reading.py).
     declined: bool | _Words | Annotated[list[_Words], Field(min_length=1)] | None = None
     # The one metric code the answer is about (its found results'): another fails the case.
+    # change(CODE): the answer gives the metric's change between two periods, and says so.
     metric: str | None = Field(default=None, min_length=1)
 
     # Expectations added after cases were first digested: left out of a case's digest while

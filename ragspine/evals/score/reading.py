@@ -8,6 +8,8 @@ audit's number reader (``audit/claims.py``, which shares no code with the engine
 
 * **About which metric.** The codes of the found tool results; with none found, the codes it
   looked for and did not find (an honest "查不到 X" is about X). Nothing queried: about none.
+  A metric the record lists in ``changes`` (the answer gives its change between two periods,
+  asked as a change) is read as ``change(CODE)``: a level is not a change, nor a change a level.
 * **A decline.** No found tool result, no source cited, not a question back ("which metric?"),
   and no number in the answer's text outside its citations (a period label such as FY2024 or
   2024年 is not a number); and when the case names the quantity, the answer names it (any of
@@ -41,11 +43,15 @@ def found_metrics(tool_results: Sequence[Mapping[str, Any]]) -> list[str]:
     return list(dict.fromkeys(c for c in codes if c))
 
 
-def metrics_about(tool_results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """What the answer is about: the found metrics, else the ones it looked for in vain."""
+def metrics_about(
+    tool_results: Sequence[Mapping[str, Any]], changes: Sequence[str] = ()
+) -> list[str]:
+    """What the answer is about: the found metrics, else the ones it looked for in vain. A
+    metric whose change the record says it gives (``changes``: two periods' levels and their
+    difference, asked as a change) is that change, ``change(CODE)``, not its level."""
     found = found_metrics(tool_results)
     if found:
-        return found
+        return [f"change({c})" if c in changes else c for c in found]
     missed = [metric_code(r) for r in tool_results if r.get("status") == "not_found"]
     return list(dict.fromkeys(c for c in missed if c))
 

@@ -66,6 +66,7 @@ class Observed:
     names: SlotNames | None = None  # the words that name each code, for the slot check
     model_text: str | None = None  # the narrative model's prose before the guard
     forced_tool_call: bool = False  # the model answered without the tool; the engine queried
+    changes: Sequence[str] = ()  # the metrics whose asked change the answer gives (the record's)
 
     @classmethod
     def of(
@@ -93,6 +94,7 @@ class Observed:
             names=names,
             model_text=model_text,
             forced_tool_call=record.trace.flags.get("forced_tool_call", False),
+            changes=list(record.changes),
         )
 
     @cached_property
@@ -334,7 +336,7 @@ def score_metric(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.metric
     if want is None:
         return None
-    about = metrics_about(seen.tool_results)
+    about = metrics_about(seen.tool_results, seen.changes)
     ok = about == [want]
     if ok:
         why = ""

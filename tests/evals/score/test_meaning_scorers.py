@@ -97,6 +97,14 @@ def test_declined(want: Any, seen: dict[str, Any], passed: bool, why: str) -> No
         ("REVENUE", {"tool_results": [NOT_FOUND]}, False, "looked for SSSG, asked REVENUE"),
         # no tool result at all (a decline, a question back, a narrative answer)
         ("SSSG", NO_FACT, False, "answered no metric, asked SSSG"),
+        # the record says it gives the change asked (two levels and their difference)
+        ("change(REVENUE)", {"tool_results": [FACT, FACT | {"period": "2023"}],
+                             "changes": ["REVENUE"]}, True, ""),
+        # a change asked, answered with the level: another quantity
+        ("change(REVENUE)", {}, False, "answered REVENUE, asked change(REVENUE)"),
+        # a level asked, answered with a change: another quantity too
+        ("REVENUE", {"tool_results": [FACT, FACT | {"period": "2023"}], "changes": ["REVENUE"]},
+         False, "answered change(REVENUE), asked REVENUE"),
     ],
 )  # fmt: skip
 def test_metric(want: str, seen: dict[str, Any], passed: bool, why: str) -> None:
