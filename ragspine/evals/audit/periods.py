@@ -89,6 +89,9 @@ def _part(half: str | None, qzh: str | None, qh: str | None, n: str | None) -> s
     return f"{(qh or 'Q').upper()}{n}"
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 def _code(m: re.Match[str]) -> str:
     years = [g for g in m.groups() if g and len(g) in (2, 4) and g.isdigit()]
     year = years[0] if years else ""
@@ -100,7 +103,7 @@ def _code(m: re.Match[str]) -> str:
         return f"{year}{m.group('qh').upper()}{m.group('n')}"
     if m.group("ord"):
         word = m.group("ord").lower()
-        n = int(word[0]) if word[0].isdigit() else ("first", "second", "third", "fourth").index(word) + 1
+        n = int(word[0]) if word[0].isdigit() else _ORDINALS.index(word) + 1
         return f"{year}{'H' if m.group('unit').lower() == 'half' else 'Q'}{n}"
     if m.group("qh2"):
         return f"20{m.group('y2')}{m.group('qh2').upper()}{m.group('n2')}"
