@@ -30,7 +30,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subjects import Subject, declines, find_subjects, in_english
+from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
@@ -160,6 +160,11 @@ def parse_intent(
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
+    for k, m in scan:  # a partner is talked about where a passage names it, never elsewhere
+        if k == "external" and not any(s.start < m.end and m.start < s.end for s in subjects):
+            name = _original(question, index, (m.start, m.end))
+            stem = compact(text[m.start : m.end])
+            subjects.append(Subject(name, stem, m.start, m.end, True, COMPANY))
     if unsupported and not metric:  # a line item held by no fact: by passages that name it
         at = next(m for k, m in scan if k == "unsupported")
         subjects.append(Subject(unsupported, compact(unsupported), at.start, at.end, True))

@@ -304,11 +304,15 @@ def declines(
 
 
 def mentions(subject: Subject, passage: str, profile: DomainProfile) -> bool:
-    """Whether a passage names the subject (or a synonym of it)."""
+    """Whether a passage names the subject (or a synonym of it, or another name of the partner
+    it is)."""
     flat = compact(fold(passage))
-    groups = profile.memo(
-        "subject_synonym_stems", lambda: [{compact(w) for w in g} for g in profile.synonyms]
-    )
+
+    def build() -> list[set[str]]:
+        groups = [*profile.synonyms, *([e.name, *e.aliases] for e in profile.external_entities)]
+        return [{compact(fold(w)) for w in g} for g in groups]
+
+    groups = profile.memo("subject_synonym_stems", build)
     stems = {subject.stem}
     for group in groups:
         if subject.stem in group:
