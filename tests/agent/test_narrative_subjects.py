@@ -37,7 +37,7 @@ def ask(engine: Engine, question: str) -> AgentResult:
     [
         ("兰州兽医研究所2020年的营业收入是多少?", "兰州兽医研究所"),  # a figure of the partner's
         ("兰兽研2020年的净利润是多少?", "兰兽研"),  # by its short name
-        ("中国农业科学院兰州兽医研究所2020年营收多少?", "中国农业科学院兰州兽医研究所"),  # full name
+        ("中国农业科学院兰州兽医研究所2020年营收多少?", "中国农业科学院兰州兽医研究所"),  # whole
     ],
 )  # fmt: skip
 def test_a_figure_of_a_partner_no_passage_names_is_declined_by_its_name(
