@@ -6,9 +6,13 @@ about it is declined by the part's name, never answered with the group's figure.
 Two readings, each after a name of the home entity:
 - Latin: one or more capitalised words (ACME Express, ACME's Outlet) up to the first word that
   names nothing (a common word, a legal ending such as Group or Holdings, a document word such
-  as Review), a period or code (FY2024), or a word the profile knows (Hong Kong, Same-Store).
+  as Review, a word of the company's own longer name or its start: Jinyu Bio), a period or
+  code (FY2024), or a word the profile knows (Hong Kong, Same-Store).
 - Chinese: a run of characters before a period or 的 (ACME自有品牌咖啡2024年), less the common
   words it starts with, when what is left is name-like and not a period or a reporting basis.
+- A store format or type, wherever it stands (快捷便利店业态, 旗下的奥莱业态, 社区店型): a fact
+  table that breaks figures down by format holds it as an entity the profile names; one that
+  does not cannot give a format's figure, however common the format's word.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ def latin_parts(
     pattern = _home_pattern(profile)
     if pattern is None or _title_case(question):
         return
+    own = _home_tokens(profile)
     for m in pattern.finditer(question):
         spans = [(w.start(), w.end()) for w in re.finditer(r"\S+", m.group("run"))]
         base = m.start("run")
@@ -62,6 +67,8 @@ def latin_parts(
             low = word.lower()
             if _CODE_LIKE.search(word) or low in COMMON_EN or low in _LEGAL or low in _DOCUMENT:
                 break
+            if any(t.startswith(low) for t in own if len(low) >= 3 or t == low):
+                break  # Jinyu Bio: the company's own longer name, shortened
             if any(compact(" ".join(words[i:j])) in known for j in range(i + 1, len(words) + 1)):
                 break  # Hong Kong, Same-Store Sales: a word the profile knows
             kept.append(spans[i])
@@ -94,10 +101,39 @@ def _home_pattern(profile: DomainProfile) -> re.Pattern[str] | None:
     return profile.memo("home_latin_pattern", build)
 
 
+def _home_tokens(profile: DomainProfile) -> frozenset[str]:
+    """The words of the home entity's Latin names (bio, technology, biotech), lower case."""
+    home = next((e for e in profile.entities if e.code == profile.home_entity_code), None)
+    names = [profile.home_company_name, *(home.aliases if home else [])]
+    return frozenset(t.lower() for n in names for t in re.split(r"[^A-Za-z0-9]+", n) if t)
+
+
 def _title_case(question: str) -> bool:
     """How Did ACME Perform In 2024: every word capitalised, so a capital names nothing."""
     words = re.findall(r"[A-Za-z]+", question)
     return len(words) >= 4 and sum(w[0].isupper() for w in words) >= 0.8 * len(words)
+
+
+_FORMAT = re.compile(r"业态|店型")
+
+
+def format_parts(
+    text: str, scan: list[tuple[str, AliasMatch]], known: frozenset[str], add: Add
+) -> None:
+    """快捷便利店业态, 奥莱业态: a format and the words before it back to a known word, a
+    function character (的) or a character that is not Chinese. Passages are held to the words
+    before 业态 (快捷便利店), which a document names without the format word."""
+    leads = {m.end for _, m in scan}
+    for m in _FORMAT.finditer(text):
+        start = m.start()
+        while start > 0 and start not in leads and m.start() - start < 8:
+            before = text[start - 1]
+            if not "\u4e00" <= before <= "\u9fff" or before in STOPS:
+                break
+            start -= 1
+        core = text[start : m.start()]
+        if compact(core + m.group()) not in known:
+            add(start, m.end(), core if len(compact(core)) >= 2 else core + m.group(), True)
 
 
 _NOT_A_PART = re.compile(

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragspine.agent.home_parts import cjk_parts, latin_parts
+from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
@@ -186,6 +186,7 @@ def find_subjects(
     for m in _CAPITALISED.finditer(question):
         _capitalised(question, m, index, known, add)
     cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)
+    format_parts(text, scan, known, add)  # 便利店业态: a format the fact table has not
     return sorted(out, key=lambda s: s.start)
 
 

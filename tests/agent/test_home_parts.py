@@ -49,6 +49,10 @@ def ask(engine: Engine, question: str) -> AgentResult:
         ("demo", "What was ACME Outlet's gross profit in 2024?", "ACME Outlet"),  # possessive
         ("demo", "ACME Go 2024年在东南亚的销售额是多少?", "ACME Go"),  # a sub-line, one word
         ("jinyu", "Jinyu PetCare 2020年的营业收入是多少?", "Jinyu PetCare"),  # a line of 金宇's
+        ("demo", "ACME快捷便利店业态2024年的收入是多少?", "快捷便利店业态"),  # a format, no Latin
+        ("demo", "ACME旗下的奥莱业态在香港2024年的收入是多少?", "奥莱业态"),  # beside a market
+        ("demo", "集团社区店型2023年的毛利是多少?", "社区店型"),  # a store type
+        ("jinyu", "金宇生物直播渠道2020年的营业收入是多少?", "直播渠道"),  # a channel not held
     ],
 )  # fmt: skip
 def test_the_company_name_and_an_unknown_name_after_it_is_declined_by_that_name(
@@ -75,3 +79,9 @@ def test_the_company_name_before_a_word_it_knows_is_still_answered(
     result = ask(demo, question)
     found = [(r["metric_code"], r["entity"]) for r in result.tool_results]  # type: ignore[typeddict-item]
     assert (metric, entity) in found, result.answer
+
+
+def test_the_company_name_shortened_is_the_company(jinyu: Engine) -> None:
+    """Jinyu Bio is Jinyu Bio-Technology shortened, not a part of it."""
+    result = ask(jinyu, "What was the debt-to-asset ratio of Jinyu Bio in 2020?")
+    assert [r["metric_code"] for r in result.tool_results] == ["DEBT_TO_ASSETS"], result.answer  # type: ignore[typeddict-item]
