@@ -34,6 +34,14 @@ _VERBS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?P<en>earn|net)(?![a-z])"
         ),
     ),
+    (  # how big the store network is: how many stores (the network alone is a document topic)
+        "STORE_COUNT",
+        re.compile(
+            r"门店网络(?:有多大|多大|规模有多大)|"
+            r"(?<![a-z])how\s+(?:big|large|extensive)\s+(?:is|was|were)\s+[^?？.]{0,40}?"
+            r"(?P<en>store\s+(?:network|footprint|estate))(?![a-z])"
+        ),
+    ),
 )
 
 

@@ -59,6 +59,9 @@ def found(result: AgentResult) -> list[tuple[str, str]]:
         ("demo", "How much did the group earn in FY2024?", "NET_PROFIT", "ACME_GROUP"),
         ("jinyu", "金宇生物2020年挣了多少?", "NET_PROFIT", "JINYU"),
         ("jinyu", "生物股份2019年一共卖了多少钱?", "REVENUE", "JINYU"),
+        ("demo", "How large was the store network in Hong Kong at the end of 2023?", "STORE_COUNT",
+         "ACME_HK"),  # the size of a network: its count of stores
+        ("demo", "2024年底台湾的门店网络有多大?", "STORE_COUNT", "ACME_TW"),
         # English abbreviations and synonyms of the profile's metrics
         ("demo", "SEA rev FY23?", "REVENUE", "ACME_SEA"),
         ("demo", "What was the group's bottom line in FY2024?", "NET_PROFIT", "ACME_GROUP"),
@@ -86,6 +89,8 @@ def test_a_held_metric_asked_another_way_is_answered(
         ("demo", "ACME 2024年在台湾卖了多少家门店?", "REVENUE"),
         # 税后利润 is one character from 税前利润, but 后 is a word of other terms: no typo
         ("jinyu", "金宇生物2020年税后利润是多少?", "TOTAL_PROFIT"),
+        # the store network is a document topic; only its size asked is a count
+        ("demo", "门店网络和会员有什么变化?", "STORE_COUNT"),
         # 营业时 is one character from 营业额, but 营业时间 is a longer word: no typo
         ("demo", "2025年门店营业时间是几点?", "REVENUE"),
         # a metric word in the question: the colloquial verb adds nothing
