@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from datetime import date
 
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
+from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
 from ragspine.agent.modifiers import how_fast, points_asked, rate_asked, yoy_how_much
@@ -31,7 +32,8 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subjects import Subject, declines, find_subjects, in_english
+from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
+from ragspine.agent.typos import corrected
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
@@ -97,6 +99,7 @@ def parse_intent(
     ref = reference_date or date.today()
     screen = SecurityGate.for_profile(prof).detect(question)
     text, index = _folded(screen.masked_text)
+    text = corrected(text, prof)  # 净力润: one wrong character in a metric's name
     scan = list(glossary.scan(text))
     taken = [(m.start, m.end) for _, m in scan]
     counted: dict[tuple[int, int], str] = {}
@@ -116,6 +119,8 @@ def parse_intent(
         if not any(s < m.end and m.start < e for s, e in [*taken, *counted]):
             scan.append((kind, m))
             counted[(m.start, m.end)] = m.code
+    if not any(k in ("metrics", "quantity") for k, _ in scan):
+        scan += colloquial_matches(text, prof)  # 卖了多少钱, 赚了多少: no metric word names it
     scan.sort(key=lambda km: km[1].start)
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
@@ -188,6 +193,11 @@ def parse_intent(
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
+    for k, m in scan:  # a partner is talked about where a passage names it, never elsewhere
+        if k == "external" and not any(s.start < m.end and m.start < s.end for s in subjects):
+            name = _original(question, index, (m.start, m.end))
+            stem = compact(text[m.start : m.end])
+            subjects.append(Subject(name, stem, m.start, m.end, True, COMPANY))
     if unsupported and not metric:  # a line item held by no fact: by passages that name it
         at = next(m for k, m in scan if k == "unsupported")
         subjects.append(Subject(unsupported, compact(unsupported), at.start, at.end, True))

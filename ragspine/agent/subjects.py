@@ -18,10 +18,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
+from ragspine.agent.subject_words import (
+    COMMON_EN,
+    GENERIC_CJK,
+    STOPS,
+    SURNAMES,
+    folded_span,
+    name_like,
+)
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
-from ragspine.profile.vocabulary import GENERIC_ALIASES as GENERIC
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
@@ -63,13 +71,8 @@ _LATIN_PROJECT = re.compile(
     r"(?:项目|计划|工程|系列|品牌|产品线|疫苗|药品|产品)"
 )
 # A person: a common surname and one or two characters, where a person is asked about.
-_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
-    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚"
-    "邵万钱严覃武戴莫孔向汤"
-)
 _PERSON = re.compile(
-    rf"(?P<name>[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?=(?:先生|女士|(?:的)?(?:职务|职位|简历|背景|"
+    rf"(?P<name>[{SURNAMES}][\u4e00-\u9fff]{{1,2}}?)(?=(?:先生|女士|(?:的)?(?:职务|职位|简历|背景|"
     rf"薪酬|年龄|持股|履历|任期))|(?:在[^,,。??]{{0,20}})?(?:担任|负责|任职|分管|主管|是谁))"
 )
 # 子公司扬州优邦, subsidiary Acme Foods, 合作伙伴…: what follows names one.
@@ -89,46 +92,6 @@ _CAPITALISED = re.compile(
 )
 _CJK_PLACE = re.compile(r"市|区|省|县")
 _STORE = re.compile(rf"(?:分店|门店|店)(?![{_CJK}]?(?:数|数量|总数))")
-# What may stand right before a CJK name: not a character of it.
-_STOPS = set("的在和与及对从到于、请问是了把将给向为有年月日季度就跟")
-
-_GENERIC_CJK = frozenset(
-    (  # noqa: SIM905
-        "投资 募投 募集资金 研发 在建 建设 重点 重大 股权激励 员工持股 持股 激励 回购 开店 关店 "
-        "门店 发展 经营 工作 培训 会员 扶贫 减排 增持 减持 融资 发行 并购 收购 合作 改造 扩建 "
-        "技改 试点 战略 年度 五年 三年 中长期 分红 该 本 此 这个 这些 哪些 什么 哪个 各 各个 相关 "
-        "主要 其他 新 新建 新开 未来 明年 今年 去年 下一步 长期 短期 公益 环保 节能 数字化 信息化 "
-        "降本 增效 采购 营销 推广 促销 招聘 人才 资本 预算 财务 业务 产品 服务 销售 生产 质量 "
-        "安全 合规 审计 整改 补偿 退休 养老 保险 福利 薪酬 奖励 扩张 拓展 出售 剥离 转让 发债 "
-        "债券 开发 建造 施工 基建 改革 转型 升级 装修 翻新 员工 管理 信息 系统 网络 物流 配送 "
-        "仓储 供应链 库存 清货 清理 关闭 搬迁 上市 该项 此项 本项 哪项 一个 多个 两个 所有 全部 "
-        "旗下 自营 直营 加盟 线下 线上 现有 存量 老 大型 小型 社区 旗舰 便利 专卖 实体 核心 标准 "
-        "低效 亏损 盈利 优质 部分 每家 每个 各家 哪家 这家 那家 单 全 每 总 地区 园区 小区 辖区 "
-        "市区 城区 郊区 片区 商区 景区 港区 新区 分区 大区 全区 本区 该区 各区 市场 城市 全市 "
-        "本市 该市 都市 退市 股市 超市 门市 省份 全省 本省 外省 各省 县城 全县 疫苗 兽用 动物 "
-        "生物 药品 新品 主营 主力 明星 高端 低端 中端 自有 进口 国产 sku 试运行 示范 扶持 援助 "
-        "激励计划 持股计划 股权 分配 利润分配 回报 减排计划 控股 参股 关联 全资 联营 合营 外资 "
-        "国有 民营 私营 上市 母 子 分 孙 该 贵 我 其 证券 信托 基金 银行 保险 咨询 会计师事务所 "
-        "律师事务所 高管 董事 监事 经理 员工 职工 股东 客户 供应商 人员 品牌 子品牌 自营品牌 "
-        "平均 每间 每店 单店 店均 人均 周末 周日 周六 平日 工作日 节假日 假日 节日 春节 晚间 "
-        "夜间 早间 早班 晚班 夜班 高峰 旺季 淡季 "
-    ).split()
-)
-# English words that start a sentence or title without naming anything.
-_COMMON_EN = frozenset(
-    (  # noqa: SIM905
-        "what why how when where which who whose whom is are was were do does did can could "
-        "should would will has have had please tell show give list compare explain describe "
-        "summarise summarize provide the a an in for on at by from of and or our my your its "
-        "their this that these those total group net gross operating revenue sales i we you it "
-        "they there here if any all each every some no not than then also only about after before "
-        "during between versus vs q1 q2 q3 q4 h1 h2 fy ytd yoy january february march april may "
-        "june july august september october november december monday tuesday wednesday thursday "
-        "friday saturday sunday keep round answer calculate find get look let ok yes hi hello "
-        "dear thanks thank board ceo cfo coo chairman company companies store stores annual "
-        "report "
-    ).split()
-)
 
 
 def in_english(question: str) -> bool:
@@ -167,18 +130,19 @@ def find_subjects(
         inner = m.group(1).strip()
         if compact(inner) not in known and not _all_known(inner, scan, m.start(1), m.end(1)):
             add(m.start(1), m.end(1), _strip_suffix(inner), True)
+    latin_parts(question, index, profile, known, add)  # ACME Express: a part of the company
     for m in _PROJECT_BEFORE.finditer(question):
-        start, end = _folded_span(index, *m.span())
+        start, end = folded_span(index, *m.span())
         add(start, end, m.group("name"), True)
     for m in _PROJECT_AFTER.finditer(question):
         parts = m.group("name").split()
-        while parts and parts[0].lower() in _COMMON_EN:
+        while parts and parts[0].lower() in COMMON_EN:
             parts = parts[1:]  # How many stores: the words that start no name
         if any(_CODE_LIKE.search(w) for w in parts):
             continue  # a code or a period (FY2024) is no part of a name
         if parts and not all(w.isupper() and len(w) <= 5 for w in parts):
             first = question.index(parts[0], m.start("name"))
-            start, end = _folded_span(index, first, m.end())
+            start, end = folded_span(index, first, m.end())
             if any(k == "place" and start <= w.start < end for k, w in scan):
                 continue  # Beijing and Shanghai stores: places, read as places
             store = _STORE_EN.search(m.group())  # a store's name is a place, weak like 静安寺店
@@ -186,25 +150,25 @@ def find_subjects(
     leads = {m.end for k, m in scan}
     for m in _CJK_SUFFIX.finditer(text):
         for start in _names_before(text, m.start(), 2, 5, leads):
-            if _name_like(text[start : m.start()], known):
+            if name_like(text[start : m.start()], known):
                 add(start, m.end(), text[start : m.start()], True)
                 break
     for k, w in scan:
         p = _PARTNER.match(text, w.end) if k == "entities" else None
-        if p and _name_like(p.group("name"), known) and not set(p.group("name")) & _STOPS:
+        if p and name_like(p.group("name"), known) and not set(p.group("name")) & STOPS:
             add(p.start("name"), p.end(), p.group("name"), True, COMPANY)
     for m in _PERSON.finditer(text):
-        if _at_lead(text, m.start(), leads) and _name_like(m.group("name"), known):
+        if _at_lead(text, m.start(), leads) and name_like(m.group("name"), known):
             add(m.start("name"), m.end("name"), m.group("name"), True)
     for m in _RELATION.finditer(text):
-        if _name_like(m.group("name"), known):
+        if name_like(m.group("name"), known):
             add(m.start("name"), m.end("name"), m.group("name"), True, COMPANY)
     for m in _LATIN_PROJECT.finditer(text):
-        if compact(m.group("name")) not in known and m.group("name") not in _COMMON_EN:
+        if compact(m.group("name")) not in known and m.group("name") not in COMMON_EN:
             add(m.start("name"), m.end(), m.group("name"), True)
     for m in _GLUED.finditer(text):
         name = m.group("name")
-        if len(name) >= 2 and name not in _COMMON_EN and name not in ("fiscal", "year"):
+        if len(name) >= 2 and name not in COMMON_EN and name not in ("fiscal", "year"):
             add(m.start("name"), m.end("name"), name, True, COMPANY)
     for kind, w in scan:
         if kind == "place" and _at_lead(text, w.start, leads):
@@ -214,44 +178,16 @@ def find_subjects(
             for start in _names_before(text, m.start(), shortest, longest, leads):
                 core = text[start : m.start()]
                 name = core + m.group()  # 静安寺店, 北区
-                usable = _name_like(core, words) or (len(core) == 1 and core not in _STOPS)
-                common = pattern is _CJK_PLACE and name[-2:] in _GENERIC_CJK  # 家上市
-                if usable and not common and name not in _GENERIC_CJK and core not in _GENERIC_CJK:
+                usable = name_like(core, words) or (len(core) == 1 and core not in STOPS)
+                common = pattern is _CJK_PLACE and name[-2:] in GENERIC_CJK  # 家上市
+                if usable and not common and name not in GENERIC_CJK and core not in GENERIC_CJK:
                     add(start, start + len(name), name, False, PLACE)
                 break
     for m in _CAPITALISED.finditer(question):
         _capitalised(question, m, index, known, add)
-    home = profile.home_entity_code
-    for k, w in scan:  # ACME自有品牌咖啡2024年: the home company, then a part of it not known
-        own = k == "entities" and w.code == home and compact(text[w.start : w.end]) not in GENERIC
-        part = _HOME_PART.match(text, w.end) if own else None
-        if part is not None:
-            start = w.end + _generic_lead(part.group("run"))
-            core = text[start : part.end("run")]
-            plain = _NOT_A_PART.search(core) is None  # 全年, 合并报表: a period, a basis
-            plain = plain and compact(part.group("run")) not in known  # 会员计划: a known word
-            plain = plain and not _CJK_SUFFIX.fullmatch(core)  # 计划 alone names nothing
-            if len(core) >= 2 and plain and _name_like(core, known) and core[0] not in _STOPS:
-                add(start, part.end("run"), core, True)
+    cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)
+    format_parts(text, scan, known, add)  # 便利店业态: a format the fact table has not
     return sorted(out, key=lambda s: s.start)
-
-
-_NOT_A_PART = re.compile(
-    r"[年月季期度]|公司|股份|有限|控股|目前|当前|总共|累计|截至|截止|合并|母公司|本部|口径|报表|整体"
-)
-_HOME_PART = re.compile(rf"(?P<run>[{_CJK}]{{2,10}}?)(?=\s*(?:(?:19|20)\d{{2}}|fy\d|的))")
-
-
-def _generic_lead(run: str) -> int:
-    """How much of ``run`` is common words (自有品牌, 旗下) before a name."""
-    at, moved = 0, True
-    while moved:
-        moved = False
-        for g in sorted(_GENERIC_CJK, key=len, reverse=True):
-            if len(g) >= 2 and run.startswith(g, at):
-                at, moved = at + len(g), True
-                break
-    return at
 
 
 def _capitalised(
@@ -268,7 +204,7 @@ def _capitalised(
     start = m.start("name")
     initial = _sentence_start(question, start)
     # Leading words that start the sentence or are known are not the name.
-    while words and initial and words[0].lower() in _COMMON_EN:
+    while words and initial and words[0].lower() in COMMON_EN:
         start = question.index(words[0], start) + len(words[0])
         words = words[1:]
         initial = False
@@ -279,11 +215,11 @@ def _capitalised(
     first = question.index(words[0], start)
     end = first + len(" ".join(words))
     acronym = len(words) == 1 and words[0].isupper() and len(words[0]) <= 5
-    if (acronym or words[0].lower() in _COMMON_EN) and not possessive:
+    if (acronym or words[0].lower() in COMMON_EN) and not possessive:
         return
     if words[0].isupper() and len(words) == 1 and not possessive:
         return
-    span = _folded_span(index, first, end)
+    span = folded_span(index, first, end)
     # One capitalised word (Falcon) is a name in a metric question with no entity; a document
     # question is not held to it (African swine fever), unless it is CamelCase (PayFast).
     single = len(words) == 1 and not any(c.isupper() for c in words[0][1:])
@@ -298,20 +234,13 @@ def _sentence_start(question: str, at: int) -> bool:
     return not before or before[-1] in ".?!:;。？！：；\"'“(("
 
 
-def _folded_span(index: list[int], start: int, end: int) -> tuple[int, int]:
-    """The folded text's span of the question's ``start:end``."""
-    lo = next((i for i, j in enumerate(index) if j >= start), len(index))
-    hi = next((i for i, j in enumerate(index) if j >= end), len(index))
-    return lo, hi
-
-
 def _at_lead(text: str, start: int, leads: set[int]) -> bool:
     """A name starts the text, or follows a non-CJK character, a word the profile knows or a
     word a request puts before a name (的, 在, 对, 和…)."""
     if start == 0 or start in leads:
         return True
     before = text[start - 1]
-    return not ("\u4e00" <= before <= "\u9fff") or before in _STOPS
+    return not ("\u4e00" <= before <= "\u9fff") or before in STOPS
 
 
 def _names_before(text: str, end: int, shortest: int, longest: int, leads: set[int]) -> list[int]:
@@ -323,7 +252,7 @@ def _names_before(text: str, end: int, shortest: int, longest: int, leads: set[i
         chunk = text[start:end]
         if start < 0 or not all("\u4e00" <= c <= "\u9fff" for c in chunk):
             continue
-        if any(c in _STOPS for c in chunk) or any(start < p < end for p in leads):
+        if any(c in STOPS for c in chunk) or any(start < p < end for p in leads):
             continue
         if _at_lead(text, start, leads):
             out.append(start)
@@ -334,15 +263,6 @@ def _strip_suffix(term: str) -> str:
     stem = re.sub(r"(?:项目|计划|工程|系列|品牌|产品线)$", "", term)
     stem = re.sub(r"^(?:project|programme|program|initiative|operation)\s+", "", stem, flags=re.I)
     return stem if len(compact(stem)) >= 2 else term
-
-
-def _name_like(name: str, known: frozenset[str]) -> bool:
-    flat = compact(name)
-    if len(flat) < 2 or name in _GENERIC_CJK or flat in known:
-        return False
-    if any(g in name for g in _GENERIC_CJK if len(g) >= 2):
-        return False
-    return not any(len(w) >= 2 and w in flat for w in known)
 
 
 def _all_known(inner: str, scan: list[tuple[str, AliasMatch]], start: int, end: int) -> bool:
@@ -385,11 +305,15 @@ def declines(
 
 
 def mentions(subject: Subject, passage: str, profile: DomainProfile) -> bool:
-    """Whether a passage names the subject (or a synonym of it)."""
+    """Whether a passage names the subject (or a synonym of it, or another name of the partner
+    it is)."""
     flat = compact(fold(passage))
-    groups = profile.memo(
-        "subject_synonym_stems", lambda: [{compact(w) for w in g} for g in profile.synonyms]
-    )
+
+    def build() -> list[set[str]]:
+        groups = [*profile.synonyms, *([e.name, *e.aliases] for e in profile.external_entities)]
+        return [{compact(fold(w)) for w in g} for g in groups]
+
+    groups = profile.memo("subject_synonym_stems", build)
     stems = {subject.stem}
     for group in groups:
         if subject.stem in group:

@@ -50,18 +50,24 @@ def _read(name: str) -> dict[str, object]:
 
 @cache
 def phrase_groups() -> tuple[PhraseGroup, ...]:
+    """The shipped groups. A group id written again (``{id: REVENUE, phrases: [rev]}``) adds its
+    phrases to the first group of that id, so more ways of writing a quantity are added as new
+    lines, never by rewriting a group."""
     raw = _read("metric_phrases.yaml")["groups"]
     assert isinstance(raw, list)
-    return tuple(
-        PhraseGroup(
-            g["id"],
-            g["zh"],
-            g["en"],
-            tuple(str(p) for p in g["phrases"]),
-            tuple(g.get("shape") or ()),
-        )
-        for g in raw
-    )
+    groups: dict[str, PhraseGroup] = {}
+    for g in raw:
+        phrases = tuple(str(p) for p in g["phrases"])
+        first = groups.get(g["id"])
+        if first is not None:
+            more = tuple(p for p in phrases if p not in first.phrases)
+            groups[g["id"]] = PhraseGroup(
+                first.id, first.zh, first.en, first.phrases + more, first.shape
+            )
+            continue
+        shape = tuple(g.get("shape") or ())
+        groups[g["id"]] = PhraseGroup(g["id"], g["zh"], g["en"], phrases, shape)
+    return tuple(groups.values())
 
 
 @cache
@@ -110,6 +116,20 @@ def anchored_terms(profile: DomainProfile) -> dict[str, list[str]]:
         if len(extra) == len(names):  # a place the profile names is the profile's entity
             out[f"place:{names[0]}"] = extra
     return out
+
+
+def group_anchor(group_id: str, profile: DomainProfile) -> str:
+    """The glossary key a shipped group names in this profile: the profile's item it anchors
+    (``metrics:NET_PROFIT``), its derived metric of the group's shape, else ``quantity:ID``."""
+
+    def build() -> dict[str, str]:
+        owners = _owners(profile)
+        return {
+            g.id: _anchor(g, owners) or _by_shape(g, owners, profile) or f"quantity:{g.id}"
+            for g in phrase_groups()
+        }
+
+    return profile.memo("group_anchors", build)[group_id]
 
 
 def _anchor(group: PhraseGroup, owners: dict[str, str]) -> str | None:
