@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragspine.evals.audit.claims import read_claims
 
@@ -62,6 +63,7 @@ def _known(part: str, known: Collection[tuple[str, str]]) -> tuple[str, str] | N
     return None
 
 
+@lru_cache(maxsize=4096)  # the same document names come back in every answer citing them
 def _plain(text: str) -> bool:
     """No figure hides in a document name or a locator value: digits there are integers (a
     year, a stock code, a page), never a percentage, a scale word or a numeral word."""

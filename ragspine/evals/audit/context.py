@@ -82,13 +82,21 @@ def read(
     ``breaks``: where a sentence starts that no stop marks (two quoted sentences joined by a
     comma). ``carry`` (a passage): a sentence that names no entity is about the one the
     sentence before it named (a paragraph keeps its subject: …served by 14 centres. By year
-    end we had consolidated them into 9), before the passage's backdrop."""
+    end we had consolidated them into 9), before the passage's backdrop. Read once per text,
+    backdrop and lexicon (the lexicon's memo)."""
+    back = backdrop or Backdrop()
+    key = (text, back, tuple(breaks), carry)
+    return list(lex.readings.get(key, lambda: tuple(_read(text, lex, back, breaks, carry))))
+
+
+def _read(
+    text: str, lex: Lexicon, back: Backdrop, breaks: Collection[int], carry: bool
+) -> list[Statement]:
     claims = [
         (s, e, c) for s, e, c in read_claims(text) if c.value is None or not is_label(text, s, e, c)
     ]
     if not claims:
         return []
-    back = backdrop or Backdrop()
     metrics = lex.metrics(text)
     entities = [f for f in lex.entities(text) if not _overlaps(f, metrics)]
     channels = [f for f in lex.channels(text) if not _overlaps(f, metrics)]

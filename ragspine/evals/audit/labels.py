@@ -39,7 +39,12 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]+")
 
 
 def tokens(label: str, lex: Lexicon) -> frozenset[str]:
-    """A label's words: English words, and two-character runs of Chinese."""
+    """A label's words: English words, and two-character runs of Chinese (once per label and
+    lexicon)."""
+    return lex.labels.get(label, lambda: _tokens(label, lex))
+
+
+def _tokens(label: str, lex: Lexicon) -> frozenset[str]:
     chars = list(label)
     spans = [(f.start, f.end) for f in lex.entities(label)]
     for start, end in [*spans, *((p.start, p.end) for p in find_periods(label))]:

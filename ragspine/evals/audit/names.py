@@ -8,6 +8,9 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
+
+from ragspine.evals.audit.memo import Memo
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class Lexicon:
         self._channels = {w: c for c, ws in (names.channels if names else {}).items() for w in ws}
         self._channel = _pattern(self._channels)
         self.passages: dict[str, object] = {}  # a passage's reading, once per text
+        # a text's statements and a fact's sources, read once per lexicon (see memo)
+        self.readings: Memo[tuple[Any, ...]] = Memo(4096)
+        self.sources: Memo[tuple[Any, ...]] = Memo(4096)
+        self.labels: Memo[frozenset[str]] = Memo(4096)
 
     def entities(self, text: str) -> list[Found]:
         return _find(self._entity, self._entities, text)
@@ -105,7 +112,72 @@ def _stems(metrics: Mapping[str, str]) -> dict[str, str]:
 
 def _pattern(words: Mapping[str, str]) -> re.Pattern[str] | None:
     """Whole names, longest first; an acronym (HK, GM, SEA) only in capitals; a Latin name not
-    inside a longer word; 公司 not inside 子公司 or 分公司."""
+    inside a longer word; 公司 not inside 子公司 or 分公司.
+
+    Compiled as a trie of the names: a position is tried against the one branch its character
+    opens, not against every name. The deepest name that ends on the path and holds its own
+    conditions (checked at its end, as lookarounds) wins: the same match, at every position, as
+    the alternation of every name longest first (``flat_pattern``; a test pins that), which it
+    stays where two branches could match one character (ſ and s, K and k)."""
+    if not words:
+        return None
+    root: _Node = {}
+    for w in words:
+        node = root
+        for c in w:
+            node = node.setdefault(_fold(c), {})
+        node.setdefault("", set()).add(w)
+    if "" in root or _clash(root):
+        return flat_pattern(words)
+    first = "".join(sorted(re.escape(c) for c in root))
+    return re.compile(f"(?=[{first}]){_branch(root)}", re.I)
+
+
+# a trie node: next character → node; "" → the names that end here
+_Node = dict[str, Any]
+
+
+def _fold(c: str) -> str:
+    low = c.lower()
+    return low if len(low) == 1 else c
+
+
+def _clash(node: _Node) -> bool:
+    """Could one character of a text open two branches of a node (ſ and s under IGNORECASE)?"""
+    keys = [k for k in node if k]
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            if re.fullmatch(re.escape(a), b, re.I) or re.fullmatch(re.escape(b), a, re.I):
+                return True
+    return any(_clash(v) for k, v in node.items() if k)
+
+
+def _branch(node: _Node) -> str:
+    """The longer names first (each next character's branch), then the names that end here."""
+    alts = [re.escape(k) + _branch(v) for k, v in node.items() if k]
+    ends = node.get("", set())
+    if ends:
+        alts.append("|".join(sorted({_end(w) for w in ends})))
+    return alts[0] if len(alts) == 1 and not ends else f"(?:{'|'.join(alts)})"
+
+
+def _end(w: str) -> str:
+    """A name's conditions, checked right after it: the acronym in capitals; no Latin letter or
+    digit before a Latin name, nor after it; no 子/分/孙 before 公司."""
+    out = ""
+    if w.isascii() and w.upper() == w and any(c.isalpha() for c in w):
+        out += f"(?<=(?-i:{re.escape(w)}))"
+    if w[:1].isascii() and w[:1].isalnum():
+        out += rf"(?<![A-Za-z0-9_][\s\S]{{{len(w)}}})"
+    if w.startswith("公司"):
+        out += rf"(?<![子分孙][\s\S]{{{len(w)}}})"
+    if w[-1:].isascii() and w[-1:].isalnum():
+        out += r"(?![A-Za-z0-9_$])"
+    return out
+
+
+def flat_pattern(words: Mapping[str, str]) -> re.Pattern[str] | None:
+    """The alternation of every name, longest first: what ``_pattern`` matches, name by name."""
     if not words:
         return None
     parts = []

@@ -5,7 +5,7 @@ computed from two facts of one series (their series, between their periods), and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
@@ -32,8 +32,30 @@ _UNIT_SCALE = {"_K": 10**3, "_M": 10**6, "_B": 10**9, "_BN": 10**9}
 _TINY = Fraction(1, 10**6)
 
 
+# what a fact's sources are read from: the rest of it (its source, its operands) says nothing
+_FACT_FIELDS = ("value", "unit", "entity", "metric_code", "channel", "period_type", "period")
+
+
 def fact_sources(fact: Mapping[str, Any], lex: Lexicon) -> list[Source]:
-    """A found fact at its stored value and at scale, with its slots as its context."""
+    """A found fact at its stored value and at scale, with its slots as its context; read once
+    per lexicon for the same fields (each with its type: 1 and 1.0 are written differently)."""
+    key = _key(fact)
+    if key is None:
+        return _fact_sources(fact, lex)
+    return list(lex.sources.get(key, lambda: tuple(_fact_sources(fact, lex))))
+
+
+def _key(fact: Mapping[str, Any], *extra: Hashable) -> tuple[Hashable, ...] | None:
+    """The fields a fact is read from, each with its type; None where one is no plain value."""
+    key = (*extra, *((type(v), v) for v in (fact.get(k) for k in _FACT_FIELDS)))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _fact_sources(fact: Mapping[str, Any], lex: Lexicon) -> list[Source]:
     value = Fraction(str(fact["value"]))
     unit = str(fact.get("unit", ""))
     names = lex.names
@@ -58,6 +80,15 @@ def _formula(fact: Mapping[str, Any], lex: Lexicon) -> str:
 
 
 def fact_context(fact: Mapping[str, Any], lex: Lexicon, kind: str = "number") -> Context:
+    """A fact's slots as a context: read once per lexicon, like its sources."""
+    key = _key(fact, "context", kind)
+    if key is None:
+        return _fact_context(fact, lex, kind)
+    held = lex.sources.get(key, lambda: (_fact_context(fact, lex, kind),))
+    return held[0]  # type: ignore[no-any-return]
+
+
+def _fact_context(fact: Mapping[str, Any], lex: Lexicon, kind: str = "number") -> Context:
     unit = str(fact.get("unit", ""))
     display = lex.names.unit_display.get(unit, "") if lex.names else ""
     code = period_code(str(fact.get("period_type", "")), str(fact.get("period", "")))
