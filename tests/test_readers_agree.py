@@ -190,8 +190,8 @@ def _in_context(
             [(p, "percent"), (nf, "number")],
         ),
         (
-            f"固定资产折旧{n}年,按{_zhe(tens, units, pick + 2)}计算。",
-            [(nf, "number"), (p, "percent")],
+            f"固定资产折旧{n}万元,按{_zhe(tens, units, pick + 2)}计算。",
+            [(nf * 10_000, "number"), (p, "percent")],  # 折旧 is no 折 (N年 could read as a year)
         ),
         (_RANGE_CONTEXTS[pick % len(_RANGE_CONTEXTS)].format(w=words), [span]),
         (f"共{n}家门店,其中半数以上盈利。", [(nf, "number"), (Fraction(50), "percent")]),

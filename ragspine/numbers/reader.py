@@ -109,7 +109,7 @@ _AMOUNT_AFTER = re.compile(r"^\s?(?:%|‰|家|个|元|美元|港元|万|亿|百�
 # A four-digit number with a count or unit after it is a value, not a year: 1999 stores.
 _UNIT_AFTER = re.compile(
     r"^\s?(?:家|间|个|人|名|门店|店|元|美元|港元|人民币|万|亿|百万|千|"
-    r"(?:stores?|outlets?|shops?|people|persons?|employees|staff|members|customers|units"
+    r"(?:points?|pts|stores?|outlets?|shops?|people|persons?|employees|staff|members|customers|units"
     r"|usd|hkd|rmb|cny|dollars?|yuan|million|billion|thousand)(?![a-z]))",
     re.I,
 )
