@@ -91,6 +91,22 @@ def _unknown_subject(name: str, question: str, prof: DomainProfile) -> str:
     )
 
 
+def _unranked(words: str, question: str, prof: DomainProfile) -> str:
+    """「哪个地区的收入最高」cannot be ranked: the fact table holds the company alone."""
+    home = prof.entity(prof.home_entity_code)
+    if in_english(question):
+        return (
+            f"“{words}” cannot be ranked: the fact table holds figures for "
+            f"{home.name_en or home.display_name} as a whole only, no part of it to compare, and "
+            "the company's own figure is not given in its place. No number is given, to avoid "
+            "misleading."
+        )
+    return (
+        f"「{words}」无法排名:事实表只有{home.display_name}整体的数据,没有可比较的各部分数字,"
+        f"不会用{home.display_name}本身的数字代替。为避免误导,不提供任何数字。"
+    )
+
+
 def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
@@ -147,6 +163,15 @@ def clarify_scope(
             question=_not_covered(beyond, prof),
             declined=beyond.name,
             decline_kind=beyond.kind,
+        )
+    # 1c. A rank of the company's parts where the profile holds none: nothing to rank.
+    if intent.unranked is not None:
+        return ClarificationResult(
+            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
+            narrowing_options=[prof.home_entity_code],
+            question=_unranked(intent.unranked, intent.raw_question, prof),
+            declined=intent.unranked,
+            decline_kind="ranking",
         )
     # 2. A narrative question needs no slots.
     if intent.route == ROUTE_NARRATIVE:

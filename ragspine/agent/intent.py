@@ -18,7 +18,8 @@ from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
 from ragspine.agent.modifiers import how_fast, points_asked, rate_asked, yoy_how_much
 from ragspine.agent.quantity import read_quantities
-from ragspine.agent.ranks import parts, rank_asked
+from ragspine.agent.quantity_names import share_of_nothing
+from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -33,6 +34,7 @@ from ragspine.agent.slots import (
     ParsedIntent,
 )
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
+from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
@@ -121,7 +123,7 @@ def parse_intent(
             counted[(m.start, m.end)] = m.code
     if not any(k in ("metrics", "quantity") for k, _ in scan):
         scan += colloquial_matches(text, prof)  # 卖了多少钱, 赚了多少: no metric word names it
-    scan.sort(key=lambda km: km[1].start)
+    scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
@@ -150,12 +152,19 @@ def parse_intent(
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
         change = not set(metrics) <= growths
-    inside = reading.wholes  # 占集团收入的比重: 集团 is the whole, not the entity
-    entity_matches = [
-        m for k, m in scan if k == "entities" and not any(s <= m.start < e for s, e in inside)
+    inside = reading.wholes  # 占集团收入的比重: 集团 is the whole; share of Hong Kong's revenue:
+    entity_matches = [  # Hong Kong owns the whole and is the entity
+        m
+        for k, m in scan
+        if k == "entities"
+        and not (m.code == prof.home_entity_code and any(s <= m.start < e for s, e in inside))
     ]
     entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
     rank = rank_asked(text)  # which region had the highest margin: every part, compared
+    words = rank_words(text, [e for _, _, e in reading.spans]) if rank and metrics else None
+    unranked = None
+    if words is not None and unrankable(prof, _codes(entity_matches)):
+        unranked, metrics = _original(question, index, words), []  # one entity: no rank
     if rank and metrics and not any(e != prof.home_entity_code for e in entities):
         entities = parts(prof) or entities
     home_named = prof.home_entity_code in entities
@@ -179,7 +188,7 @@ def parse_intent(
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
         entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole
-    share = _share_of_nothing(metrics, entities, scan, prof)
+    share = share_of_nothing(metrics, entities, scan, prof)
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]
         reading.declined = share[1]
@@ -245,23 +254,8 @@ def parse_intent(
         asks_figure=_FIGURE_CUES.search(text) is not None,
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
+        unranked=unranked,
     )
-
-
-def _share_of_nothing(
-    metrics: list[str], entities: list[str], scan: list[tuple[str, AliasMatch]], prof: DomainProfile
-) -> tuple[str, tuple[int, int]] | None:
-    """A share of the group asked of no part of it (the group's own, or members'): the metric
-    and the span naming it, to decline it."""
-    home = prof.home_entity_code
-    if any(e != home for e in entities):
-        return None
-    shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
-    code = next((c for c in metrics if c in shares), None)
-    if code is None:
-        return None
-    match = next((m for k, m in scan if k == "metrics" and m.code == code), None)
-    return code, (match.start, match.end) if match else (0, 0)
 
 
 _LIST_WORDS = re.compile(

@@ -54,6 +54,10 @@ _PART = re.compile(
     r"[^,?.;]{0,40}?(?<![a-z])(?:was|were|is|are|came\s+from|comes\s+from)\s+"
     r"(?:made\s+up\s+(?:of|by)\s+)?(?:the\s+)?(?P<part>[a-z&'-]+(?:\s+[a-z&'-]+)?)"
 )
+# "What percentage of revenue did selling expenses take up": the part as the subject of did.
+_PART_DID = re.compile(
+    r"[^,?.;]{0,40}?(?<![a-z])(?:did|do|does)\s+(?:the\s+)?(?P<part>[a-z&'-]+(?:\s+[a-z&'-]+)?)"
+)
 UNITS = {
     "store": r"(?:门店|店铺|店|stores?|shops?|outlets?)",
     "employee": r"(?:员工|职工|雇员|employees?|heads?|staff|workers?|capita)",
@@ -245,7 +249,7 @@ def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[lis
     """What proportion of employees were R&D staff: the part named after the whole, as a metric
     match's code, or else the words that may name it with the whole's noun ('current', 'current
     at'), and where it ends."""
-    p = _PART.match(text, m.end)
+    p = _PART.match(text, m.end) or _PART_DID.match(text, m.end)
     if p is None:
         return [], m.end
     at = next((w for w in metrics if w.start == p.start("part")), None)

@@ -28,9 +28,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ragspine.agent.modifiers import (
-    CAGR,
     COMPOUND,
-    CONTRIBUTION,
     GROWTH,
     MARGIN,
     PER,
@@ -46,6 +44,7 @@ from ragspine.agent.modifiers import (
     whole_before,
     whole_of_share,
 )
+from ragspine.agent.quantity_names import built_name, channel_share_name, unheld_name
 from ragspine.profile import DomainProfile, MetricSpec
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.vocabulary import group_key, named_shapes, sum_expansions
@@ -102,11 +101,11 @@ def read_quantities(
             spec = profile.any_metric(_base_of_growth(m.code, profile))
             if out.declined is None:
                 out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
-                out.declined_name = _unheld_name(unheld[0], spec, m.code)
+                out.declined_name = unheld_name(unheld[0], spec, m.code)
             continue
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
-        key = group_key(m.code, profile) if kind == "quantity" else None
+        key = (group_key(m.code, profile) or _summed(m.code)) if kind == "quantity" else None
         if kind == "quantity" and key is None:
             _decline(out, (m.start, m.end), m.code)
             continue
@@ -159,7 +158,7 @@ def read_quantities(
             out.declined = (span[0], max(span[1], until)) if not mod.remote else span
             owned = any(out.declined[0] <= e.start < out.declined[1] for e in entities)
             if mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
-                out.declined_name = _built_name(mod, spec, text[m.start : m.end])
+                out.declined_name = built_name(mod, spec, text[m.start : m.end])
     out.metrics = list(dict.fromkeys(out.metrics))
     if out.declined is not None:
         _keep_listed(text, out)
@@ -190,15 +189,9 @@ def _base_of_growth(code: str, profile: DomainProfile) -> str:
                 code)  # fmt: skip
 
 
-def _unheld_name(kind: str, spec: object, code: str) -> tuple[str, str]:
-    """收入复合增长率 / revenue CAGR: the quantity named from its metric's names."""
-    zh = getattr(spec, "display_name", code)
-    en = getattr(spec, "name_en", None) or zh
-    if kind == CAGR:
-        return f"{zh}复合增长率", f"{en} CAGR"
-    if kind == CONTRIBUTION:
-        return f"{zh}增长贡献率", f"contribution to {en} growth"
-    return f"{zh}环比增长率", f"{en} quarter-on-quarter growth"
+def _summed(code: str) -> str | None:
+    """A sum the question lists (sums.py: A+B+C, named by ``sum_key``): its own key."""
+    return code if "+" in code else None
 
 
 def _decline(out: Reading, span: tuple[int, int], group: str) -> None:
@@ -226,18 +219,6 @@ def _remote(
         if not any(s < end and start < e for s, e in [*used, *words]):
             return Modifier(PER, start, end, unit=unit, remote=True)
     return None
-
-
-def _built_name(mod: Modifier, spec: object, words: str) -> tuple[str, str]:
-    """门店数增长率 / store count growth rate: a quantity named from its metric's names (in
-    English, the question's own words for it where the profile has no English name)."""
-    zh = getattr(spec, "display_name", "")
-    en = getattr(spec, "name_en", None) or (words if words.isascii() else zh)
-    if mod.kind == GROWTH:
-        return f"{zh}增长率", f"{en} growth rate"
-    unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
-    before, after = unit.get(mod.unit, ("每单位", "per unit"))
-    return f"{before}{zh}", f"{en} {after}"
 
 
 def _keep_listed(text: str, out: Reading) -> None:
@@ -345,7 +326,7 @@ def _share(
     """A share: of another metric (研发费用占营业收入的比例), of a whole named before (职工中研发
     人员的占比) or after (what proportion of employees were R&D staff), of the group, or of a
     channel."""
-    metrics = [w for k, w in scan if k == "metrics"]
+    metrics = [w for k, w in scan if k == "metrics" or (k == "quantity" and _summed(w.code))]
     inside = [
         (k, w) for k, w in scan if mod.whole is not None and mod.whole[0] <= w.start < mod.whole[1]
     ]
@@ -358,7 +339,8 @@ def _share(
     if mod.end <= m.start:  # share of X …: X is the whole, when a part is named after it
         parts, until = part_after(text, m, metrics)
         for part in parts:
-            found = part if part in profile.metric_codes else _composed(part, text, m, profile)
+            held = part in profile.metric_codes or _summed(part)
+            found = part if held else _composed(part, text, m, profile)
             if found is not None:
                 return _ratio(found, code, profile), until
     outside = [(k, w) for k, w in scan if not (mod.start <= w.start < mod.end) and w != m]
@@ -369,7 +351,10 @@ def _share(
     if channel is not None:
         out.fixed_channel = True
         shape = ("channel_share", code, channel, profile.default_channel)
-        return named_shapes(profile).get(shape), mod.end
+        held = named_shapes(profile).get(shape)
+        if held is None and out.declined is None:  # share of revenue … offline: whose share
+            out.declined_name = channel_share_name(channel, code, profile)
+        return held, mod.end
     home = profile.home_entity_code
     entity = next((w.code for k, w in outside if k == "entities" and w.code != home), None)
     if entity is not None:

@@ -49,6 +49,27 @@ def rank_asked(text: str) -> str | None:
     return HIGH if high else None
 
 
+def rank_words(text: str, metric_ends: list[int]) -> tuple[int, int] | None:
+    """The words asking the rank: from 'which region' to the superlative or the last metric
+    named after it, whichever ends later (哪个地区的收入最高, which segment had the highest
+    revenue)."""
+    which = _WHICH.search(text)
+    if which is None:
+        return None
+    words = [
+        m.end() for m in (_LOW.search(text, which.end()), _HIGH.search(text, which.end())) if m
+    ]
+    end = max([which.end(), *words, *(e for e in metric_ends if e > which.end())])
+    return which.start(), end
+
+
+def unrankable(profile: DomainProfile, entities: list[str]) -> bool:
+    """A rank of parts with nothing to rank: the profile holds no entity but the company, and
+    the question names none. Its answer would be the company's own figure: it is declined."""
+    home = profile.home_entity_code
+    return not parts(profile) and all(e == home for e in entities)
+
+
 def parts(profile: DomainProfile) -> list[str]:
     """The entities a rank compares when the question names none: all but the company."""
     return [c for c in profile.entity_codes if c != profile.home_entity_code]

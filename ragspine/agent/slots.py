@@ -59,6 +59,9 @@ class ParsedIntent:
     # Which of the company's parts ranks first (ranks.HIGH / ranks.LOW): each part is queried
     # and the first named from their figures.
     rank: str | None = None
+    # A rank of the company's parts on a profile with none (which segment had the highest
+    # revenue, with one entity): declined by these words, never the company's own figure.
+    unranked: str | None = None
 
     @property
     def is_multi(self) -> bool:

@@ -1,0 +1,60 @@
+"""Names for a quantity declined where the question's words do not name it whole (收入复合增长率,
+门店数增长率, 线下收入占比), and the share of the group asked of no part of it: a decline says
+which quantity it will not give, in the question's language."""
+
+from __future__ import annotations
+
+from ragspine.agent.modifiers import CAGR, CONTRIBUTION, GROWTH, Modifier
+from ragspine.profile import DomainProfile
+from ragspine.profile.glossary import AliasMatch
+from ragspine.profile.vocabulary import derived_shapes
+
+
+def unheld_name(kind: str, spec: object, code: str) -> tuple[str, str]:
+    """收入复合增长率 / revenue CAGR: the quantity named from its metric's names."""
+    zh = getattr(spec, "display_name", code)
+    en = getattr(spec, "name_en", None) or zh
+    if kind == CAGR:
+        return f"{zh}复合增长率", f"{en} CAGR"
+    if kind == CONTRIBUTION:
+        return f"{zh}增长贡献率", f"contribution to {en} growth"
+    return f"{zh}环比增长率", f"{en} quarter-on-quarter growth"
+
+
+def built_name(mod: Modifier, spec: object, words: str) -> tuple[str, str]:
+    """门店数增长率 / store count growth rate: a quantity named from its metric's names (in
+    English, the question's own words for it where the profile has no English name)."""
+    zh = getattr(spec, "display_name", "")
+    en = getattr(spec, "name_en", None) or (words if words.isascii() else zh)
+    if mod.kind == GROWTH:
+        return f"{zh}增长率", f"{en} growth rate"
+    unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
+    before, after = unit.get(mod.unit, ("每单位", "per unit"))
+    return f"{before}{zh}", f"{en} {after}"
+
+
+def channel_share_name(channel: str, code: str, profile: DomainProfile) -> tuple[str, str]:
+    """线下收入占比 / offline share of revenue: a channel's share named by the channel and the
+    metric, so a decline says which share it will not give."""
+    spec = profile.any_metric(code)
+    aliases = next((c.aliases for c in profile.channels if c.code == channel), [channel])
+    zh = next((a for a in aliases if not a.isascii()), channel)
+    en = next((a for a in aliases if a.isascii()), channel)
+    name_zh = getattr(spec, "display_name", code)
+    return f"{zh}{name_zh}占比", f"{en} share of {getattr(spec, 'name_en', None) or name_zh}"
+
+
+def share_of_nothing(
+    metrics: list[str], entities: list[str], scan: list[tuple[str, AliasMatch]], prof: DomainProfile
+) -> tuple[str, tuple[int, int]] | None:
+    """A share of the group asked of no part of it (the group's own, or members'): the metric
+    and the span naming it, to decline it."""
+    home = prof.home_entity_code
+    if any(e != home for e in entities):
+        return None
+    shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
+    code = next((c for c in metrics if c in shares), None)
+    if code is None:
+        return None
+    match = next((m for k, m in scan if k == "metrics" and m.code == code), None)
+    return code, (match.start, match.end) if match else (0, 0)
