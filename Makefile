@@ -117,14 +117,22 @@ evals-meaning: fixtures fixtures-jinyu
 # (answers about another quantity, unknown subjects answered, recall). Measured, never a gate.
 MEANING_FRESH_ACME_RUN ?= reports/meaning-fresh-acme
 MEANING_FRESH_JY_RUN ?= reports/meaning-fresh-jinyu
+MEANING_FRESH2_ACME_RUN ?= reports/meaning-fresh2-acme
+MEANING_FRESH2_JY_RUN ?= reports/meaning-fresh2-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
-	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN)
+	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) \
+		$(MEANING_FRESH2_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --out $(MEANING_FRESH_ACME_RUN) \
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/jinyu.yaml --profile $(JY)/profile.yaml \
 		--out $(MEANING_FRESH_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_2/acme.yaml \
+		--out $(MEANING_FRESH2_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_2/jinyu.yaml --profile $(JY)/profile.yaml \
+		--out $(MEANING_FRESH2_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
@@ -143,6 +151,8 @@ audit: fixtures
 # are (only a malformed file fails, as an input error).
 audit-fresh: fixtures
 	$(BIN)/ragspine eval audit --attacks evals/adversarial/fresh_attacks.yaml --measure \
+		--db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval audit --attacks evals/adversarial/fresh_attacks_2.yaml --measure \
 		--db $(DB) --corpus $(CORPUS)
 
 # After an intended behaviour change: review each suite's diff.md, then make the runs the baselines.
@@ -172,5 +182,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) data reports/latest $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
-		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) \
+		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN) \
 		reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache
