@@ -127,7 +127,9 @@ def serve(
             f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
             f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
         )
-    _enough_descriptors(max_connections + FD_RESERVE)
+    # asyncio accepts up to `backlog` sockets in one go before the protocol can turn any away:
+    # with the backlog at the cap, open sockets stay under twice the cap
+    _enough_descriptors(2 * max_connections + FD_RESERVE)
     with Engine.open(db, corpus, profile=profile, provider=provider, faq=faq):
         pass  # the stores, the FAQ and the provider open, or the error is one line now
     os.environ.update(settings.to_env())
@@ -140,6 +142,7 @@ def serve(
         port=port,
         workers=workers,
         http=GuardedH11Protocol,
+        backlog=max_connections,
         h11_max_incomplete_event_size=MAX_HEAD,
         timeout_keep_alive=keep_alive,
         timeout_graceful_shutdown=int(timeout) + 1,  # answers in flight, then the workers go

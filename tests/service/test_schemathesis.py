@@ -1,7 +1,7 @@
 """Schemathesis against the live OpenAPI document of a real `ragspine serve`: every check
 (server errors, status codes, content types, response schemas, invalid data refused, valid data
-accepted, auth not ignored, unsupported methods), bounded in examples and in time so the suite
-stays short (about 20 s; killed past a minute). A failure prints Schemathesis's own report with a curl line to replay it."""
+accepted, auth not ignored, unsupported methods), bounded in examples (about 20 s) and killed
+past a minute. A failure prints Schemathesis's own report with a curl line to replay it."""
 
 from __future__ import annotations
 
