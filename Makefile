@@ -172,7 +172,7 @@ compare-demo: fixtures
 serve: fixtures
 	@test -f data/keys.yaml || $(BIN)/ragspine keys new demo --clearance INTERNAL --file data/keys.yaml
 	@test -f data/faq.db || $(BIN)/ragspine faq import ragspine/demo/faq.yaml --faq data/faq.db
-	$(BIN)/ragspine serve --db $(DB) --corpus $(CORPUS) --keys data/keys.yaml --faq data/faq.db
+	$(BIN)/ragspine serve --db $(DB) --corpus $(CORPUS) --keys data/keys.yaml --faq data/faq.db --docs
 
 demo: fixtures
 	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)

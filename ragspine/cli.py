@@ -324,7 +324,9 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
-    from ragspine.service.cli import faq, keys, serve
+    from ragspine.service.cli import faq
+    from ragspine.service.cli_keys import keys
+    from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
     for command in (serve, keys, faq):

@@ -1,11 +1,10 @@
-"""`ragspine serve`, `ragspine keys new` and `ragspine faq …`: thin commands over the service.
+"""`ragspine faq …`: thin commands over the FAQ cache.
 
 Imports happen inside the commands, so `ragspine --help` stays fast.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,11 +14,7 @@ import click
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
     LEVEL,
-    corpus_option,
-    db_option,
-    faq_option,
     profile_option,
-    provider_option,
 )
 from ragspine.sensitivity import Clearance
 
@@ -32,122 +27,6 @@ FAQ_OPTION = click.option(
     envvar="RAGSPINE_FAQ",
     help="the FAQ cache (SQLite)",
 )
-
-
-@click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@db_option()
-@corpus_option()
-@profile_option()
-@provider_option()
-@faq_option()
-@click.option(
-    "--keys",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/keys.yaml"),
-    show_default=True,
-    help="API keys (hashed) and their clearance; RAGSPINE_API_KEYS adds more",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    help="seconds per HTTP request",
-)
-@known_errors
-def serve(
-    host: str,
-    port: int,
-    workers: int,
-    db: Path,
-    corpus: Path,
-    profile: Path | None,
-    provider: str,
-    faq: Path | None,
-    keys: Path,
-    timeout: float,
-) -> None:
-    """Serve POST /v1/ask over HTTP (OpenAPI at /docs)."""
-    import uvicorn
-
-    from ragspine.engine import Engine
-    from ragspine.service.keys import KeysError, load_keys
-    from ragspine.service.settings import ServiceSettings
-
-    settings = ServiceSettings(
-        db=db,
-        corpus=corpus,
-        profile=profile,
-        provider=provider,
-        faq=faq,
-        keys=keys if keys.exists() else None,
-        timeout=timeout,
-    )
-    if not len(load_keys(settings.keys)):  # before a worker starts: one clear line
-        raise KeysError(
-            f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
-            f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
-        )
-    with Engine.open(db, corpus, profile=profile, provider=provider, faq=faq):
-        pass  # the stores, the FAQ and the provider open, or the error is one line now
-    os.environ.update(settings.to_env())
-    click.echo(f"serving on http://{host}:{port} (docs: http://{host}:{port}/docs)", err=True)
-    uvicorn.run(
-        "ragspine.service.api.app:app_from_env",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_config=_log_config(),
-        access_log=False,  # the service's own line has the request id, caller and route
-    )
-
-
-def _log_config() -> dict[str, Any]:
-    import copy
-
-    from uvicorn.config import LOGGING_CONFIG
-
-    config = copy.deepcopy(LOGGING_CONFIG)
-    config["loggers"]["ragspine.service"] = {
-        "handlers": ["default"],
-        "level": "INFO",
-        "propagate": False,
-    }
-    return config
-
-
-@click.group()
-def keys() -> None:
-    """API keys: each carries a clearance; only its hash is kept."""
-
-
-@keys.command("new")
-@click.argument("name")
-@click.option(
-    "--clearance",
-    type=LEVEL,
-    required=True,
-    help="what the key may see (never from RAGSPINE_CLEARANCE: a key's clearance is chosen)",
-)
-@click.option(
-    "--file",
-    "path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/keys.yaml"),
-    show_default=True,
-)
-@known_errors
-def keys_new(name: str, clearance: str, path: Path) -> None:
-    """Make a key for NAME; it is printed once, only its hash is stored."""
-    from ragspine.service.keys import new_key
-
-    key = new_key(path, name, clearance)
-    click.echo(key)
-    click.echo(f"stored the hash of {name}'s {clearance} key in {path}; keep the key", err=True)
 
 
 @click.group()

@@ -3,15 +3,18 @@
 A caller's clearance comes from its key, never from the request. The keys file holds each key's
 SHA-256 (``ragspine keys new`` writes it and prints the key once); the environment can carry the
 same entries as ``RAGSPINE_API_KEYS=name:CLEARANCE:sha256,…``. A key is compared by its hash in
-constant time.
+constant time. A running service re-reads the file when it changes (``LiveKeys``), so a key
+disabled with ``ragspine keys disable`` is refused at its next request, without a restart.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ragspine.errors import KeysError as KeysError
 from ragspine.errors import first_problem
 from ragspine.sensitivity import Clearance
+from ragspine.storage.private import open_private
 
+logger = logging.getLogger("ragspine.service")
 ENV = "RAGSPINE_API_KEYS"
 PREFIX = "rsk_"
 
@@ -32,6 +37,7 @@ class KeyEntry(BaseModel):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9._-]{1,64}$")
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     clearance: Clearance
+    disabled: bool = False  # kept, refused: `ragspine keys enable` serves it again
 
 
 class KeysFile(BaseModel):
@@ -57,6 +63,10 @@ class KeyRing:
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def entries(self) -> list[KeyEntry]:
+        return list(self._entries)
+
     def caller(self, key: str | None) -> Caller | None:
         """The caller a key belongs to; None for no key or an unknown one."""
         if not key:
@@ -66,7 +76,56 @@ class KeyRing:
         for entry in self._entries:  # every entry compared: the time says nothing
             if hmac.compare_digest(entry.sha256, found):
                 match = entry
-        return Caller(match.name, match.clearance) if match else None
+        if match is None or match.disabled:
+            return None
+        return Caller(match.name, match.clearance)
+
+
+class LiveKeys:
+    """The keys of a file, re-read when it changes: each request stats the file (its device,
+    inode, size and mtime in ns; one ``stat``, no read) and reloads it only if one of them moved,
+    so a key added, disabled or removed counts from the next request on. A file that cannot be
+    read any more refuses every key it held (fail closed) and says so once in the log; the keys
+    from the environment keep working."""
+
+    def __init__(self, path: Path | None, environ: dict[str, str] | None = None) -> None:
+        self.path, self._environ = path, environ
+        self._stamp = self._stat()
+        self._ring = load_keys(path, environ)  # at start an unreadable file is an error
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        self._refresh()
+        return len(self._ring)
+
+    def caller(self, key: str | None) -> Caller | None:
+        self._refresh()
+        return self._ring.caller(key)
+
+    def _stat(self) -> tuple[int, ...] | None:
+        if self.path is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return (0,)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _refresh(self) -> None:
+        stamp = self._stat()
+        if stamp == self._stamp:
+            return
+        with self._lock:
+            if stamp == self._stamp:
+                return
+            try:
+                ring = load_keys(self.path, self._environ)
+            except KeysError as exc:
+                logger.error("keys: %s; its keys are refused until it is readable", exc)
+                ring = load_keys(None, self._environ)
+            else:
+                logger.info("keys: reloaded %s", self.path)
+            self._ring, self._stamp = ring, stamp
 
 
 def load_keys(path: Path | None = None, environ: dict[str, str] | None = None) -> KeyRing:
@@ -99,12 +158,35 @@ def new_key(path: Path, name: str, clearance: str) -> str:
     except ValidationError as exc:
         raise KeysError(f"{path}: {first_problem(exc)}") from exc
     current.keys.append(entry)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(yaml.safe_dump(current.model_dump(mode="json"), sort_keys=False), "utf-8")
-    os.chmod(tmp, 0o600)
-    tmp.replace(path)
+    _write(path, current)
     return key
+
+
+def set_disabled(path: Path, name: str, disabled: bool) -> None:
+    """Disable (or enable again) the key named ``name``; a running service sees it at once."""
+    current = _read(path)
+    for i, entry in enumerate(current.keys):
+        if entry.name == name:
+            current.keys[i] = entry.model_copy(update={"disabled": disabled})
+            break
+    else:
+        raise KeysError(f"{path}: no key named {name!r}")
+    _write(path, current)
+
+
+def _write(path: Path, keys: KeysFile) -> None:
+    """Written whole to a private (0600) copy, then renamed over the file: a service reading
+    it sees the old keys or the new ones, never half a file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    text = yaml.safe_dump(keys.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
+    try:
+        with open_private(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(path)
+    except OSError as exc:
+        raise KeysError(f"{path}: cannot write: {exc}") from exc
 
 
 def _read(path: Path) -> KeysFile:

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 PREFIX = "RAGSPINE_SERVICE_"
+MAX_HEAD = 16 * 1024  # bytes of a request line and its headers (h11's buffer); past it, a 400
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,12 @@ class ServiceSettings:
     keys: Path | None = None
     max_body: int = 16 * 1024  # bytes: a question and its options, with room to spare
     timeout: float = 30.0  # seconds per request
+    body_timeout: float = 10.0  # seconds for a request body to arrive once its head has
+    header_timeout: float = 10.0  # seconds for a request head to arrive once a client connects
+    keep_alive: int = 5  # seconds an idle connection is kept between two requests
+    max_connections: int = 256  # open connections per worker; past it the oldest idle one goes
+    docs: bool = False  # /docs and /openapi.json
+    master_pid: int | None = None  # `serve --workers N`: a worker ends when this process does
 
     def to_env(self) -> dict[str, str]:
         """Every setting, an unset one as "" so a stale variable in the shell cannot stand in."""
@@ -40,6 +47,7 @@ class ServiceSettings:
             return Path(value) if value else None
 
         base = cls()
+        master = get("master_pid")
         return cls(
             db=path("db") or base.db,
             corpus=path("corpus"),
@@ -49,4 +57,10 @@ class ServiceSettings:
             keys=path("keys"),
             max_body=int(get("max_body") or base.max_body),
             timeout=float(get("timeout") or base.timeout),
+            body_timeout=float(get("body_timeout") or base.body_timeout),
+            header_timeout=float(get("header_timeout") or base.header_timeout),
+            keep_alive=int(get("keep_alive") or base.keep_alive),
+            max_connections=int(get("max_connections") or base.max_connections),
+            docs=get("docs") == "True",
+            master_pid=int(master) if master else None,
         )

@@ -12,6 +12,7 @@ from typing import Self
 
 from ragspine.errors import StoreError, StoreNotFoundError
 from ragspine.storage.migrate import apply_migrations, load_migrations
+from ragspine.storage.private import create_private
 
 
 class SqliteStore:
@@ -25,8 +26,11 @@ class SqliteStore:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise StoreNotFoundError(f"{self.KIND} not found: {self.path} ({self.HOW_TO_BUILD})")
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        if create:  # a new file is private (0600, its new directories 0700): RESTRICTED text
+            try:
+                create_private(self.path)
+            except OSError as exc:
+                raise StoreError(f"{self.path}: cannot create {self.KIND}: {exc}") from exc
         self._lock = threading.Lock()
         try:
             self._conn = sqlite3.connect(self.path, check_same_thread=False)

@@ -143,7 +143,10 @@ def running(
 def service(
     tmp_path_factory: pytest.TempPathFactory, demo_db: Path, demo_corpus: Path
 ) -> Iterator[Service]:
-    with running(tmp_path_factory.mktemp("service"), demo_db, demo_corpus) as svc:
+    """As `make serve` runs it: with the OpenAPI document and its page."""
+    with running(
+        tmp_path_factory.mktemp("service"), demo_db, demo_corpus, extra=("--docs",)
+    ) as svc:
         yield svc
 
 

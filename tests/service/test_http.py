@@ -23,11 +23,22 @@ SEED_QUESTION = "中国内地FY2024的REVENUE是多少"
 def test_health_readiness_and_the_openapi_document(service: Service) -> None:
     assert httpx.get(f"{service.url}/healthz").json() == {"status": "ok"}
     ready = httpx.get(f"{service.url}/readyz").json()
-    assert ready["status"] == "ready" and ready["facts"] > 0 and ready["corpus"] is True
-    assert ready["faq_items"] == 9 and ready["keys"] == 3
+    assert ready["status"] == "ready" and ready["corpus"] is True
+    assert set(ready) == {"status", "corpus", "ms"}  # no count of facts, items or keys
     spec = httpx.get(f"{service.url}/openapi.json").json()
     assert "/v1/ask" in spec["paths"]
-    assert httpx.get(f"{service.url}/docs").status_code == 200
+
+
+def test_the_docs_page_loads_nothing_from_another_host(service: Service) -> None:
+    """Offline, a page pointing at a CDN is blank: every script and style is served here."""
+    page = httpx.get(f"{service.url}/docs")
+    assert page.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert assets and all(a.startswith("/") and not a.startswith("//") for a in assets), assets
+    for asset in assets:
+        got = httpx.get(f"{service.url}{asset}")
+        assert got.status_code == 200 and len(got.content) > 1000, asset
+    assert "SwaggerUIBundle" in httpx.get(f"{service.url}/docs/assets/swagger-ui-bundle.js").text
 
 
 def test_the_seeds_example_answers_with_its_source_unchanged(
@@ -224,7 +235,10 @@ def impatient(
 ) -> Iterator[Service]:
     """The service with a 1 s request timeout."""
     with running(
-        tmp_path_factory.mktemp("impatient"), demo_db, demo_corpus, extra=("--timeout", "1")
+        tmp_path_factory.mktemp("impatient"),
+        demo_db,
+        demo_corpus,
+        extra=("--timeout", "1", "--body-timeout", "1"),
     ) as svc:
         yield svc
 

@@ -1,6 +1,8 @@
 """The FastAPI app: one ``Engine`` (with its FAQ cache) opened at start-up and shared by every
-request, the API keys, a body-size limit, a request id on every response and a one-line access log
-(codes and timings, never a question or an answer)."""
+request, the API keys (re-read when their file changes), a body-size limit, a request id on every
+response and a one-line access log (codes and timings, never a question or an answer). The
+OpenAPI document and its Swagger page are served only when asked for (``serve --docs``), the page
+from the assets ``fastapi-offline`` ships (no CDN: it works offline)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from fastapi import FastAPI
 
 from ragspine.engine import Engine
 from ragspine.errors import ConfigError
-from ragspine.service.api import errors
+from ragspine.service.api import errors, spec
 from ragspine.service.api.routes import router
-from ragspine.service.keys import KeyRing, load_keys
+from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.settings import ServiceSettings
 
 logger = logging.getLogger("ragspine.service")
@@ -35,14 +37,14 @@ def create_app(
     settings: ServiceSettings,
     *,
     engine: Engine | None = None,
-    keys: KeyRing | None = None,
+    keys: KeyRing | LiveKeys | None = None,
 ) -> FastAPI:
     """The app; ``engine`` (its FAQ cache with it) and ``keys`` are opened from ``settings``
     unless given."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        ring = keys if keys is not None else load_keys(settings.keys)
+        ring = keys if keys is not None else LiveKeys(settings.keys)
         if not len(ring):
             raise ConfigError(
                 "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
@@ -63,21 +65,35 @@ def create_app(
             if engine is None:
                 opened.close()
 
-    app = FastAPI(
-        title="RAGSpine",
-        summary="Answers about a company's numbers and documents, never an invented number.",
-        lifespan=lifespan,
-    )
+    described: dict[str, Any] = {
+        "title": "RAGSpine",
+        "summary": "Answers about a company's numbers and documents, never an invented number.",
+        "lifespan": lifespan,
+        "redoc_url": None,
+    }
+    if settings.docs:
+        from fastapi_offline import FastAPIOffline
+
+        app = FastAPIOffline(static_url="/docs/assets", **described)
+    else:
+        app = FastAPI(docs_url=None, openapi_url=None, **described)
     errors.install(app)
+    spec.install(app)
     app.include_router(router)
-    app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.timeout)
+    app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.body_timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app
 
 
 def app_from_env() -> FastAPI:
-    """For ``uvicorn --factory`` (``ragspine serve --workers N``): settings from the environment."""
-    return create_app(ServiceSettings.from_env())
+    """For ``uvicorn --factory`` (``ragspine serve --workers N``): settings from the environment;
+    a worker of a master watches it, to end with it."""
+    settings = ServiceSettings.from_env()
+    if settings.master_pid is not None:
+        from ragspine.service.supervise import die_with
+
+        die_with(settings.master_pid)
+    return create_app(settings)
 
 
 class _BodyLimit:

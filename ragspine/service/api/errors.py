@@ -12,6 +12,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 PROBLEM = "application/problem+json"
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    404: "Not found",
+    405: "Method not allowed",
+    503: "Not ready",
+    504: "Timeout",
+}
 logger = logging.getLogger("ragspine.service")
 
 
@@ -42,9 +50,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http(request: Request, exc: HTTPException) -> JSONResponse:
-        title = {401: "Unauthorized", 404: "Not found", 405: "Method not allowed"}.get(
-            exc.status_code, "Request failed"
-        )
+        title = TITLES.get(exc.status_code, "Request failed")
         headers = dict(exc.headers) if exc.headers else None
         return problem(exc.status_code, title, str(exc.detail), request, headers)
 

@@ -14,36 +14,65 @@ from datetime import date
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 from ragspine.agent.record import AnswerRecord
 from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
+from ragspine.service.api.spec import problems
 from ragspine.service.keys import Caller
 
 router = APIRouter()
 logger = logging.getLogger("ragspine.service")
 
 
+_OK = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+QUESTION_PATTERN = rf"^{_OK}*[^\s\x00-\x1f\x7f-\x9f]{_OK}*$"
+
+
+def _iso_only(value: object) -> object:
+    """A date is written as a string (YYYY-MM-DD): a number is refused, not read as seconds
+    since 1970."""
+    if not isinstance(value, str | date):
+        raise ValueError("write the date as YYYY-MM-DD")
+    return value
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_only)]
+
+
 class AskRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=2000)
+    # the pattern says in the document what the engine refuses (with a clearer message than a
+    # pattern's): blank questions and control characters other than tab and line breaks
+    question: str = Field(
+        min_length=1, max_length=2000, json_schema_extra={"pattern": QUESTION_PATTERN}
+    )
     # the day 'last year' is relative to [default: today]; never the day an item is valid on
-    reference_date: date | None = Field(default=None, ge=date(1900, 1, 1), le=date(2199, 12, 31))
-    rerank: bool = False
+    # the pattern says in the document what ge/le check: the years 1900 to 2199
+    reference_date: IsoDate | None = Field(
+        default=None,
+        ge=date(1900, 1, 1),
+        le=date(2199, 12, 31),
+        json_schema_extra={"pattern": r"^(19[0-9]{2}|2[01][0-9]{2})-"},
+    )
+    rerank: StrictBool = False  # true or false: "yes", 1 and "false" are refused, not guessed
+
+
+BEARER = HTTPBearer(auto_error=False, description="an API key: `Authorization: Bearer KEY`")
+API_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="an API key")
 
 
 def caller(
     request: Request,
-    authorization: Annotated[str | None, Header()] = None,
-    x_api_key: Annotated[str | None, Header()] = None,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
+    x_api_key: Annotated[str | None, Depends(API_KEY)],
 ) -> Caller:
     """The caller its key names: ``Authorization: Bearer KEY`` or ``X-API-Key: KEY``."""
-    key = x_api_key
-    if authorization and authorization.lower().startswith("bearer "):
-        key = authorization[7:].strip()
+    key = bearer.credentials.strip() if bearer is not None else x_api_key
     found: Caller | None = request.app.state.keys.caller(key)
     if found is None:
         why = "no API key" if not key else "unknown API key"
@@ -52,7 +81,9 @@ def caller(
     return found
 
 
-@router.post("/v1/ask", response_model=AnswerRecord)
+@router.post(
+    "/v1/ask", response_model=AnswerRecord, responses=problems(400, 401, 408, 413, 422, 500, 504)
+)
 async def ask(
     body: AskRequest, request: Request, who: Annotated[Caller, Depends(caller)]
 ) -> AnswerRecord:
@@ -99,24 +130,23 @@ async def ask(
     return record
 
 
-@router.get("/healthz")
+@router.get("/healthz", responses=problems(500))
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz")
+@router.get("/readyz", responses=problems(500, 503))
 async def readyz(request: Request) -> dict[str, Any]:
+    """Ready when the fact store answers a query; no counts (of facts, items or keys: they say
+    nothing about readiness and something about the deployment)."""
     state = request.app.state
     started = time.perf_counter()
     try:
-        facts = await anyio.to_thread.run_sync(state.engine.store.count)
+        await anyio.to_thread.run_sync(state.engine.store.count)
     except Exception as exc:  # the store went away: not ready, and say so
         raise HTTPException(503, f"the fact store is not readable: {type(exc).__name__}") from exc
     return {
         "status": "ready",
-        "facts": facts,
         "corpus": state.engine.retriever is not None,
-        "faq_items": len(state.engine.faq.items()) if state.engine.faq is not None else 0,
-        "keys": len(state.keys),
         "ms": round((time.perf_counter() - started) * 1000, 3),
     }
