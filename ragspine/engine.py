@@ -100,6 +100,8 @@ class Engine:
                 if corpus_path is not None and corpus_path.is_file()
                 else None
             )
+            if retriever is not None:  # facts from before levels were recorded: their file's
+                store.adopt_levels(retriever.store.document_levels())
         except BaseException:
             store.close()
             if cache is not None:
