@@ -159,7 +159,7 @@ class _Visible:
         self._store, self._allowed = store, allowed
 
     def lookup(self, **key: str) -> Fact | None:
-        fact = self._store.lookup(**key)  # type: ignore[arg-type]
+        fact = self._store.lookup(**key)
         return fact if fact is not None and fact.sensitivity in self._allowed else None
 
 

@@ -54,7 +54,7 @@ def _query(store: FactStore, metric: str, entity: str, clearance: str) -> dict[s
     return dict(  # type: ignore[return-value]
         execute_query_metric(
             store, metric, entity, "FY2024", reference_date=REF, clearance=clearance
-        )  # fmt: skip
+        )
     )
 
 
