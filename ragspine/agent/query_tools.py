@@ -149,7 +149,7 @@ def execute_query_metric(
     )
     if fact is None:
         return {"status": "not_found", "normalized": normalized}
-    return _found(fact)
+    return found_result(fact)
 
 
 class _Visible:
@@ -163,7 +163,8 @@ class _Visible:
         return fact if fact is not None and fact.sensitivity in self._allowed else None
 
 
-def _found(fact: Fact) -> FoundResult:
+def found_result(fact: Fact) -> FoundResult:
+    """A stored fact as query_metric returns it found (what the guard holds numbers to)."""
     found: FoundResult = {
         "status": "found",
         "value": fact.value,
@@ -217,7 +218,7 @@ def _derived(store: _Visible, spec: DerivedMetricSpec, key: Normalized) -> ToolR
         else:
             value = exact * 100 if spec.percent else exact
             value = value.quantize(Decimal("1e-12")).normalize()
-            operands = [_found(f) for f in facts.values()]
+            operands = [found_result(f) for f in facts.values()]
             return {
                 "status": "found",
                 "value": float(value),

@@ -14,7 +14,7 @@ from dataclasses import astuple, dataclass, fields
 from decimal import Decimal, InvalidOperation
 
 from ragspine.errors import DuplicateFactError, StoreError
-from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
+from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, check_level
 from ragspine.storage.sqlite import SqliteStore
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
@@ -226,6 +226,26 @@ class FactStore(SqliteStore):
                 "SELECT DISTINCT sensitivity FROM fact_metric WHERE source_doc_id = ?", (doc_id,)
             ).fetchall()
         return {str(level) for (level,) in rows}
+
+    def source_facts(self, doc_id: str) -> list[Fact]:
+        """The facts this source file states."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"{_SELECT} WHERE source_doc_id = ? ORDER BY id", (doc_id,)
+            ).fetchall()
+        return [_fact(r) for r in rows]
+
+    def source_levels(self) -> dict[str, str]:
+        """Each source file's level: its facts' highest (one not recorded read as INTERNAL)."""
+        levels: dict[str, str] = {}
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT source_doc_id, sensitivity FROM fact_metric"
+            ).fetchall()
+        for doc, level in rows:
+            level = str(level) or DEFAULT_CLEARANCE
+            levels[str(doc)] = max(level, levels.get(str(doc), level), key=LEVELS.index)
+        return levels
 
     def source_hash(self, doc_id: str) -> str | None:
         """The hash of the file version last ingested under this id (facts or none), if any."""
