@@ -213,9 +213,20 @@ def ingest(
     "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
     help="seconds between looks at the inbox",
 )  # fmt: skip
+@click.option(
+    "--sensitivity", type=LEVEL, default=None,
+    help="every file's level, its passages' and its figures' (files without front matter are "
+    "INTERNAL)",
+)  # fmt: skip
 @known_errors
 def worker(
-    inbox: Path, corpus: Path, db: Path, profile: Path | None, once: bool, interval: float
+    inbox: Path,
+    corpus: Path,
+    db: Path,
+    profile: Path | None,
+    once: bool,
+    interval: float,
+    sensitivity: str | None,
 ) -> None:
     """Ingest every file dropped in INBOX, one transaction each (Ctrl-C stops)."""
     from ragspine.ingestion.pipeline import FileReport
@@ -242,6 +253,7 @@ def worker(
             chunks,
             facts,
             prof,
+            sensitivity=sensitivity,
             progress=_page_progress(),
             on_done=done,
             on_failed=failed,

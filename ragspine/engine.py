@@ -22,6 +22,7 @@ from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.intent import CLARIFY_NONE, ClarificationResult, IntentParser
 from ragspine.agent.question import validate_question
 from ragspine.faq.faq_cache import FaqCache
+from ragspine.faq.vetting import source_levels
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile, load_profile
@@ -100,6 +101,11 @@ class Engine:
                 if corpus_path is not None and corpus_path.is_file()
                 else None
             )
+            chunks = retriever.store if retriever is not None else None
+            if chunks is not None:  # facts from before levels were recorded: their file's
+                store.adopt_levels(chunks.document_levels())
+            if cache is not None:  # an item is never served above a source it cites
+                cache.know_levels(source_levels(store, chunks))
         except BaseException:
             store.close()
             if cache is not None:

@@ -70,7 +70,9 @@ def test_an_unknown_level_gets_the_same_message_wherever_it_is_written(
         assert CHOICE in out.stderr
 
 
-def test_a_level_is_written_as_its_plain_string(tmp_path: Path) -> None:
+def test_a_level_is_written_as_its_plain_string(
+    tmp_path: Path, demo_db: Path, demo_corpus: Path
+) -> None:
     keys = tmp_path / "keys.yaml"
     made = invoke("keys", "new", "board", "--clearance", "RESTRICTED", "--file", str(keys))
     assert made.returncode == 0, made.stderr
@@ -79,7 +81,8 @@ def test_a_level_is_written_as_its_plain_string(tmp_path: Path) -> None:
     faq = str(tmp_path / "faq.db")
     added = invoke(
         "faq", "add", "--question", "会员积分怎么用?", "--answer", "积分可抵现。",
-        "--source", "ACME_Policies.md#section=2,para=1", "--sensitivity", "PUBLIC", "--faq", faq,
+        "--source", "ACME_Membership_Program.md#section=1.1,para=1", "--sensitivity", "PUBLIC",
+        "--faq", faq, "--db", str(demo_db), "--corpus", str(demo_corpus),
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
     assert "| PUBLIC " in invoke("faq", "list", "--faq", faq).stdout

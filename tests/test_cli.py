@@ -61,8 +61,8 @@ def test_ask_with_a_faq_answers_a_vetted_item_as_the_service_does(
 ) -> None:
     faq = tmp_path / "faq.db"
     demo_items = Path(__file__).parents[1] / "ragspine" / "demo" / "faq.yaml"
-    assert run("faq", "import", str(demo_items), "--faq", str(faq)).returncode == 0
     stores = ["--db", str(demo_db), "--corpus", str(demo_corpus)]
+    assert run("faq", "import", str(demo_items), "--faq", str(faq), *stores).returncode == 0
     out = run("ask", *stores, "--faq", str(faq), "退貨政策是什麼?")  # 繁体, as over HTTP
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("非质量问题的商品，自购买之日起七天内")

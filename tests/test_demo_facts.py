@@ -69,3 +69,16 @@ def test_acme_cn_revenue_fell_and_hong_kong_grew(facts: dict[tuple[str, ...], Fa
 
 def test_demo_store_on_disk_holds_every_demo_fact(store: FactStore) -> None:
     assert store.count() == len(demo_facts())
+
+
+def test_demo_figures_carry_their_files_levels(store: FactStore) -> None:
+    """DOMAIN.md: only board material is RESTRICTED. The annual review decks are published
+    results (PUBLIC, like the FY2024 MD&A); the quarterly KPI workbook is management's own."""
+    levels = {(f.source_doc_id, f.sensitivity) for f in store.iter_facts()}
+    assert levels == {
+        ("ACME_FY2022_Review.pptx", "PUBLIC"),
+        ("ACME_FY2023_Review.pptx", "PUBLIC"),
+        ("ACME_FY2024_Review.pptx", "PUBLIC"),
+        ("ACME_2024_Quarterly_KPI.xlsx", "INTERNAL"),
+    }
+    assert {(f.source_doc_id, f.sensitivity) for f in demo_facts()} == levels

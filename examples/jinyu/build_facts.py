@@ -29,7 +29,8 @@ REPORT = "600201_金宇生物_2020_年度报告.pdf"
 STOCK_CODE = 600201
 BALANCE_PAGE = 66  # 合并资产负债表, first page
 COLUMNS = ["metric_code", "entity", "period_type", "period", "channel", "value", "unit",
-           "source_doc_id", "source_locator"]  # fmt: skip
+           "source_doc_id", "source_locator", "sensitivity"]  # fmt: skip
+LEVEL = "PUBLIC"  # a listed company's published statements and annual report
 
 
 def _text(value: float | int, unit: str) -> str:
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     with args.out.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({**r, "sensitivity": LEVEL} for r in rows)
     print(f"{len(rows)} facts → {args.out}")
     return 0
 

@@ -3,6 +3,11 @@
 Every parameter goes through the glossary; the result is exactly one of three statuses and
 never a guess: found (value, unit, codes and lineage), not_found (what was looked for), or
 unrecognized_param (which parameter the glossary could not map).
+
+It answers within the caller's clearance: a fact above it is not_found, exactly as an absent
+fact is (the same result, no value, no source), so neither its value nor its existence nor the
+file that states it leaks. A derived metric is as sensitive as its most restrictive operand:
+an operand above the clearance is a missing operand, and a found one carries the highest level.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from ragspine.profile import DerivedMetricSpec, DomainProfile, default_profile
 from ragspine.profile.formula import FormulaError, Operand
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.periods import Period, previous_period
+from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, allowed_levels
 from ragspine.storage.fact_store import Fact, FactStore
 
 STATUS_FOUND = "found"
@@ -48,6 +54,7 @@ class FoundResult(TypedDict):
     period: str
     channel: str
     source: Source  # a derived metric's: its first operand's; every operand carries its own
+    sensitivity: str  # its file's; a derived metric's: its most restrictive operand's
     lineage: NotRequired[Lineage]  # a fact ingested from a file
     # A derived metric only: the formula as written in the profile, and every operand found.
     formula: NotRequired[str]
@@ -94,9 +101,12 @@ def execute_query_metric(
     *,
     reference_date: date | None = None,
     profile: DomainProfile | None = None,
+    clearance: str = DEFAULT_CLEARANCE,
 ) -> ToolResult:
-    """Run one query_metric call. Arguments may come from a model, so anything is accepted."""
+    """Run one query_metric call. Arguments may come from a model, so anything is accepted;
+    ``clearance`` is the caller's, never the model's."""
     prof = profile or default_profile()
+    visible = _Visible(store, allowed_levels(clearance))
     glossary = glossary_for(prof)
     channel = prof.default_channel if channel is None or channel == "" else channel
     raw = {"metric": metric, "entity": entity, "period": period, "channel": channel}
@@ -129,8 +139,8 @@ def execute_query_metric(
     }
     derived = prof.derived(metric_code)
     if derived is not None:
-        return _derived(store, derived, normalized)
-    fact = store.lookup(
+        return _derived(visible, derived, normalized)
+    fact = visible.lookup(
         metric_code=metric_code,
         entity=entity_code,
         period_type=parsed_period.period_type,
@@ -139,10 +149,22 @@ def execute_query_metric(
     )
     if fact is None:
         return {"status": "not_found", "normalized": normalized}
-    return _found(fact)
+    return found_result(fact)
 
 
-def _found(fact: Fact) -> FoundResult:
+class _Visible:
+    """The fact store as the caller may see it: a fact above the clearance is not there."""
+
+    def __init__(self, store: FactStore, allowed: tuple[str, ...]) -> None:
+        self._store, self._allowed = store, allowed
+
+    def lookup(self, **key: str) -> Fact | None:
+        fact = self._store.lookup(**key)
+        return fact if fact is not None and fact.sensitivity in self._allowed else None
+
+
+def found_result(fact: Fact) -> FoundResult:
+    """A stored fact as query_metric returns it found (what the guard holds numbers to)."""
     found: FoundResult = {
         "status": "found",
         "value": fact.value,
@@ -154,6 +176,7 @@ def _found(fact: Fact) -> FoundResult:
         "period": fact.period,
         "channel": fact.channel,
         "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
+        "sensitivity": fact.sensitivity,
     }
     if fact.source_file_hash:
         found["lineage"] = {
@@ -164,7 +187,7 @@ def _found(fact: Fact) -> FoundResult:
     return found
 
 
-def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> ToolResult:
+def _derived(store: _Visible, spec: DerivedMetricSpec, key: Normalized) -> ToolResult:
     """Every operand looked up, then the formula evaluated exactly: in control flow, never by a
     model. A missing operand (or a zero divisor) is not_found, naming what is missing."""
     period = Period(key["period_type"], key["period"])
@@ -195,7 +218,7 @@ def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> Tool
         else:
             value = exact * 100 if spec.percent else exact
             value = value.quantize(Decimal("1e-12")).normalize()
-            operands = [_found(f) for f in facts.values()]
+            operands = [found_result(f) for f in facts.values()]
             return {
                 "status": "found",
                 "value": float(value),
@@ -207,6 +230,7 @@ def _derived(store: FactStore, spec: DerivedMetricSpec, key: Normalized) -> Tool
                 "period": key["period"],
                 "channel": key["channel"],
                 "source": operands[0]["source"],
+                "sensitivity": max((f.sensitivity for f in facts.values()), key=LEVELS.index),
                 "formula": spec.formula,
                 "operands": operands,
                 "decimals": spec.decimals,

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ragspine.observability import CODE_PATTERN
+from ragspine.sensitivity import Clearance
 
 RECORD_VERSION = 1
 
@@ -66,6 +67,9 @@ class Found(_Part):
     period: str
     channel: str
     source: Source  # a derived metric's: its first operand's
+    # its file's level; a derived metric's, its most restrictive operand's (never above the
+    # caller's clearance: a fact above it is not_found). Records from before it: INTERNAL.
+    sensitivity: Clearance = Clearance.INTERNAL
     lineage: Lineage | None = None
     formula: str | None = None
     operands: list[Found] | None = None

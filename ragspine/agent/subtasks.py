@@ -61,7 +61,11 @@ def subtasks(intent: ParsedIntent, clar: ClarificationResult, prof: DomainProfil
 
 def query(req: Request, args: dict[str, str]) -> ToolResult:
     return execute_query_metric(
-        req.store, **args, reference_date=req.reference_date, profile=req.profile
+        req.store,
+        **args,
+        reference_date=req.reference_date,
+        profile=req.profile,
+        clearance=req.clearance,
     )
 
 

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from ragspine.profile import DomainProfile, default_profile
+from ragspine.sensitivity import INTERNAL, PUBLIC
 from ragspine.storage.fact_store import Fact, FactStore
 
 YEARS = (2022, 2023, 2024)
@@ -61,6 +62,13 @@ NO_QUARTERS = {"ACME_TW"}
 
 FY_DOC = "ACME_FY{year}_Review.pptx"
 DETAIL_DOC = "ACME_2024_Quarterly_KPI.xlsx"
+
+
+def demo_level(doc: str) -> str:
+    """A demo file's sensitivity, which its figures take. DOMAIN.md keeps RESTRICTED for board
+    material; the annual review decks are published results (PUBLIC, like the FY2024 MD&A) and
+    the quarterly KPI workbook is management's own (INTERNAL)."""
+    return INTERNAL if doc == DETAIL_DOC else PUBLIC
 
 
 def _r1(x: float) -> float:
@@ -126,8 +134,11 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
         locator: str,
     ) -> None:
         facts.append(
-            Fact(metric, ent, geo[ent], channel, ptype, period, value, units[metric], doc, locator)
-        )
+            Fact(
+                metric, ent, geo[ent], channel, ptype, period, value, units[metric], doc, locator,
+                sensitivity=demo_level(doc),
+            )
+        )  # fmt: skip
 
     for yi, year in enumerate(YEARS):
         for ent, channels in _series(yi).items():
@@ -216,7 +227,13 @@ def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
         with FactStore(tmp) as store:
             store.init_schema()
             for source in write_demo_files(folder, profile):
-                report = ingest_file(source, chunks=None, facts=store, profile=profile)
+                report = ingest_file(
+                    source,
+                    chunks=None,
+                    facts=store,
+                    profile=profile,
+                    sensitivity=demo_level(source.name),
+                )
                 if report.unmapped:
                     raise RuntimeError(f"demo file {source} has cells it cannot map")
                 n += report.facts

@@ -7,6 +7,11 @@ question needs no figure: a structured question (or any filled slot), another co
 real-time cue (今天, 最新, latest, 股价 …) each make a deliberate miss, as do an item outside its
 validity window, a disabled one, one above the caller's clearance and any RESTRICTED one. A miss
 falls through to the agent, so the cache can never answer what needs the anti-fabrication guard.
+
+An item's level is at least each cited source's: ``faq add|import`` refuses a lower label
+(``vetting.Library``), and the engine gives the cache its stores' document levels
+(``know_levels``), so an item labelled lower before (or a source re-ingested higher since) is
+served only to a caller cleared for every source it cites.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -30,7 +36,7 @@ from ragspine.agent.intent import ROUTE_NARRATIVE as NARRATIVE
 from ragspine.errors import FaqError as FaqError
 from ragspine.errors import StoreError
 from ragspine.profile import DomainProfile
-from ragspine.sensitivity import Clearance, allowed_levels
+from ragspine.sensitivity import LEVELS, Clearance, allowed_levels
 from ragspine.storage.sqlite import SqliteStore
 from ragspine.text import fold
 
@@ -140,32 +146,63 @@ def _screen(
     return None
 
 
+class Vetter(Protocol):
+    """What holds items to their sources before they are stored (``vetting.Library``)."""
+
+    def vet(self, items: Sequence[FaqItem], profile: DomainProfile, today: date) -> None: ...
+
+
+def screen(items: Sequence[FaqItem], profile: DomainProfile, today: date) -> None:
+    """FaqError for the first question the cache could never serve."""
+    for n, item in enumerate(items, start=1):
+        where = f"item {n}: " if len(items) > 1 else ""
+        for q in item.questions:
+            why = exclusion(q, profile, today)
+            if why is not None:
+                raise FaqError(
+                    f"{where}question {q!r} would never be served from the cache: {_WHY[why]}"
+                )
+            if not normalise(q):
+                raise FaqError(f"{where}question {q!r} has no words to match")
+
+
 class FaqCache(SqliteStore):
     """Vetted items in one SQLite file; safe to share between threads."""
 
     MIGRATIONS = "ragspine.faq.migrations"
     KIND = "FAQ cache"
     HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
+    _levels: Mapping[str, str] = {}  # document id → its level, from the stores
 
-    def add(self, item: FaqItem, profile: DomainProfile, *, today: date | None = None) -> int:
+    def know_levels(self, levels: Mapping[str, str]) -> None:
+        """The stores' document levels: an item is served only within every source's."""
+        self._levels = dict(levels)
+
+    def add(
+        self,
+        item: FaqItem,
+        profile: DomainProfile,
+        *,
+        today: date | None = None,
+        library: Vetter | None = None,
+    ) -> int:
         """Store a vetted item; one whose question the cache could never serve is refused."""
-        return self.add_many([item], profile, today=today)[0]
+        return self.add_many([item], profile, today=today, library=library)[0]
 
     def add_many(
-        self, items: list[FaqItem], profile: DomainProfile, *, today: date | None = None
+        self,
+        items: list[FaqItem],
+        profile: DomainProfile,
+        *,
+        today: date | None = None,
+        library: Vetter | None = None,
     ) -> list[int]:
-        """Every item checked, then all stored in one transaction, or none."""
+        """Every item checked (held to its sources by ``library``, which ``faq add|import``
+        always give), then all stored in one transaction, or none."""
         day = today or date.today()
-        for n, item in enumerate(items, start=1):
-            where = f"item {n}: " if len(items) > 1 else ""
-            for q in item.questions:
-                why = exclusion(q, profile, day)
-                if why is not None:
-                    raise FaqError(
-                        f"{where}question {q!r} would never be served from the cache: {_WHY[why]}"
-                    )
-                if not normalise(q):
-                    raise FaqError(f"{where}question {q!r} has no words to match")
+        screen(items, profile, day)
+        if library is not None:
+            library.vet(items, profile, day)
         ids: list[int] = []
         with self._lock:
             try:
@@ -258,9 +295,13 @@ class FaqCache(SqliteStore):
             item.valid_until and valid_on > item.valid_until
         ):
             return Lookup("expired", stored)
-        if item.sensitivity == Clearance.RESTRICTED:
+        level = max(
+            [item.sensitivity, *(self._levels.get(s.doc, "PUBLIC") for s in item.sources)],
+            key=LEVELS.index,
+        )
+        if level == Clearance.RESTRICTED:
             return Lookup("restricted", stored)
-        if item.sensitivity not in allowed_levels(clearance):
+        if level not in allowed_levels(clearance):
             return Lookup("above_clearance", stored)
         return Lookup("hit", stored)
 

@@ -1,5 +1,8 @@
 """One file at a time: read it, map its tables to facts, cut its text into chunks, then write.
 
+A file's facts take its sensitivity (``--sensitivity``, or what the file says of itself), as its
+chunks do; the same file given again at another level is a change, never skipped as unchanged.
+
 Everything is read and mapped before anything is written, and the write is one transaction over
 both SQLite files (the chunk store attached to the fact store's connection), so a file that fails,
 or a process killed mid-write, leaves both stores as they were. A file whose content hash is
@@ -13,7 +16,7 @@ import hashlib
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ragspine.errors import IngestError, StoreError
@@ -159,6 +162,9 @@ def ingest_file(
     digest = file_hash(path) if path.is_file() else ""
     held = [s.content_hash(path.name) == chunks_hash(digest) for s in (chunks,) if s is not None]
     held += [s.source_hash(path.name) == digest for s in (facts,) if s is not None]
+    if sensitivity is not None:  # the same file at another level is a change: its facts follow
+        held += [s.document_levels().get(path.name) == sensitivity for s in (chunks,) if s]
+        held += [s.levels_of(path.name) <= {sensitivity} for s in (facts,) if s is not None]
     if digest and all(held):
         return FileReport(path.name, UNCHANGED)
     previous = (chunks.content_hash(path.name) if chunks is not None else None) or (
@@ -179,7 +185,9 @@ def ingest_file(
             mapping_version=mapping_version(profile),
         )
         mapped = mapper.map(extracted.content.tables)
-        own, elsewhere = _stated_elsewhere(facts, doc.doc_id, mapped.facts)
+        level = doc.meta.sensitivity  # a figure is as sensitive as the file that states it
+        leveled = [replace(f, sensitivity=level) for f in mapped.facts]
+        own, elsewhere = _stated_elsewhere(facts, doc.doc_id, leveled)
         report.unmapped = mapped.unmapped + elsewhere
     if facts is not None and chunks is not None:
         try:
@@ -288,6 +296,8 @@ def ingest_paths_all(
             if on_file:
                 on_file(report)
         run.index_rebuilt = refresh_index(chunks, held=True)[1]
+    if facts is not None:  # facts from before levels were recorded take their file's
+        facts.adopt_levels(chunks.document_levels())
     return run
 
 

@@ -51,6 +51,8 @@ def _cache(path: Path) -> Any:
 @click.option("--sensitivity", type=LEVEL, default=Clearance.INTERNAL, show_default=True)
 @profile_option("checks the question can be served [default: the ACME demo]")
 @FAQ_OPTION
+@db_option()
+@corpus_option()
 @known_errors
 def faq_add(
     questions: tuple[str, ...],
@@ -61,6 +63,8 @@ def faq_add(
     sensitivity: str,
     profile: Path | None,
     faq_path: Path,
+    db: Path,
+    corpus: Path,
 ) -> None:
     """Add a vetted item (refused if the cache could never serve its question)."""
     from ragspine.faq.faq_cache import FaqError, FaqItem
@@ -83,8 +87,7 @@ def faq_add(
         },
         "--",
     )
-    with _cache(faq_path) as cache:
-        item_id = cache.add(item, _profile(profile))
+    item_id = _store_items([item], _profile(profile), faq_path, db, corpus)[0]
     click.echo(f"added FAQ item {item_id} ({len(questions)} question(s)) to {faq_path}")
 
 
@@ -141,8 +144,10 @@ def _toggle(path: Path, item_id: int, on: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @profile_option("checks the questions can be served [default: the ACME demo]")
 @FAQ_OPTION
+@db_option()
+@corpus_option()
 @known_errors
-def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
+def faq_import(file: Path, profile: Path | None, faq_path: Path, db: Path, corpus: Path) -> None:
     """Add every item of a YAML file (a list of items): all of them, or none."""
     import yaml
 
@@ -155,12 +160,36 @@ def faq_import(file: Path, profile: Path | None, faq_path: Path) -> None:
     if not isinstance(data, list):
         raise FaqError(f"{file}: expected a list of items")
     items = [_item(FaqItem, raw, f"{file}: item {i + 1}: ") for i, raw in enumerate(data)]
-    with _cache(faq_path) as cache:
-        try:
-            ids = cache.add_many(items, _profile(profile))
-        except FaqError as exc:
-            raise FaqError(f"{file}: {exc}") from exc
+    try:
+        ids = _store_items(items, _profile(profile), faq_path, db, corpus)
+    except FaqError as exc:
+        raise FaqError(f"{file}: {exc}") from exc
     click.echo(f"imported {len(ids)} FAQ item(s) from {file} into {faq_path}")
+
+
+def _store_items(items: list[Any], profile: Any, faq_path: Path, db: Path, corpus: Path) -> Any:
+    """Items held to the stores they cite (sources that exist, a label at least each source's,
+    numbers the sources state), then stored: all or none. The stores are opened only for items
+    the cache could serve."""
+    from datetime import date
+
+    from ragspine.faq.faq_cache import screen
+    from ragspine.faq.vetting import Library
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.storage.fact_store import FactStore
+
+    screen(items, profile, date.today())
+    with FactStore(db, create=False) as facts:
+        facts.init_schema()
+        chunks = ChunkStore(corpus, create=False) if corpus.is_file() else None
+        try:
+            if chunks is not None:
+                chunks.init_schema()
+            with _cache(faq_path) as cache:
+                return cache.add_many(items, profile, library=Library(facts, chunks))
+        finally:
+            if chunks is not None:
+                chunks.close()
 
 
 def _item(model: Any, raw: object, where: str) -> Any:

@@ -1,17 +1,20 @@
 """The structured channel's fact table, in SQLite on disk.
 
 Lineage (source document and locator) is NOT NULL at the bottom of the stack: a fact cannot
-exist without knowing where it came from. Every query is parameterised.
+exist without knowing where it came from. Every fact carries its source file's sensitivity, so
+the structured channel can hide it from a caller as the narrative channel hides the file's
+passages. Every query is parameterised.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, fields
 from decimal import Decimal, InvalidOperation
 
 from ragspine.errors import DuplicateFactError, StoreError
+from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, check_level
 from ragspine.storage.sqlite import SqliteStore
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
@@ -35,6 +38,7 @@ class Fact:
     extractor_version: str | None = None
     mapping_version: str | None = None
     value_text: str | None = None  # as the source wrote it: '318024319.30'
+    sensitivity: str = DEFAULT_CLEARANCE  # its source file's: PUBLIC, INTERNAL or RESTRICTED
 
     def __post_init__(self) -> None:
         for name in ("metric_code", "entity", "channel", "period_type", "period", "unit"):
@@ -42,6 +46,7 @@ class Fact:
                 raise ValueError(f"Fact.{name} must not be empty")
         if not self.source_doc_id or not self.source_locator:
             raise ValueError("a Fact needs its lineage: source_doc_id and source_locator")
+        check_level(self.sensitivity)
         if self.value_text is not None:
             try:
                 exact = Decimal(self.value_text)
@@ -90,6 +95,8 @@ def _row(fact: Fact) -> tuple[object, ...]:
 
 def _fact(row: tuple[object, ...]) -> Fact:
     values = [None if n in _OPTIONAL and v == "" else v for n, v in zip(_COLUMNS, row, strict=True)]
+    if values[-1] == "":  # stored before sensitivity was recorded, its file's level unknown
+        values[-1] = DEFAULT_CLEARANCE
     return Fact(*values)  # type: ignore[arg-type]
 
 
@@ -175,6 +182,33 @@ class FactStore(SqliteStore):
             )
         return len(batch), moved
 
+    def adopt_levels(self, levels: Mapping[str, str]) -> int:
+        """Facts stored before sensitivity was recorded take their file's level (``levels``:
+        document id → its sensitivity, as the chunk store holds it); returns how many did. A
+        level stated since is never changed; a file no store knows stays read as INTERNAL."""
+        with self._lock:
+            try:
+                docs = [
+                    str(d)
+                    for (d,) in self._conn.execute(
+                        "SELECT DISTINCT source_doc_id FROM fact_metric WHERE sensitivity = ''"
+                    )
+                    if d in levels
+                ]
+                if not docs:
+                    return 0
+                with self._conn:
+                    return sum(
+                        self._conn.execute(
+                            "UPDATE fact_metric SET sensitivity = ? "
+                            "WHERE source_doc_id = ? AND sensitivity = ''",
+                            (check_level(levels[d]), d),
+                        ).rowcount
+                        for d in docs
+                    )
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot record the facts' levels: {exc}") from exc
+
     def history(self, doc_id: str) -> list[tuple[Fact, str]]:
         """The superseded facts of a source, oldest first, each with when it was superseded."""
         with self._lock:
@@ -184,6 +218,34 @@ class FactStore(SqliteStore):
                 (doc_id,),
             ).fetchall()
         return [(_fact(tuple(r[:-1])), str(r[-1])) for r in rows]
+
+    def levels_of(self, doc_id: str) -> set[str]:
+        """The sensitivities this source's facts are stored with ('' where not recorded)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT sensitivity FROM fact_metric WHERE source_doc_id = ?", (doc_id,)
+            ).fetchall()
+        return {str(level) for (level,) in rows}
+
+    def source_facts(self, doc_id: str) -> list[Fact]:
+        """The facts this source file states."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"{_SELECT} WHERE source_doc_id = ? ORDER BY id", (doc_id,)
+            ).fetchall()
+        return [_fact(r) for r in rows]
+
+    def source_levels(self) -> dict[str, str]:
+        """Each source file's level: its facts' highest (one not recorded read as INTERNAL)."""
+        levels: dict[str, str] = {}
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT source_doc_id, sensitivity FROM fact_metric"
+            ).fetchall()
+        for doc, level in rows:
+            level = str(level) or DEFAULT_CLEARANCE
+            levels[str(doc)] = max(level, levels.get(str(doc), level), key=LEVELS.index)
+        return levels
 
     def source_hash(self, doc_id: str) -> str | None:
         """The hash of the file version last ingested under this id (facts or none), if any."""

@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ragspine.errors import FactFileError
+from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import Fact
 
 # A row's rule: (column, why) when the row breaks it, else None.
@@ -27,7 +28,8 @@ _VALUE = re.compile(r"^[+-]?[0-9]+(?:\.[0-9]+)?$")
 
 REQUIRED = ("metric_code", "entity", "period_type", "period", "value", "unit",
             "source_doc_id", "source_locator")  # fmt: skip
-OPTIONAL = ("channel", "geography", "source_file_hash", "extractor_version", "mapping_version")
+OPTIONAL = ("channel", "geography", "source_file_hash", "extractor_version", "mapping_version",
+            "sensitivity")  # fmt: skip
 
 
 def read_facts_csv(
@@ -94,6 +96,11 @@ def _fact(
     if not _PERIOD[period_type].match(period):
         raise bad("period", f"{period!r} is not a {period_type} period code (2020, 2020H1, 2020Q3)")
     cell["channel"] = cell.get("channel") or default_channel
+    cell["sensitivity"] = cell.get("sensitivity") or DEFAULT_CLEARANCE
+    try:
+        check_level(cell["sensitivity"])
+    except ValueError as exc:
+        raise bad("sensitivity", str(exc)) from None
     problem = check(cell) if check else None
     if problem:
         raise bad(*problem)
@@ -102,4 +109,5 @@ def _fact(
         period_type, period, float(exact), cell["unit"], cell["source_doc_id"],
         cell["source_locator"], cell.get("source_file_hash") or None,
         cell.get("extractor_version") or None, cell.get("mapping_version") or None, cell["value"],
+        cell["sensitivity"],
     )  # fmt: skip

@@ -37,6 +37,7 @@ def test_found_carries_value_codes_and_lineage(store: FactStore) -> None:
             "doc": "ACME_FY2024_Review.pptx",
             "locator": "slide=2,table=1,row=REVENUE,col=FY2024",
         },
+        "sensitivity": "PUBLIC",  # the annual review deck's level
     }
 
 

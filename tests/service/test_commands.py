@@ -23,11 +23,15 @@ def test_a_new_key_is_printed_once_and_only_its_hash_is_kept(tmp_path: Path) -> 
     assert again.returncode == 1 and "exists already" in again.stderr
 
 
-def test_faq_items_are_added_listed_disabled_and_imported(tmp_path: Path) -> None:
+def test_faq_items_are_added_listed_disabled_and_imported(
+    tmp_path: Path, demo_db: Path, demo_corpus: Path
+) -> None:
     faq = str(tmp_path / "faq.db")
+    stores = ["--db", str(demo_db), "--corpus", str(demo_corpus)]  # the sources must be there
     added = invoke(
         "faq", "add", "--question", "退货政策是什么?", "--question", "What is the return policy?",
-        "--answer", "七天内可退货。", "--source", "ACME_Policies.md#section=1,para=1", "--faq", faq,
+        "--answer", "七天内可退货。", "--source", "ACME_Store_Operations_FAQ.txt#para=5",
+        "--faq", faq, *stores,
     )  # fmt: skip
     assert added.returncode == 0 and "added FAQ item 1 (2 question(s))" in added.stdout
     refused = invoke(
@@ -46,11 +50,11 @@ def test_faq_items_are_added_listed_disabled_and_imported(tmp_path: Path) -> Non
     items = tmp_path / "items.yaml"
     items.write_text(
         "- questions: ['会员积分怎么用?']\n  answer: 积分可抵现。\n"
-        "  sources: [{doc: ACME_Policies.md, locator: 'section=2,para=1'}]\n"
+        "  sources: [{doc: ACME_Membership_Program.md, locator: 'section=1.1,para=1'}]\n"
         "  valid_until: 2030-12-31\n",
         "utf-8",
     )
-    imported = invoke("faq", "import", str(items), "--faq", faq)
+    imported = invoke("faq", "import", str(items), "--faq", faq, *stores)
     assert imported.returncode == 0 and "imported 1 FAQ item(s)" in imported.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text("- questions: ['q?']\n  answer: a\n  sources: []\n  colour: red\n", "utf-8")

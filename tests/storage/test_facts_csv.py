@@ -328,3 +328,32 @@ def test_a_row_short_of_an_optional_trailing_column_is_refused(db: Path, tmp_pat
     line = _one_error_line(_load(csv_file, db))
     assert line == f"error: {csv_file}: line 2: wrong number of fields"
     assert _count(db) == 1
+
+
+@pytest.mark.parametrize(
+    "cell, level",
+    [
+        ("RESTRICTED", "RESTRICTED"),  # a board pack's figure
+        ("", "INTERNAL"),  # not stated: the default level
+    ],
+)
+def test_a_sensitivity_column_gives_each_fact_its_level(
+    tmp_path: Path, cell: str, level: str
+) -> None:
+    path = tmp_path / "facts.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, [*HEADER, "sensitivity"])
+        writer.writeheader()
+        writer.writerow({**GOOD, "sensitivity": cell})
+    (fact,) = read_facts_csv(path)
+    assert fact.sensitivity == level
+
+
+def test_an_unknown_level_in_the_column_names_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "facts.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, [*HEADER, "sensitivity"])
+        writer.writeheader()
+        writer.writerow({**GOOD, "sensitivity": "SECRET"})
+    with pytest.raises(FactFileError, match="line 2, column sensitivity: unknown sensitivity"):
+        read_facts_csv(path)

@@ -60,6 +60,12 @@ class ChunkStore(SqliteStore):
             ).fetchone()
         return row[0] if row else None
 
+    def document_levels(self) -> dict[str, str]:
+        """Every document's sensitivity, by document id."""
+        with self._lock:
+            rows = self._conn.execute("SELECT doc_id, sensitivity FROM document").fetchall()
+        return {str(d): str(level) for d, level in rows}
+
     def replace_document(self, doc: Document, drafts: Iterable[ChunkDraft]) -> int:
         """Store a document and its chunks, replacing any older version in one transaction."""
         with self._lock, self._conn:

@@ -53,7 +53,10 @@ def test_a_golden_case_takes_and_tests_the_faq_route(
     tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:
     faq = tmp_path / "faq.db"
-    imported = invoke("faq", "import", str(DEMO_FAQ), "--faq", str(faq))
+    imported = invoke(
+        "faq", "import", str(DEMO_FAQ), "--faq", str(faq), "--db", str(demo_db),
+        "--corpus", str(demo_corpus),
+    )  # fmt: skip
     assert imported.returncode == 0, imported.stderr
 
     out = _run(tmp_path, demo_db, demo_corpus, "--faq", str(faq))
