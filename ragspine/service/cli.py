@@ -14,6 +14,8 @@ import click
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
     LEVEL,
+    corpus_option,
+    db_option,
     profile_option,
 )
 from ragspine.sensitivity import Clearance
