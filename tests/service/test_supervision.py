@@ -94,14 +94,17 @@ def test_a_killed_master_takes_its_workers_and_a_restart_binds_the_port(
     assert "Address already in use" not in (tmp_path / "serve.log").read_text()
 
 
-def test_stores_and_keys_are_created_private(tmp_path: Path) -> None:
+def test_stores_and_keys_are_created_private(
+    tmp_path: Path, demo_db: Path, demo_corpus: Path
+) -> None:
     """A FAQ store, a fact store and a keys file made in new folders: 0600 files, 0700 folders;
     a folder that existed keeps its mode."""
     new = tmp_path / "new" / "deeper"
     faq = new / "faq.db"
     made = invoke(
         "faq", "add", "--question", "退货政策是什么?", "--answer", "七天内可退货。",
-        "--source", "ACME_Policies.md#section=1,para=1", "--faq", str(faq),
+        "--source", "ACME_Store_Operations_FAQ.txt#para=5", "--faq", str(faq),
+        "--db", str(demo_db), "--corpus", str(demo_corpus),  # the source must be there
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     keys = tmp_path / "k" / "keys.yaml"
