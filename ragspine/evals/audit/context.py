@@ -22,7 +22,14 @@ from ragspine.evals.audit import words as w
 from ragspine.evals.audit.claims import Claim, is_label, read_claims
 from ragspine.evals.audit.names import Found, Lexicon
 from ragspine.evals.audit.periods import Mention, find_periods
-from ragspine.evals.audit.qualifiers import base_of, bound_of, quantity_of, span_of
+from ragspine.evals.audit.qualifiers import (
+    base_of,
+    bound_of,
+    noun_of,
+    per_of,
+    quantity_of,
+    span_of,
+)
 from ragspine.evals.audit.roles import flows, pair_scales, period_of, ranges, roles_of
 
 
@@ -41,6 +48,8 @@ class Context:
     quantity: str | None = None  # stock | net | gross
     span: str | None = None  # cumulative | per_event
     base: str | None = None  # the year a change is measured from
+    per: str | None = None  # the time base of a rate: year | month | week | day | quarter
+    noun: str | None = None  # what a count counts: store | person
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,8 @@ def _read(
                 bound=ends.get(i) or bound_of(near, text[e : e + 8], claim.text),
                 quantity=quantity_of(near, text[e : e + 16]) if claim.kind == "number" else None,
                 span=span_of(text[c0:s]),
+                per=per_of(text[c0:s], text[e : e + 24]),
+                noun=noun_of(text[e : e + 8]) if claim.kind == "number" else None,
                 base=_base(text, s0, s, mine, roles, i, period) if change else None,
             )
             label = text[mine[i - 1][1] if i else s0 : s]

@@ -27,6 +27,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from ragspine.evals.audit.arithmetic import one_step
 from ragspine.evals.audit.citations import (
     Citation,
     blank,
@@ -138,6 +139,7 @@ class _Reader:
         }
         self.computed = computed_sources(facts, lex)
         self.question, self.note_head, self.note = "", "", list[Source]()
+        self.earlier: list[Source] = []  # figures earlier lines state and a source supports
 
     def given(self, question: str, note: str) -> None:
         """The question (never a source: only its words quoted back in 「」 are a mention) and
@@ -196,13 +198,44 @@ class _Reader:
             and not fact_cited
             and may_name_a_slot(line, self.slots, self.names)
         )
+        statements = read(bare, self.lex, heading, _joints(bare, passages))
         if quoted and not slot_check:
+            self.earlier += [Source(st.claim, st.ctx) for st in statements if st.claim.value]
             return []
         note = self.note if self.note_head and self.note_head in body else []
-        statements = read(bare, self.lex, heading, _joints(bare, passages))
-        out = [] if quoted else self._judge(statements, [*local, *self.computed, *note], passages)
+        sources = [*local, *self.computed, *note]
+        stepped = self._stepped(bare, statements, sources)
+        statements = [st for i, st in enumerate(statements) if i not in stepped]
+        out = [] if quoted else self._judge(statements, sources, passages)
         if slot_check:
             out += slot_conflicts(bare, statements, self.slots, self.lex, self._slot_sources)
+        return out
+
+    def _stepped(
+        self, text: str, statements: Sequence[Statement], sources: list[Source]
+    ) -> set[int]:
+        """The statements no source states that are one step the sentence asks for over its
+        supported figures, or over the figures earlier lines of the answer state and a source
+        supports (see arithmetic): a sum, a ratio, an average… computed right."""
+        supported = {
+            i
+            for i, st in enumerate(statements)
+            if st.claim.value is not None and verdict(st.claim, st.ctx, sources, self.lex) is None
+        }
+        out: set[int] = set()
+        earlier = list(self.earlier)
+        self.earlier += [Source(statements[i].claim, statements[i].ctx) for i in supported]
+        for i, st in enumerate(statements):
+            if i in supported or st.claim.value is None:
+                continue
+            span = _sentence_of(text, st.start)
+            stated = [
+                Source(o.claim, o.ctx)
+                for j, o in enumerate(statements)
+                if j in supported and span[0] <= o.start < span[1]
+            ]
+            if one_step(st, text, span, [*sources, *earlier, *stated], self.lex):
+                out.add(i)
         return out
 
     def _slot_sources(self, slot: Mapping[str, Any]) -> list[Source]:
@@ -256,6 +289,10 @@ def _joints(line: str, passages: Sequence[Passage]) -> list[int]:
         if len(q := p.text[a:b].strip().rstrip("。!?;.").rstrip()) >= 4
     }
     return [a + at for a, b in _spans(line) for at in quote_joints(line[a:b], quotes)]
+
+
+def _sentence_of(text: str, at: int) -> tuple[int, int]:
+    return next(((a, b) for a, b in _spans(text) if a <= at < b), (0, len(text)))
 
 
 def _spans(text: str) -> list[tuple[int, int]]:

@@ -22,7 +22,9 @@ _BOUND_BEFORE = re.compile(
     r"|exceed(?:ed|s|ing)?|in\s+excess\s+of|upwards\s+of))"
     rf"|(?P<near>接近|将近|逼近|近|{_EN}(?:nearly|almost|close\s+to|approaching|just\s+under))"
     rf"|(?P<lt>不到|不足|低于|少于|未达|{_EN}(?:below|under|less\s+than|fewer\s+than)))"
-    rf"(?![A-Za-z])\s*(?:约|about\s+)?{_CURRENCY}$",
+    # a short verb may stand between the bound and its number (至少提前60天, 最多提前60天)
+    rf"(?![A-Za-z])\s*(?:提前|提早|延后|推迟|达到?|需要?|须|保留|维持|保持)?\s*(?:约|about\s+)?"
+    rf"{_CURRENCY}$",
     re.I,
 )
 _BOUND_AFTER = re.compile(
@@ -141,3 +143,52 @@ def within_bound(bound: str | None, claim: Fraction, source: Fraction, theirs: s
         "lo": s >= c,
         "hi": s <= c,
     }[bound]
+
+
+# The time base a rate is per (每年四次, four times a month, 月均): part of its unit.
+_PER_BEFORE = re.compile(
+    r"(?:每|年|月|周|日|季)(?=均)|每(?=年|月|周|星期|天|日|季)|"
+    rf"{_EN}(?:annual|monthly|weekly|daily|quarterly)(?![A-Za-z])",
+    re.I,
+)
+_PER_WORD = {
+    "年": "year", "月": "month", "周": "week", "星": "week", "天": "day", "日": "day",
+    "季": "quarter", "annual": "year", "monthly": "month", "weekly": "week", "daily": "day",
+    "quarterly": "quarter",
+}  # fmt: skip
+_PER_AFTER = re.compile(
+    r"^\s*(?:[A-Za-z-]+\s+){0,2}?(?:a|per|each|every)\s+(?P<en>year|month|week|day|quarter)"
+    r"(?![A-Za-z])|^\s*(?:次|个|家|人|名)?\s*/\s*(?P<zh>年|月|周|天|日|季)|^[^,。]{0,3}(?P<ly>annually)",
+    re.I,
+)
+
+
+def per_of(clause_before: str, after: str) -> str | None:
+    """The time base a figure is per: ``year`` (每年, 年均, a year, annually), ``month``,
+    ``week``, ``day``, ``quarter``; four times a year is not four times a month."""
+    a = _PER_AFTER.match(after)
+    if a:
+        word = (a.group("en") or a.group("zh") or "").lower()
+        return "year" if a.group("ly") else _PER_WORD.get(word, word)
+    found = list(_PER_BEFORE.finditer(clause_before))
+    if not found:
+        return None
+    m = found[-1]
+    word = m.group().lower()
+    if word == "每":
+        word = clause_before[m.end() : m.end() + 1]
+    return _PER_WORD.get(word)
+
+
+# What a count counts: stores (家, 门店, stores) or people (名, 人, 员工, employees).
+_NOUN_AFTER = re.compile(
+    r"^\s*(?:(?P<store>家|间|間|(?:个|個)?门店|(?:个|個)?門店|stores?|shops?|outlets?)"
+    r"|(?P<person>名|位|人(?!民)|员工|員工|employees?|staff|people|workers?))",
+    re.I,
+)
+
+
+def noun_of(after: str) -> str | None:
+    """The noun a count counts, written right after it: ``store`` or ``person``."""
+    m = _NOUN_AFTER.match(after)
+    return m.lastgroup if m else None

@@ -83,6 +83,8 @@ def mismatches(claim: Claim, ctx: Context, src: Source, lex: Lexicon) -> list[st
     if _differ(ctx.unit, theirs.unit):
         time = {ctx.unit, theirs.unit} & TIME_UNITS
         out.append("wrong_unit" if time else "wrong_currency")
+    elif _differ(ctx.per, theirs.per) or _differ(ctx.noun, theirs.noun):
+        out.append("wrong_unit")  # a month's rate for a year's, people for stores
     assert claim.value is not None or claim.span is not None
     assert src.claim.value is not None
     if claim.span is None and not within_bound(
