@@ -153,8 +153,8 @@ def differs(claim: Context, source: Context) -> str | None:
         return WRONG_METRIC
     if _both(claim.channel, source.channel):
         return WRONG_CHANNEL
-    if _both(claim.currency, source.currency):
-        return WRONG_CURRENCY
+    if _both(claim.currency, source.currency) or _both(claim.per, source.per):
+        return WRONG_CURRENCY  # a rate's time base is part of its unit
     if (claim.modality == ACTUAL) != (source.modality == ACTUAL):
         return TARGET_AS_RESULT
     if _both(claim.direction or None, source.direction or None):
