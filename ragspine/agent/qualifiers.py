@@ -34,9 +34,10 @@ MISQUALIFIED = "misqualified"
 
 _NEAR_SHARE = Decimal("0.05")
 _EN = r"(?<![a-z])(?:{})(?![a-z])"
+# Words between a bound and its value, a verb the bound governs too (至少提前60天).
 _FILLER = (
     r"(?:\s|约|了|达|为|是|新开|新增|关闭|开设|增长|增加|下降|减少|the|us\$|usd|hk\$|hkd|rmb|\$"
-    r"|提前|延后|召开|举行|开展|进行|保留|保持|持有|覆盖)*"  # a verb the bound governs: 至少提前60天
+    r"|提前|延后|召开|举行|开展|进行|保留|保持|持有|覆盖)*"
 )
 _BOUND_BEFORE = re.compile(
     r"(?:(?P<at_most>不超过|不多于|不高于|至多|最多|最高)"
