@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from ragspine.agent.arithmetic import Step, computed
 from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
 from ragspine.agent.cues import vocabulary
 from ragspine.agent.event_dates import moved_dates
@@ -154,6 +155,7 @@ class _Guard:
         self.docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
         self.facts = fact_statements(self.vocab, facts)
         self.slots = slots(req, facts)
+        self.pool: list[Statement] | None = None
 
     # -- citations -----------------------------------------------------------------------------
 
@@ -268,15 +270,25 @@ class _Guard:
             *(s for h in cited for s in passage_statements(h, self.vocab, self.ref)),
         ]
         near = [[s for s in sources if _close(q, s)] for q in quantities]
-        bad = sum(not n for n in near)
+        missing = [i for i, n in enumerate(near) if not n]
+        done = {i for i in missing if computed(self.step(text, read()), i)} if missing else set()
+        bad = len(missing) - len(done)
         if any(near):
             claims = read()
             held = [supporters(c, n) if n else [] for c, n in zip(claims, near, strict=True)]
             bad += sum(isinstance(h, str) for n, h in zip(near, held, strict=True) if n)
             bad += len(swapped(claims, [h if isinstance(h, list) else [] for h in held]))
-        if self.names_a_slot(text):
-            bad += self.contradictions(read(), cited)
+        if self.names_a_slot(text):  # a computed figure is no slot's value
+            bad += self.contradictions([c for i, c in enumerate(read()) if i not in done], cited)
         return bad
+
+    def step(self, text: str, claims: list[Claim]) -> Step:
+        """What a computed figure of ``text`` may be worked out from: the answer's found facts
+        and every passage it was given."""
+        if self.pool is None:
+            given = (s for h in self.hits for s in passage_statements(h, self.vocab, self.ref))
+            self.pool = [*self.facts, *given]
+        return Step(text, self.vocab, self.ref, claims, self.pool)
 
     # -- tables --------------------------------------------------------------------------------
 
