@@ -7,8 +7,10 @@ a sentence that dates an event (到期, 截止, 召开, 完成, 目标, due, by,
 to the passages it cites: the date's clause is matched by its words (CJK character pairs and
 English words, as ``labels`` reads a name) with the dated clauses of the passages, and the
 best match (three shared words at least) must give the same date, or a finer one of the same
-year (2025年 for 2025年下半年). A date no cited clause matches is left alone: this check only
-catches a date moved away from the one its own event carries in the source.
+year (2025年 for 2025年下半年), when that clause's date is missing from the claim's clause (a
+date put in its place; a year beside it, as in a report's name, replaces nothing). A date no
+cited clause matches is left alone: this check only catches a date moved away from the one its
+own event carries in the source.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Dated:
     year: str
     part: str | None  # H1, H2, Q1…Q4, M1…M12, end
     words: frozenset[str]  # its clause's words, the date cut out
+    clause: int = 0  # where its clause starts
 
 
 def dates(text: str) -> list[Dated]:
@@ -56,7 +59,7 @@ def dates(text: str) -> list[Dated]:
         left = max(c for c in cuts if c <= m.start())
         right = min(c for c in cuts if c >= m.end())
         words = label_of(view, left, m.start()) | label_of(view, m.end(), right)
-        out.append(Dated(m.group("year"), _part(m), words))
+        out.append(Dated(m.group("year"), _part(m), words, left))
     return out
 
 
@@ -88,7 +91,12 @@ def moved_dates(sentence: str, passages: Iterable[str]) -> int:
     for claim in claimed:
         scores = [(len(claim.words & s.words), s) for s in stated]
         best = max((n for n, _ in scores), default=0)
-        if best >= _LEAST and not any(_same(claim, s) for n, s in scores if n == best):
+        if best < _LEAST:
+            continue
+        theirs = [s for n, s in scores if n == best]
+        ours = [c for c in claimed if c.clause == claim.clause]
+        replaced = any(not any(_same(c, s) for c in ours) for s in theirs)
+        if replaced and not any(_same(claim, s) for s in theirs):
             bad += 1
     return bad
 

@@ -197,3 +197,14 @@ def test_a_correct_restatement_or_computation_stands(
 ) -> None:
     answer = _answer(store, chunks, question, reply)
     assert REMOVED_MARKER not in answer, answer
+
+
+def test_a_year_beside_a_kept_event_date_is_no_moved_date(
+    store: FactStore, chunks: dict[str, NarrativeHit]
+) -> None:
+    """A report's year in its name replaces no date: the target year stays the source's."""
+    reply = (
+        "The ESG Report 2024 (https://ir.acme.example/esg-report-2024) sets a target to remove "
+        f"single-use plastic carrier bags from our stores by the end of 2026.{cite('bags')}"
+    )
+    assert REMOVED_MARKER not in _answer(store, chunks, NARRATIVE, reply)
