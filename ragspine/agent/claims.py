@@ -62,7 +62,7 @@ from ragspine.agent.cues import (
 from ragspine.agent.frames import NO_FRAME, Frame
 from ragspine.agent.labels import counts_a_list, label_of, range_ends, respectively
 from ragspine.agent.period_marks import PeriodMarks, earlier_entity
-from ragspine.agent.qualifiers import bound_of, flow_of, scope_of
+from ragspine.agent.qualifiers import bound_of, flow_of, per_of, scope_of
 from ragspine.numbers import Quantity, read_numbers
 from ragspine.profile.periods import Period
 from ragspine.text import fold, fold_with_index
@@ -88,6 +88,7 @@ class Context:
     flow: str | None = None  # "net" or "gross"
     scope: str | None = None  # "each" or "total"
     base: Period | None = None  # what a change is measured against (与2022年相比)
+    per: str | None = None  # a rate's time base: year, month, week, day, quarter
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,7 @@ class _Reading:
             bound=bound_of(self.view, left, start, end),
             flow=flow_of(self.view, left, start),
             scope=scope_of(self.view, c0, start),
+            per=per_of(self.view, c0, start, end),
             base=self.marks.base(s0, start) if changed and pair is None else None,
         )
 

@@ -31,10 +31,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from ragspine.agent.arithmetic import Step, computed
 from ragspine.agent.claims import ACTUAL, Claim, Claims, read_claims
 from ragspine.agent.cues import vocabulary
+from ragspine.agent.event_dates import moved_dates
 from ragspine.agent.frames import NO_FRAME, Frame, frame_of, merged, passage_frame
+from ragspine.agent.guard_slots import Slot, metric_words, slots
 from ragspine.agent.labels import swapped
+from ragspine.agent.ordinals import judged_ordinals
 from ragspine.agent.query_tools import ToolResult
 from ragspine.agent.request import Request
 from ragspine.agent.support import (
@@ -42,9 +46,9 @@ from ragspine.agent.support import (
     backing,
     close,
     compatible,
-    fact_quantities,
     fact_statements,
     passage_statements,
+    passage_text,
     quote_claims,
     quoted,
     supporters,
@@ -53,7 +57,6 @@ from ragspine.agent.support import (
 from ragspine.agent.tables import noted, table_cells, table_end, with_cell
 from ragspine.agent.units import convertible
 from ragspine.numbers import CITATION, Quantity, fold_numbers, read_numbers
-from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.text import fold
@@ -118,6 +121,11 @@ def _close(q: Quantity, source: Statement) -> bool:
     return any(close(c, source.quantity) for c in convertible(q, source.context.currency))
 
 
+def _inside(q: Quantity, spans: Sequence[tuple[int, int]]) -> bool:
+    """Is the value inside one of the spans (an ordinal a cited passage ranks: 第二位)?"""
+    return any(start <= q.start < end for start, end in spans)
+
+
 def _sentences(line: str) -> list[str]:
     """Sentences with the citations that follow them attached."""
     out: list[str] = []
@@ -146,7 +154,8 @@ class _Guard:
         self.vocab = vocabulary(req.profile)
         self.docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
         self.facts = fact_statements(self.vocab, facts)
-        self.slots = _slots(req, facts)
+        self.slots = slots(req, facts)
+        self.pool: list[Statement] | None = None
 
     # -- citations -----------------------------------------------------------------------------
 
@@ -239,7 +248,11 @@ class _Guard:
                     return 0
                 return self.contradictions(quote_claims(sentence, self.vocab, self.ref), cited)
         claims = Claims(sentence, self.vocab, self.ref, frame)
-        return self.judge(claims.quantities, claims.read, sentence, cited)
+        passages = [passage_text(h.text) for h in cited]
+        bad, ranked = judged_ordinals(sentence, passages)
+        bad += moved_dates(body, passages)
+        claims.quantities = [q for q in claims.quantities if not _inside(q, ranked)]
+        return bad + self.judge(claims.quantities, claims.read, sentence, cited)
 
     def judge(
         self,
@@ -257,15 +270,25 @@ class _Guard:
             *(s for h in cited for s in passage_statements(h, self.vocab, self.ref)),
         ]
         near = [[s for s in sources if _close(q, s)] for q in quantities]
-        bad = sum(not n for n in near)
+        missing = [i for i, n in enumerate(near) if not n]
+        done = {i for i in missing if computed(self.step(text, read()), i)} if missing else set()
+        bad = len(missing) - len(done)
         if any(near):
             claims = read()
             held = [supporters(c, n) if n else [] for c, n in zip(claims, near, strict=True)]
             bad += sum(isinstance(h, str) for n, h in zip(near, held, strict=True) if n)
             bad += len(swapped(claims, [h if isinstance(h, list) else [] for h in held]))
-        if self.names_a_slot(text):
-            bad += self.contradictions(read(), cited)
+        if self.names_a_slot(text):  # a computed figure is no slot's value
+            bad += self.contradictions([c for i, c in enumerate(read()) if i not in done], cited)
         return bad
+
+    def step(self, text: str, claims: list[Claim]) -> Step:
+        """What a computed figure of ``text`` may be worked out from: the answer's found facts
+        and every passage it was given."""
+        if self.pool is None:
+            given = (s for h in self.hits for s in passage_statements(h, self.vocab, self.ref))
+            self.pool = [*self.facts, *given]
+        return Step(text, self.vocab, self.ref, claims, self.pool)
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -296,7 +319,7 @@ class _Guard:
         """A cheap first look: does the sentence hold a name of a slot's metric at all?"""
         if not self.slots:
             return False
-        words = self.req.profile.memo("metric_words", lambda: _metric_words(self.req.profile))
+        words = self.req.profile.memo("metric_words", lambda: metric_words(self.req.profile))
         folded = fold(sentence)
         return any(w in folded for slot in self.slots for w in words.get(slot.metric, ()))
 
@@ -343,7 +366,7 @@ class _Guard:
         by = backing(claim, passages)
         return by.context.period if by is not None and not by.context.earlier else None
 
-    def same_kind(self, claim: Claim, slot: _Slot) -> bool:
+    def same_kind(self, claim: Claim, slot: Slot) -> bool:
         """Is this number of the fact's kind: a rate for a percentage, money in the fact's
         currency (or with a scale word) for an amount, stores for a count?"""
         kind = unit_kind(self.req.profile, slot.unit)
@@ -357,44 +380,3 @@ class _Guard:
         if currency is not None:
             return currency == self.vocab.currency_of_unit(slot.unit)
         return bool(_SCALE_WRITTEN.search(q.text))
-
-
-def _metric_words(profile: DomainProfile) -> dict[str, list[str]]:
-    """Each metric's folded names."""
-    specs = [*profile.metrics, *profile.derived_metrics]
-    return {m.code: [fold(w) for w in (m.code, *m.aliases)] for m in specs}
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """One slot the structured half answered (``found``, with its value) or could not find."""
-
-    metric: str
-    entity: str
-    period: Period
-    channel: str
-    unit: str
-    own: tuple[Quantity, ...]
-    found: bool
-
-
-def _slots(req: Request, facts: Sequence[ToolResult]) -> list[_Slot]:
-    out = []
-    for fact in facts:
-        if fact["status"] == "found":
-            own = tuple(fact_quantities(req.profile, fact))
-            period = Period(fact["period_type"], fact["period"])
-            slot = _Slot(
-                fact["metric_code"], fact["entity"], period, fact["channel"], fact["unit"],
-                own, True,
-            )  # fmt: skip
-        elif fact["status"] == "not_found":
-            n = fact["normalized"]
-            spec = req.profile.any_metric(n["metric_code"])
-            unit = spec.unit if spec is not None else ""
-            period = Period(n["period_type"], n["period"])
-            slot = _Slot(n["metric_code"], n["entity"], period, n["channel"], unit, (), False)
-        else:
-            continue
-        out.append(slot)
-    return list(dict.fromkeys(out))

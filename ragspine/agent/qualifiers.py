@@ -5,11 +5,13 @@ records, for each value:
 
 * bound: a comparative word before it or after it: above (超过, 逾, more than, topped), below
   (不到, 低于, less than, under), near (近, 接近, nearly, almost: just under), at most (不超过,
-  最多, 以内, up to), at least (至少, 不少于, 以上, at least);
+  最多, 以内, up to, within, "36 months at most"), at least (至少, 不少于, 以上, at least);
 * span: "low" or "high" for an end of a range (6至8家, six to eight, between 6 and 8);
 * flow: net (净减少, 净关闭, net) or gross (关闭, 新开, opened, closed) for a change of a count;
 * scope: each (每次, 单次, each) or total (累计, 合计, in total) for a limit or an amount;
-* base: the period a change is measured against (与2022年相比, 较上年, than in 2023).
+* base: the period a change is measured against (与2022年相比, 较上年, than in 2023);
+* per: the time base of a rate (four times a year, 每月, 年均, per week): part of its unit, so
+  "four times a month" is not "four times a year".
 
 ``misqualified`` then holds a claim to a source that states its value: a bounded claim needs the
 source's value on the bound's side (超过24亿 needs more than 2.4 billion; 近4.5亿 needs just
@@ -32,8 +34,10 @@ MISQUALIFIED = "misqualified"
 
 _NEAR_SHARE = Decimal("0.05")
 _EN = r"(?<![a-z])(?:{})(?![a-z])"
+# Words between a bound and its value, a verb the bound governs too (至少提前60天).
 _FILLER = (
-    r"(?:\s|约|了|达|为|是|新开|新增|关闭|开设|增长|增加|下降|减少|the|us\$|usd|hk\$|hkd|rmb|\$)*"
+    r"(?:\s|约|了|达|为|是|新开|新增|关闭|开设|增长|增加|下降|减少|the|us\$|usd|hk\$|hkd|rmb|\$"
+    r"|提前|延后|召开|举行|开展|进行|保留|保持|持有|覆盖)*"
 )
 _BOUND_BEFORE = re.compile(
     r"(?:(?P<at_most>不超过|不多于|不高于|至多|最多|最高)"
@@ -42,7 +46,7 @@ _BOUND_BEFORE = re.compile(
     r"|(?P<below>不到|不足|低于|少于|未满)"
     r"|(?P<near>接近|将近|逼近|(?<![最附临将接])近)"
     + "|(?P<en_at_most>"
-    + _EN.format(r"up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than")
+    + _EN.format(r"up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|within")
     + ")|(?P<en_at_least>"
     + _EN.format(r"at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than")
     + ")|(?P<en_above>"
@@ -55,9 +59,11 @@ _BOUND_BEFORE = re.compile(
     re.I,
 )
 _UNIT = r"(?:个工作日|工作日|个月|小时|家|个|天|日|周|年|%|倍|名|人|项|次|美元|港元|元)?"
+# A unit in English between a value and the bound after it: "36 months at most".
+_EN_UNIT = r"(?:\s*(?:working\s+|business\s+)?(?:months?|days?|years?|weeks?|hours?|times))?"
 _BOUND_AFTER = re.compile(
-    rf"\s?{_UNIT}\s?(?:(?P<at_least>以上|及以上)|(?P<at_most>以内|之内|以下|及以下|内(?![地部容]))"
-    r"|(?P<en_at_least>\s*or\s+more)|(?P<en_at_most>\s*or\s+(?:less|fewer)))"
+    rf"\s?{_UNIT}{_EN_UNIT}\s?(?:(?P<at_least>以上|及以上)|(?P<at_most>以内|之内|以下|及以下|内(?![地部容]))"
+    r"|(?P<en_at_least>\s*or\s+more|\s*at\s+least)|(?P<en_at_most>\s*or\s+(?:less|fewer)|\s*at\s+most))"
 )
 # Between the two ends of a range: 6至8家, 6家至8家, 10-15%, six to eight.
 RANGE_GAP = re.compile(rf"\s*{_UNIT}\s*(?:至|到|~|～|-|–|—|(?<![a-z])to(?![a-z]))\s*")
@@ -76,6 +82,41 @@ _SCOPE = re.compile(
     + _EN.format(r"in\s+total|cumulative(?:ly)?|combined|altogether")
     + ")"
 )
+
+
+_PER_UNITS = {"年": "year", "月": "month", "周": "week", "日": "day", "天": "day", "季": "quarter"}
+_PER_BEFORE = re.compile(r"(?:每|年|月|周|日|季)均|每(?:个)?(?:年|月|周|日|天|季度?)")
+_PER_AFTER = re.compile(
+    rf"\s?{_UNIT}{_EN_UNIT}\s*(?:(?:a|an|per|each|every)\s+(?P<en>year|month|week|day|quarter)"
+    r"(?!\s+(?:ago|earlier|before|later|on))|(?P<ly>annually|monthly|weekly|daily|quarterly)"
+    r"|/(?P<slash>年|月|周|日|天|季))",
+    re.I,
+)
+_LY = {
+    "annually": "year",
+    "monthly": "month",
+    "weekly": "week",
+    "daily": "day",
+    "quarterly": "quarter",
+}
+
+
+def per_of(view: str, left: int, start: int, end: int) -> str | None:
+    """The time base of a rate: a per-time word right after the value (four times a year,
+    3次/月, monthly) or, in its clause, before it (每年至少四次, 月均110)."""
+    after = _PER_AFTER.match(view, end)
+    if after:
+        if after.group("en"):
+            return after.group("en").lower()
+        if after.group("ly"):
+            return _LY[after.group("ly").lower()]
+        return _PER_UNITS[after.group("slash")]
+    found = list(_PER_BEFORE.finditer(view, left, start))
+    if not found:
+        return None
+    word = found[-1].group()
+    unit = word[0] if word.endswith("均") else word.removeprefix("每").removeprefix("个")[0]
+    return _PER_UNITS[unit]
 
 
 def bound_of(view: str, left: int, start: int, end: int) -> str | None:

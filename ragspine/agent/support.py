@@ -153,8 +153,8 @@ def differs(claim: Context, source: Context) -> str | None:
         return WRONG_METRIC
     if _both(claim.channel, source.channel):
         return WRONG_CHANNEL
-    if _both(claim.currency, source.currency):
-        return WRONG_CURRENCY
+    if _both(claim.currency, source.currency) or _both(claim.per, source.per):
+        return WRONG_CURRENCY  # a rate's time base is part of its unit
     if (claim.modality == ACTUAL) != (source.modality == ACTUAL):
         return TARGET_AS_RESULT
     if _both(claim.direction or None, source.direction or None):
@@ -290,7 +290,7 @@ def unit_scale(prof: DomainProfile, unit: str) -> Decimal:
 
 def quoted(body: str, cited: Sequence[NarrativeHit]) -> bool:
     """Does ``body`` stand word for word in a passage it cites (see ``_quoted``)?"""
-    return any(_quoted(body, _passage_text(h.text)) for h in cited)
+    return any(_quoted(body, passage_text(h.text)) for h in cited)
 
 
 def _quoted(body: str, passage: str) -> bool:
@@ -324,6 +324,6 @@ def quote_claims(sentence: str, vocab: Vocabulary, ref: date) -> list[Claim]:
 
 
 @lru_cache(maxsize=4096)
-def _passage_text(text: str) -> str:
+def passage_text(text: str) -> str:
     """A passage as the model saw it (one line) and as the guard reads it (folded)."""
     return " ".join(fold_numbers(text).split())
