@@ -19,13 +19,12 @@ from ragspine.cli_options import (
     corpus_option,
     db_option,
     faq_option,
-    file_limit_options,
-    limits_from,
     live_options,
     profile_option,
     provider_option,
 )
 from ragspine.evals.run.cli import live_from
+from ragspine.ingestion.limit_options import file_limit_options, limits_from
 from ragspine.interrupts import stop_requested
 
 

@@ -10,7 +10,8 @@ its default, so a command that takes one takes it the same way and the variable 
     --timeout       RAGSPINE_TIMEOUT       the SDK's (60 s)
     --max-retries   RAGSPINE_MAX_RETRIES   the SDK's (2)
     --max-file-mb, --max-pages, --max-unzipped-mb, --max-ratio, --max-seconds: a file's limits
-                    RAGSPINE_MAX_FILE_MB … (for `ingest` and `worker`; see ingestion.limits)
+                    RAGSPINE_MAX_FILE_MB … (for `ingest` and `worker`), declared the same way
+                    beside their defaults, in ``ingestion.limit_options``
 
 A flag on the command line wins over its variable; an empty variable counts as unset. The
 cassette options are one run's and have no variable. ``keys new --clearance`` (the clearance a
@@ -167,47 +168,3 @@ def live_options(command: F) -> F:
     for option in reversed(options):
         command = option(command)
     return command
-
-
-def file_limit_options(command: F) -> F:
-    """--max-file-mb, --max-pages, --max-unzipped-mb, --max-ratio, --max-seconds: what one file
-    may cost to read (``ingestion.limits``), for `ingest` and `worker` alike."""
-    from ragspine.ingestion.limits import MB, FileLimits
-
-    d = FileLimits()
-    specs = [
-        ("--max-file-mb", click.FloatRange(min=0, min_open=True), d.max_bytes / MB,
-         "a file larger than this on disk is refused"),
-        ("--max-pages", click.IntRange(min=1), d.max_pages,
-         "a PDF with more pages, a deck with more slides, a workbook with more sheets is refused"),
-        ("--max-unzipped-mb", click.FloatRange(min=0, min_open=True), d.max_unzipped / MB,
-         "an XLSX/DOCX/PPTX whose zip entries declare more than this inflated is refused"),
-        ("--max-ratio", click.FloatRange(min=1), d.max_ratio,
-         "a zip entry over 1 MiB inflating more than this many times is refused (a bomb)"),
-        ("--max-seconds", click.FloatRange(min=0, min_open=True), d.max_seconds,
-         "a file not read in this many seconds is refused (read in a child process, killed)"),
-    ]  # fmt: skip
-    for flag, kind, default, help in reversed(specs):
-        command = click.option(
-            flag,
-            type=kind,
-            default=default,
-            show_default=True,
-            envvar="RAGSPINE_" + flag[2:].upper().replace("-", "_"),
-            show_envvar=True,
-            help=help,
-        )(command)
-    return command
-
-
-def limits_from(kwargs: dict[str, Any]) -> Any:
-    """The FileLimits the options of ``file_limit_options`` say (popped from ``kwargs``)."""
-    from ragspine.ingestion.limits import MB, FileLimits
-
-    return FileLimits(
-        max_bytes=int(kwargs.pop("max_file_mb") * MB),
-        max_pages=kwargs.pop("max_pages"),
-        max_unzipped=int(kwargs.pop("max_unzipped_mb") * MB),
-        max_ratio=kwargs.pop("max_ratio"),
-        max_seconds=kwargs.pop("max_seconds"),
-    )

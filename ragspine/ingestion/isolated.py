@@ -74,7 +74,7 @@ def read_file(
 def _child(path: Path, reader: Reader, limits: FileLimits, conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.alarm(math.ceil(limits.max_seconds) + 5)  # outlives no orphaned deadline
+    signal.alarm(min(math.ceil(limits.max_seconds) + 5, 2**31 - 1))  # if the parent dies
     try:
         sent: Pages = lambda done, total: conn.send(("pages", done, total))  # noqa: E731
         content = read_here(path, reader, sent, max_pages=limits.max_pages)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -144,12 +145,23 @@ def test_a_symbolic_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
     assert "symbolic link" in _failed_why(inbox)["notes.md"]
 
 
-def test_ingest_refuses_a_bomb_with_one_line_and_writes_nothing(tmp_path: Path) -> None:
-    bomb = bomb_xlsx(tmp_path / "bomb.xlsx")
+@pytest.mark.parametrize(
+    ("build", "said"),
+    [
+        (bomb_xlsx, "inflates"),  # a decompression bomb, refused on its zip directory
+        (entity_docx, "XMLSyntaxError"),  # lxml's own exception, not one of ours
+    ],
+)
+def test_ingest_refuses_a_hostile_file_with_one_error_line(
+    tmp_path: Path, build: Callable[[Path], Path], said: str
+) -> None:
+    hostile = build(tmp_path / f"hostile{'.xlsx' if build is bomb_xlsx else '.docx'}")
+    note = tmp_path / "note.md"
+    note.write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
     out = invoke(
-        "ingest", str(bomb), "--db", str(tmp_path / "facts.db"),
+        "ingest", str(note), str(hostile), "--db", str(tmp_path / "facts.db"),
         "--corpus", str(tmp_path / "chunks.db"),
     )  # fmt: skip
     assert out.returncode == 1
-    assert out.stderr.startswith("error: ") and len(out.stderr.splitlines()) == 1
-    assert "inflates" in out.stderr
+    assert out.stderr.startswith("error: ") and len(out.stderr.splitlines()) == 1, out.stderr
+    assert said in out.stderr and hostile.name in out.stderr
