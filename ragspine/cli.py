@@ -24,6 +24,7 @@ from ragspine.cli_options import (
     provider_option,
 )
 from ragspine.evals.run.cli import live_from
+from ragspine.ingestion.limit_options import file_limit_options, limits_from
 from ragspine.interrupts import stop_requested
 
 
@@ -146,9 +147,15 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     default=None,
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
+@file_limit_options
 @known_errors
 def ingest(
-    paths: tuple[Path, ...], corpus: Path, db: Path, profile: Path | None, sensitivity: str | None
+    paths: tuple[Path, ...],
+    corpus: Path,
+    db: Path,
+    profile: Path | None,
+    sensitivity: str | None,
+    **limit_flags: Any,
 ) -> None:
     """Add documents to the corpus and their tables' figures to the fact table.
 
@@ -156,7 +163,8 @@ def ingest(
     slide=N,para=M) and facts (page=N,table=K,row=…,col=…), their rows mapped to metrics through
     the profile. A changed file replaces its passages and facts (the old facts are kept in the
     fact history); an unchanged one is skipped by content hash; a file that cannot be read
-    changes nothing.
+    changes nothing, and neither does one over a limit (--max-*: size, pages, a zip's inflated
+    size and ratio, seconds to read; each file is read in a child process killed at the limit).
     """
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
     from ragspine.profile import load_profile
@@ -189,6 +197,7 @@ def ingest(
             sensitivity=sensitivity,
             progress=progress,
             on_file=show,
+            limits=limits_from(limit_flags),
         )
         total = chunks.count()
     click.echo(
@@ -218,6 +227,7 @@ def ingest(
     help="every file's level, its passages' and its figures' (files without front matter are "
     "INTERNAL)",
 )  # fmt: skip
+@file_limit_options
 @known_errors
 def worker(
     inbox: Path,
@@ -227,10 +237,19 @@ def worker(
     once: bool,
     interval: float,
     sensitivity: str | None,
+    **limit_flags: Any,
 ) -> None:
-    """Ingest every file dropped in INBOX, one transaction each (Ctrl-C stops)."""
+    """Ingest every file dropped in INBOX, one transaction each (Ctrl-C stops).
+
+    A file that cannot be read, or is over a limit (--max-*), moves to INBOX/failed/ with
+    NAME.error.txt saying why in one line; so does a symbolic link, unread. One worker per
+    inbox (a second is one error line). --once exits 0 when the round ran, failed files or not;
+    1 when it could not (another worker, a store or the index not writable: the file under way
+    stays in the inbox).
+    """
+    from ragspine.errors import RagSpineError
     from ragspine.ingestion.pipeline import FileReport
-    from ragspine.ingestion.worker import Worker
+    from ragspine.ingestion.worker import Worker, inbox_lock
     from ragspine.profile import load_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
@@ -244,8 +263,11 @@ def worker(
     def failed(path: Path, why: str) -> None:
         click.echo(f"   failed  {path.name}: {why}", err=True)
 
+    def stopped(exc: RagSpineError) -> None:
+        click.echo(f"error: {exc} (trying again in {interval:g} s)", err=True)
+
     prof = load_profile(profile)  # a bad profile creates no store
-    with ChunkStore(corpus) as chunks, FactStore(db) as facts:
+    with inbox_lock(inbox), ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
         w = Worker(
@@ -257,6 +279,8 @@ def worker(
             progress=_page_progress(),
             on_done=done,
             on_failed=failed,
+            limits=limits_from(limit_flags),
+            on_error=stopped,
         )
         stopping = "stopping after the file under way (Ctrl-C again stops now; it is not kept)"
         try:

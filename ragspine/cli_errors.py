@@ -1,5 +1,7 @@
 """How every command turns a known error into one line: `error: …` on stderr and exit 1, never
-a traceback (the commands of `ragspine`, `ragspine eval` and the service share it)."""
+a traceback (the commands of `ragspine`, `ragspine eval` and the service share it). An OSError
+that reaches a command (a disk full, a folder not writable, a path through a file) is the
+machine's answer, not a bug: one line too, naming the path."""
 
 from __future__ import annotations
 
@@ -29,5 +31,9 @@ def known_errors(func: F) -> F:
             return func(*args, **kwargs)
         except RagSpineError as exc:
             fail(exc)
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            click.echo(f"error: {exc.strerror or exc}{where}", err=True)
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]

@@ -9,6 +9,9 @@ its default, so a command that takes one takes it the same way and the variable 
     --base-url      RAGSPINE_BASE_URL      the SDK's (which reads ANTHROPIC_BASE_URL)
     --timeout       RAGSPINE_TIMEOUT       the SDK's (60 s)
     --max-retries   RAGSPINE_MAX_RETRIES   the SDK's (2)
+    --max-file-mb, --max-pages, --max-unzipped-mb, --max-ratio, --max-seconds: a file's limits
+                    RAGSPINE_MAX_FILE_MB … (for `ingest` and `worker`), declared the same way
+                    beside their defaults, in ``ingestion.limit_options``
 
 A flag on the command line wins over its variable; an empty variable counts as unset. The
 cassette options are one run's and have no variable. ``keys new --clearance`` (the clearance a

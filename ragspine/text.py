@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 _DROP_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn"})
@@ -48,7 +48,12 @@ def _confusables() -> dict[str, str]:
     return table
 
 
-@cache
+# Bounded: a text's alphabet is a few thousand characters, and a sweep of every code point (an
+# attacker's input) must not grow a long-running process by the size of Unicode.
+CHAR_CACHE_SIZE = 1 << 15
+
+
+@lru_cache(maxsize=CHAR_CACHE_SIZE)
 def fold_char(char: str) -> str:
     """The canonical form of one character; may be empty (dropped) or longer than one."""
     if char.isascii():

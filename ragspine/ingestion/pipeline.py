@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ragspine.errors import IngestError, StoreError
+from ragspine.errors import IngestError, ReadError, StoreError
+from ragspine.ingestion.isolated import read_file, read_here
+from ragspine.ingestion.limits import FileLimits
 from ragspine.ingestion.tables import TableMapper, Unmapped
 from ragspine.ingestion.text import reader_for
 from ragspine.profile import DomainProfile
-from ragspine.readers import FileContent, PdfReader
+from ragspine.readers import FileContent
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft, split_long
 from ragspine.retrieval.documents import Document, DocumentMeta
@@ -60,25 +62,33 @@ class Extracted:
 
 def file_hash(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
+    try:
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:  # the file's own fault (unreadable, gone), never the stores'
+        raise ReadError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return digest.hexdigest()
 
 
 def extract(
-    path: Path, *, sensitivity: str | None = None, progress: Progress | None = None
+    path: Path,
+    *,
+    sensitivity: str | None = None,
+    progress: Progress | None = None,
+    limits: FileLimits | None = None,
 ) -> Extracted:
-    """Read any supported file: its chunks (text blocks) and its tables, nothing written."""
+    """Read any supported file: its chunks (text blocks) and its tables, nothing written.
+    With ``limits`` it is read in a child process under them (``ingestion.isolated``); either
+    way, anything the parser raises is a ReadError in one line."""
     reader = reader_for(path)
     if reader is None:
         raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
-    if isinstance(reader, PdfReader) and progress is not None:
-        reader = PdfReader(lambda done, total: progress(path.name, done, total))
-    try:
-        content = reader.read(path)
-    except FileNotFoundError:
-        raise IngestError(f"{path}: no such file") from None
+    pages = None if progress is None else lambda done, total: progress(path.name, done, total)
+    if limits is None:
+        content = read_here(path, reader, pages)
+    else:
+        content = read_file(path, reader, limits, pages)
     if not content.blocks and not content.tables:
         what = "no text layer (a scanned PDF?)" if path.suffix.lower() == ".pdf" else "no text"
         raise IngestError(f"{path}: nothing to ingest: {what} and no tables")
@@ -156,9 +166,13 @@ def ingest_file(
     profile: DomainProfile,
     sensitivity: str | None = None,
     progress: Progress | None = None,
+    limits: FileLimits | None = None,
 ) -> FileReport:
     """Ingest one file into both stores (or the one given), in one transaction over both; a
-    file both stores already hold at this content hash is skipped."""
+    file both stores already hold at this content hash is skipped. ``limits``: see
+    ``ingestion.limits`` (None: a trusted file, read in this process without limits)."""
+    if limits is not None:
+        limits.check(path)  # before its bytes are even hashed
     digest = file_hash(path) if path.is_file() else ""
     held = [s.content_hash(path.name) == chunks_hash(digest) for s in (chunks,) if s is not None]
     held += [s.source_hash(path.name) == digest for s in (facts,) if s is not None]
@@ -170,7 +184,7 @@ def ingest_file(
     previous = (chunks.content_hash(path.name) if chunks is not None else None) or (
         facts.source_hash(path.name) if facts is not None else None
     )
-    extracted = extract(path, sensitivity=sensitivity, progress=progress)
+    extracted = extract(path, sensitivity=sensitivity, progress=progress, limits=limits)
     doc = extracted.document
     report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED)
     own: list[Fact] = []
@@ -260,6 +274,7 @@ def ingest_paths_all(
     sensitivity: str | None = None,
     progress: Progress | None = None,
     on_file: Callable[[FileReport], None] | None = None,
+    limits: FileLimits | None = None,
 ) -> RunReport:
     """Files of every supported kind into chunks and facts, one file and one transaction at a
     time (text files are all checked before the first is written), then the search index once."""
@@ -274,6 +289,8 @@ def ingest_paths_all(
     files = expand(paths, (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES))
     seen: dict[str, Path] = {}
     for path in files:
+        if limits is not None:
+            limits.check(path)  # a file over a limit fails before anything is written
         if path.suffix.lower() in SUPPORTED_SUFFIXES:
             load_document(path, sensitivity=sensitivity)  # a bad text file fails before writing
         if path.name in seen:
@@ -291,6 +308,7 @@ def ingest_paths_all(
                 profile=profile,
                 sensitivity=sensitivity,
                 progress=progress,
+                limits=limits,
             )
             run.files.append(report)
             if on_file:

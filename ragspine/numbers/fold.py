@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import lru_cache
 
 from ragspine.numbers.numerals import ROMAN_RUN, SUZHOU_RUN, roman_run_value, suzhou_run_value
 
 _SIGNS = {"－": "-", "−": "-", "‒": "-", "＋": "+", "％": "%", "．": ".", "﹪": "%"}
 
 
-@cache
+# Both per-character caches are bounded: a sweep of every code point (an attacker's input) must
+# not grow a long-running process by the size of Unicode; a text's alphabet fits many times over.
+FOLD_TABLE_SIZE = 1 << 15
+
+
+@lru_cache(maxsize=FOLD_TABLE_SIZE)
 def _fold_char(c: str) -> str:
     if c in _SIGNS:
         return _SIGNS[c]
@@ -41,10 +46,13 @@ def _fold_char(c: str) -> str:
 
 
 class _FoldTable(dict[int, str]):
-    """A translate table filled on first sight of each character: folding runs at C speed."""
+    """A translate table filled on first sight of each character, up to ``FOLD_TABLE_SIZE``
+    entries (then characters are folded without being kept): folding runs at C speed."""
 
     def __missing__(self, code: int) -> str:
-        folded = self[code] = _fold_char(chr(code))
+        folded = _fold_char(chr(code))
+        if len(self) < FOLD_TABLE_SIZE:
+            self[code] = folded
         return folded
 
 

@@ -39,8 +39,11 @@ MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the 
 class PdfReader:
     suffixes: tuple[str, ...] = (".pdf",)
 
-    def __init__(self, progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(
+        self, progress: Callable[[int, int], None] | None = None, *, max_pages: int | None = None
+    ) -> None:
         self.progress = progress
+        self.max_pages = max_pages  # more pages than this is refused before the first is read
         self._title = self._unit = ""
         self._lines: list[layout.Line] = []
         self._in_body = False
@@ -56,6 +59,11 @@ class PdfReader:
         try:
             with pdfplumber.open(path) as pdf:
                 total = len(pdf.pages)
+                if self.max_pages is not None and total > self.max_pages:
+                    raise ReadError(
+                        f"{path}: refused: {total} pages, over the limit of {self.max_pages} "
+                        "(--max-pages)"
+                    )
                 for n, page in enumerate(pdf.pages, start=1):
                     try:
                         self._page(content, n, page)

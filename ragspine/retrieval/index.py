@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -27,16 +28,20 @@ from typing import Any
 
 import numpy as np
 
-from ragspine.errors import IndexBusyError
+from ragspine.errors import IndexBusyError, StoreError
 from ragspine.retrieval.chunking.chunk_store import Chunk, ChunkStore
 from ragspine.retrieval.index_files import (
     CHUNK_IDS,
+    CURRENT,
     MANIFEST,
     VOCABULARY,
     Loaded,
+    exists,
+    fsync_dir,
     load_index,
     read_manifest,
     save_level,
+    write_durably,
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
@@ -48,6 +53,10 @@ INDEX_FORMAT = 2
 K1, B = 1.5, 0.75
 
 Progress = Callable[[str], None]
+# A test seam: the build kills its own process (SIGKILL) at this step of the swap, so a test can
+# check that a reader still finds an index: written (the new build on disk, not moved in),
+# placed (moved into the index folder, not current), pointed (current, old builds not removed).
+CRASH_AT = "RAGSPINE_INDEX_CRASH_AT"
 
 
 def index_dir_for(corpus_path: str | Path) -> Path:
@@ -88,8 +97,7 @@ def refresh_index(
 
 
 def _current(directory: Path, generation: int) -> CorpusIndex | None:
-    """The saved index if it is of this generation; None if missing, unreadable or stale (a
-    folder between the two renames of a swap reads as missing: the swapper holds the lock)."""
+    """The saved index if it is of this generation; None if missing, unreadable or stale."""
     try:
         index = CorpusIndex.load(directory)
         return index if index.is_current(generation) else None
@@ -114,8 +122,12 @@ def _building(directory: Path, *, wait: bool) -> Iterator[None]:
         yield
         return
     lock = directory.with_name(directory.name + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("a") as fh:
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fh = lock.open("a")
+    except OSError as exc:
+        raise StoreError(f"{lock}: search index lock not taken: {exc}") from exc
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -172,10 +184,16 @@ class CorpusIndex:
             found.doc_ptr, found.terms, found.counts, len(found.vocabulary)
         )
         found.terms = found.counts = np.zeros(0, np.int32)  # freed before the levels are built
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
-            (tmp / VOCABULARY).write_text(json.dumps(found.vocabulary, ensure_ascii=False))
-            (tmp / CHUNK_IDS).write_text(json.dumps(found.chunk_ids))
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        except OSError as exc:
+            raise StoreError(f"{target}: search index not written: {exc}") from exc
+        build = uuid.uuid4().hex  # tells a reader it read all of one build
+        stage = tmp / f"build-{build}"
+        try:
+            stage.mkdir()
+            write_durably(stage / VOCABULARY, json.dumps(found.vocabulary, ensure_ascii=False))
+            write_durably(stage / CHUNK_IDS, json.dumps(found.chunk_ids))
             counts_by_level: dict[str, int] = {}
             lengths: dict[str, float] = {}
             for rank, level in enumerate(LEVELS):
@@ -185,20 +203,25 @@ class CorpusIndex:
                 )
                 counts_by_level[level] = int(n_docs)
                 lengths[level] = round(float(avg), 3)
-                save_level(tmp / level, ptr, level_docs, data, np.flatnonzero(keep))
+                save_level(stage / level, ptr, level_docs, data, np.flatnonzero(keep))
                 if progress:
                     progress(f"indexed {level}: {n_docs} chunks")
             manifest = {
                 "format": INDEX_FORMAT,
                 "tokenizer": TOKENIZER_VERSION,
                 "generation": generation,
-                "build": uuid.uuid4().hex,  # tells a reader it read all of one build
+                "build": build,
                 "bm25": {"method": "lucene", "k1": K1, "b": B},
                 "chunks": counts_by_level,
                 "average_tokens": lengths,
             }
-            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2))
-            _swap_in(tmp, target)
+            write_durably(stage / MANIFEST, json.dumps(manifest, indent=2))
+            fsync_dir(stage)
+            _crash_point("written")
+            _swap_in(tmp, stage, target)
+        except OSError as exc:  # disk full, permission denied: the index in use is untouched
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise StoreError(f"{target}: search index not written: {exc}") from exc
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -265,11 +288,42 @@ class CorpusIndex:
         return rankings
 
 
-def _swap_in(new: Path, target: Path) -> None:
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        os.replace(target, old)
-    os.replace(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+def _swap_in(tmp: Path, stage: Path, target: Path) -> None:
+    """Make the build in ``stage`` (inside ``tmp``, beside ``target``) the index in use, by ONE
+    atomic rename at each step, then remove what is no longer in use and what killed builds left
+    (see ``index_files`` for the layout). The caller holds the build lock."""
+    if not exists(target):  # the first build: the whole folder, pointer included, moves in
+        write_durably(tmp / CURRENT, stage.name)
+        fsync_dir(tmp)
+        if target.is_dir():
+            shutil.rmtree(target)  # a folder with no index in it (a build killed long ago)
+        os.replace(tmp, target)
+        fsync_dir(target.parent)
+    else:
+        os.replace(stage, target / stage.name)
+        fsync_dir(target)
+        _crash_point("placed")
+        pointer = target / f".{CURRENT}.tmp"
+        write_durably(pointer, stage.name)
+        os.replace(pointer, target / CURRENT)  # the one step that changes what readers see
+        fsync_dir(target)
+        _crash_point("pointed")
+    _remove_unused(target, stage.name)
+
+
+def _remove_unused(target: Path, keep: str) -> None:
+    """Builds no longer current (a reader that has them memory-mapped keeps reading them),
+    files of an index from before versioned builds, and killed builds' temporary folders."""
+    for entry in target.iterdir():
+        if entry.name not in (CURRENT, keep):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+    for orphan in target.parent.glob(f".{target.name}.*"):
+        shutil.rmtree(orphan, ignore_errors=True)
+
+
+def _crash_point(step: str) -> None:
+    if os.environ.get(CRASH_AT) == step:
+        os.kill(os.getpid(), signal.SIGKILL)

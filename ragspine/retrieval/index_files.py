@@ -1,15 +1,26 @@
-"""Reading a saved search index back: all of one build, checked, or a StoreError.
+"""A saved search index on disk: its layout, its crash-safe swap, and reading it back whole.
 
-An index is a folder of arrays swapped in whole by a rename when it is rebuilt. A process that
-read the vocabulary of one build and the arrays of the next would score with term numbers that
-mean other words (and the compiled loops do not check bounds), so everything is read at once,
-between two reads of the manifest that must name the same build; the arrays are memory-mapped,
-so reading them all costs no more than reading one.
+Layout: ``chunks.index/CURRENT`` names the build in use, ``chunks.index/build-<id>/`` holds it
+(manifest, vocabulary, chunk ids, a folder of arrays per level). A build is written beside the
+index (``.chunks.index.<random>/``), every file and folder fsynced, moved in by one rename, and
+made current by ONE atomic replace of ``CURRENT``: killed at any step, a reader finds the old
+build or the new one, never none. What a killed build left (its temporary folder, a build never
+made current) is removed by the next build. The first build is moved into place whole, so the
+index folder never exists without a ``CURRENT``. An index from before this layout (its files
+directly in the folder, no ``CURRENT``) is still read, and replaced by the next build.
+
+A process that read the vocabulary of one build and the arrays of the next would score with term
+numbers that mean other words (and the compiled loops do not check bounds), so everything is read
+from the one build ``CURRENT`` named, again if it moved on meanwhile; the arrays are
+memory-mapped, so reading them all costs no more than reading one.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +32,8 @@ from ragspine.errors import StoreError
 from ragspine.sensitivity import LEVELS
 
 MANIFEST = "manifest.json"
+CURRENT = "CURRENT"
+_BUILD = re.compile(r"^build-[0-9a-f]{32}$")
 VOCABULARY = "vocabulary.json"
 CHUNK_IDS = "chunk_ids.json"
 # name, dtype: what each level's arrays must be for the kernels
@@ -48,9 +61,33 @@ class Loaded:
     levels: dict[str, LevelIndex]
 
 
-def read_manifest(directory: Path) -> dict[str, Any]:
+def current_build(directory: Path) -> Path:
+    """The folder of the build in use: the one ``CURRENT`` names (or, in an index from before
+    versioned builds, the index folder itself)."""
     try:
-        data = json.loads((directory / MANIFEST).read_text("utf-8"))
+        name = (directory / CURRENT).read_text("utf-8").strip()
+    except FileNotFoundError:
+        return directory
+    except OSError as exc:
+        raise StoreError(f"{directory}: unreadable search index pointer: {exc}") from exc
+    if not _BUILD.match(name):
+        raise StoreError(f"{directory}: damaged search index pointer {CURRENT}: {name[:80]!r}")
+    return directory / name
+
+
+def exists(directory: Path) -> bool:
+    """Whether an index has been saved here (a build made current, or an older flat one)."""
+    return (directory / CURRENT).is_file() or (directory / MANIFEST).is_file()
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of the build in use."""
+    return _manifest_at(current_build(directory), directory)
+
+
+def _manifest_at(build: Path, directory: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((build / MANIFEST).read_text("utf-8"))
     except FileNotFoundError:
         raise StoreError(f"search index not found: {directory}") from None
     except (OSError, ValueError) as exc:
@@ -61,19 +98,21 @@ def read_manifest(directory: Path) -> dict[str, Any]:
 
 
 def load_index(directory: Path) -> Loaded:
-    """Every file of one build; retried while a rebuild is being swapped in."""
+    """Every file of one build; read again if a rebuild was made current (and the build being
+    read removed) meanwhile."""
     for attempt in range(ATTEMPTS):
+        build = current_build(directory)
         try:
-            before = read_manifest(directory)
-            loaded = _read_all(directory, before)
-            after = read_manifest(directory)
+            before = _manifest_at(build, directory)
+            loaded = _read_all(build, before)
+            after = _manifest_at(build, directory)  # an old flat index is rewritten in place
         except StoreError:
-            if attempt == ATTEMPTS - 1 or directory.exists():
+            if attempt == ATTEMPTS - 1 or current_build(directory) == build:
                 raise
-            time.sleep(0.05)  # between the two renames of a swap the folder is missing
             continue
         if before.get("build") == after.get("build"):
             return loaded
+        time.sleep(0.05)
     raise StoreError(f"{directory}: the search index kept changing while it was read")
 
 
@@ -100,10 +139,33 @@ def _read_all(directory: Path, manifest: dict[str, Any]) -> Loaded:
 
 
 def save_level(d: Path, *arrays: np.ndarray) -> None:
-    """A level's arrays under the names and types ``_read_level`` checks."""
+    """A level's arrays under the names and types ``_read_level`` checks, each fsynced."""
     d.mkdir()
     for (name, dtype), a in zip(ARRAYS, arrays, strict=True):
-        np.save(d / f"{name}.npy", np.asarray(a, dtype=dtype))
+        with (d / f"{name}.npy").open("wb") as fh:
+            np.save(fh, np.asarray(a, dtype=dtype))
+            fh.flush()
+            os.fsync(fh.fileno())
+    fsync_dir(d)
+
+
+def write_durably(path: Path, text: str) -> None:
+    """A file whose bytes are on disk before it is renamed anywhere."""
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def fsync_dir(d: Path) -> None:
+    """A folder's entries (a file created or renamed in it) on disk; Windows has no such call."""
+    if sys.platform == "win32":
+        return
+    fd = os.open(d, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _read_level(d: Path, n_terms: int, n_ids: int, expected: object) -> LevelIndex:

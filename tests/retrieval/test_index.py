@@ -9,6 +9,7 @@ from rank_bm25 import BM25Okapi
 from ragspine.errors import StoreError
 from ragspine.retrieval.chunking.chunk_store import Chunk
 from ragspine.retrieval.index import CorpusIndex
+from ragspine.retrieval.index_files import current_build
 
 
 def _chunk(i: int, text: str, sensitivity: str = "PUBLIC") -> Chunk:
@@ -133,22 +134,23 @@ def test_tokenising_in_worker_processes_builds_the_same_index(tmp_path: Path) ->
         "tokenised 700 chunks in this process",
         "tokenised 700 chunks in 2 worker processes",
     ]
-    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.*"))
+    one, pool = current_build(tmp_path / "one"), current_build(tmp_path / "pool")
+    files = sorted(p.relative_to(one) for p in one.rglob("*.*"))
     assert len(files) == 3 + 4 * 3  # manifest, vocabulary, chunk ids; four arrays per level
     for rel in files:
-        a, b = tmp_path / "one" / rel, tmp_path / "pool" / rel
+        a, b = one / rel, pool / rel
         if rel.suffix == ".npy":
             assert np.array_equal(np.load(a), np.load(b)), rel
         elif rel.name == "manifest.json":  # equal but for the build's own id
-            one, pool = json.loads(a.read_text()), json.loads(b.read_text())
-            assert one.pop("build") != pool.pop("build") and one == pool
+            in_one, in_pool = json.loads(a.read_text()), json.loads(b.read_text())
+            assert in_one.pop("build") != in_pool.pop("build") and in_one == in_pool
         else:
             assert a.read_bytes() == b.read_bytes(), rel
 
 
 def test_a_damaged_level_is_a_store_error_naming_the_file(tmp_path: Path) -> None:
     CorpusIndex.build([_chunk(1, "alpha")], tmp_path / "idx", generation=1)
-    (tmp_path / "idx" / "PUBLIC" / "data.npy").write_bytes(b"not an array")
+    (current_build(tmp_path / "idx") / "PUBLIC" / "data.npy").write_bytes(b"not an array")
     with pytest.raises(StoreError, match="PUBLIC"):
         CorpusIndex.load(tmp_path / "idx").rank([["alpha"]], "PUBLIC", 5)
 
@@ -195,7 +197,8 @@ def test_a_damaged_or_mixed_index_is_a_store_error(
 
     import numpy as np
 
-    a, b = _two_builds(tmp_path)
+    index, other = _two_builds(tmp_path)
+    a, b = current_build(index), current_build(other)  # the builds' own folders
     level = a / "PUBLIC"
     if damage == "mix":
         shutil.rmtree(level)
@@ -211,7 +214,7 @@ def test_a_damaged_or_mixed_index_is_a_store_error(
     else:
         (a / "vocabulary.json").write_text(json.dumps({"alpha": 0}))
     with pytest.raises(StoreError, match=message):
-        CorpusIndex.load(a).rank([["alpha"]], "PUBLIC", 5)
+        CorpusIndex.load(index).rank([["alpha"]], "PUBLIC", 5)
 
 
 def test_threads_searching_first_at_once_all_get_the_answer(tmp_path: Path) -> None:

@@ -1,13 +1,16 @@
 """What a run writes to disk. Versioned models with stable ids, so two runs diff case by case.
 
 A run folder holds ``run.json`` (RunRecord), ``results.jsonl`` (one CaseResult a line, appended
-as each case finishes), ``summary.json`` (Summary), ``report.md`` and ``junit.xml``.
+as each case finishes), ``summary.json`` (Summary), ``report.md`` and ``junit.xml``, and
+``run.lock``, held by the one process writing it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,6 +24,7 @@ SCHEMA_VERSION = 4
 READABLE_VERSIONS = (1, 2, 3, 4)
 
 RUN_FILE = "run.json"
+LOCK_FILE = "run.lock"
 RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
@@ -153,21 +157,53 @@ def _check_version(path: Path, data: object) -> None:
         data["schema_version"] = SCHEMA_VERSION
 
 
+@contextmanager
+def claimed(folder: Path) -> Iterator[None]:
+    """One writer per run folder: an exclusive lock on ``run.lock`` for as long as a run (new or
+    resumed) writes it, so a second run on the folder is a RecordError at once instead of
+    appending its results to the first's. The kernel drops the lock when its holder dies."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if sys.platform == "win32":  # no flock: the run.json check alone keeps runs apart
+        yield
+        return
+    import fcntl
+
+    with (folder / LOCK_FILE).open("a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RecordError(f"{folder}: another run is writing it; wait for it to end") from None
+        yield
+
+
 def iter_results(folder: Path, *, tolerate_torn_tail: bool = True) -> Iterator[CaseResult]:
-    """Results one at a time, in file order; a last line cut off by a kill is skipped."""
+    """Results one at a time, in file order; a last line cut off by a kill is skipped. A case's
+    result given twice (two writers on one folder) is a RecordError naming both lines: counting
+    it twice would pass a gate on trials that were never planned."""
     path = folder / RESULTS_FILE
     if not path.exists():
         return
+    seen: dict[tuple[str, int], int] = {}
+
+    def once(n: int, result: CaseResult) -> CaseResult:
+        first = seen.setdefault(result.key, n)
+        if first != n:
+            raise RecordError(
+                f"{path}:{n}: a second result for case {result.case_id} (repeat "
+                f"{result.repeat}), the first is line {first}: two runs wrote this folder"
+            )
+        return result
+
     with path.open(encoding="utf-8") as fh:
         pending: tuple[int, str] | None = None
         for n, line in enumerate(fh, start=1):
             if pending is not None:
-                yield _parse_result(path, *pending, torn_ok=False)
+                yield once(pending[0], _parse_result(path, *pending, torn_ok=False))
             pending = (n, line) if line.strip() else None
         if pending is not None:
             torn = tolerate_torn_tail and not pending[1].endswith("\n")
             try:
-                yield _parse_result(path, *pending, torn_ok=torn)
+                yield once(pending[0], _parse_result(path, *pending, torn_ok=torn))
             except _TornLine:
                 return
 

@@ -35,6 +35,7 @@ from ragspine.evals.run.records import (
     CaseResult,
     RecordError,
     RunRecord,
+    claimed,
     iter_results,
     read_run,
     result_line,
@@ -263,7 +264,23 @@ def _run(
     on_start: Callable[[int], None] | None,
     on_result: Progress | None,
 ) -> RunRecord:
-    opts.out.mkdir(parents=True, exist_ok=True)
+    with claimed(opts.out):  # one writer: a second run on the folder fails here, at once
+        return _run_claimed(
+            opts, scan, engine, resume=resume, retry_errors=retry_errors,
+            on_start=on_start, on_result=on_result,
+        )  # fmt: skip
+
+
+def _run_claimed(
+    opts: RunOptions,
+    scan: GoldenScan,
+    engine: Engine,
+    *,
+    resume: bool,
+    retry_errors: bool,
+    on_start: Callable[[int], None] | None,
+    on_result: Progress | None,
+) -> RunRecord:
     finished: set[tuple[str, int]] = set()
     if resume:
         record = read_run(opts.out)
