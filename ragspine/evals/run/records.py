@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragspine.errors import RecordError as RecordError
 from ragspine.errors import first_problem
+from ragspine.storage.private import private_dirs
 
 # 2: raw_unsupported and guard_removed per case; 3: error kind and status; 4: the case's spec
 SCHEMA_VERSION = 4
@@ -161,8 +162,9 @@ def _check_version(path: Path, data: object) -> None:
 def claimed(folder: Path) -> Iterator[None]:
     """One writer per run folder: an exclusive lock on ``run.lock`` for as long as a run (new or
     resumed) writes it, so a second run on the folder is a RecordError at once instead of
-    appending its results to the first's. The kernel drops the lock when its holder dies."""
-    folder.mkdir(parents=True, exist_ok=True)
+    appending its results to the first's. The kernel drops the lock when its holder dies. A new
+    folder is made 0700: it holds answers."""
+    private_dirs(folder)
     if sys.platform == "win32":  # no flock: the run.json check alone keeps runs apart
         yield
         return

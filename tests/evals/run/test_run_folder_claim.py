@@ -5,6 +5,7 @@ result line stated twice is an error naming the line, never counted twice."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -63,8 +64,10 @@ def test_a_second_run_on_a_folder_being_written_is_one_error_line(
 def test_a_second_run_on_a_finished_folder_is_one_error_line(
     tmp_path: Path, stores: list[str]
 ) -> None:
-    out = tmp_path / "run"
+    out = tmp_path / "runs" / "run"
     assert invoke("eval", "run", "--out", str(out), *ONE_CASE, *stores).returncode == 0
+    for folder in (out, out.parent):  # it holds answers: made readable by its owner only
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
     again = invoke("eval", "run", "--out", str(out), *ONE_CASE, *stores)
     assert again.returncode == 1 and len(again.stderr.splitlines()) == 1
     assert again.stderr.startswith("error: ") and "already holds a run" in again.stderr
