@@ -4,7 +4,7 @@ Written apart from the engine's reader on purpose (tests pin that neither import
 over-inclusive: a number-like run it cannot parse comes back with ``value=None``, to be reported.
 What is not a claim is decided by ``is_label``: a year in a period label, a quarter or half
 number, list numbering (1. at a line's start, ① inline), a section number in prose (第3节,
-section 4.2), a citation marker ([1]), an ordinal (第二位, 2nd: a rank, judged by ordinals).
+section 4.2), a citation marker ([1]).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from fractions import Fraction
 
 from ragspine.evals.audit.normal import normalise
 from ragspine.evals.audit.numerals import EN_SCALES, WORDS, ZH, ZH_DIGITS, ZH_UNITS, value_of
-from ragspine.evals.audit.ordinals import is_ordinal
 
 __all__ = ["Claim", "is_label", "normalise", "read_claims"]
 
@@ -259,10 +258,6 @@ def is_label(text: str, start: int, end: int, claim: Claim) -> bool:
         (before.endswith("第") and _SECTION_AFTER.match(after)) or _SECTION_BEFORE.search(before)
     ):
         return True  # 第3节, section 4.2, Scope 3
-    if (before.endswith("第") or re.match(r"(?:st|nd|rd|th)(?![A-Za-z])", after)) and is_ordinal(
-        text, start - (1 if before.endswith("第") else 0)
-    ):
-        return True  # 排第二位, 2nd: a rank of an item, judged by ordinals
     if not (raw.isdigit() or raw in "一二三四"):
         return False
     if (

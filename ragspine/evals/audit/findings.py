@@ -16,7 +16,8 @@ and ``wrong_rank`` (an ordinal, see ordinals), ``wrong_date`` (an event's date, 
 
 Over-inclusive by design: anything number-like the audit cannot parse is reported as
 ``unparsed``, never skipped. What is not a claim: text inside a well-formed citation, a year in
-a period label, a quarter or half number, list and section numbers. A line quoted word for word
+a period label, a quarter or half number, list and section numbers; the N of an ordinal is a
+rank, judged as one. A line quoted word for word
 from a passage it cites is taken as stated, unless a heading above it gives it a context; a
 sentence that joins whole sentences of the passages it cites with commas is read as those
 sentences, each with its own context.
@@ -44,7 +45,7 @@ from ragspine.evals.audit.dates import date_findings
 from ragspine.evals.audit.derived import recomputed
 from ragspine.evals.audit.labels import wrong_label
 from ragspine.evals.audit.names import Lexicon, SlotNames, lexicon
-from ragspine.evals.audit.ordinals import rank_findings
+from ragspine.evals.audit.ordinals import is_ordinal, rank_findings
 from ragspine.evals.audit.periods import find_periods
 from ragspine.evals.audit.slots import Finding, may_name_a_slot, slot_conflicts
 from ragspine.evals.audit.sources import (
@@ -202,6 +203,8 @@ class _Reader:
             and may_name_a_slot(line, self.slots, self.names)
         )
         statements = read(bare, self.lex, heading, _joints(bare, passages))
+        # the N of a rank (排第二位, 2nd) is no amount: the rank check judges it
+        statements = [st for st in statements if not is_ordinal(bare, st.start)]
         if quoted and not slot_check:
             self.earlier += [Source(st.claim, st.ctx) for st in statements if st.claim.value]
             return []

@@ -104,8 +104,8 @@ def _n_and_size(m: re.Match[str]) -> tuple[int | None, str | None]:
 def _not_a_rank(text: str, m: re.Match[str], markers: bool) -> bool:
     after, before = text[m.end() :], text[: m.start()]
     if m.group("zh") is not None:
-        if _NOT_AFTER_ZH.match(after):
-            return True  # 第三季度, 第3节, 第三方
+        if _NOT_AFTER_ZH.match(after) or re.match(r"[.．]\d", after):
+            return True  # 第三季度, 第3节, 第1.4节, 第三方
         if m.group("zh").isdigit() and before.rstrip().endswith(("第", "§")):
             return True
     if m.group("en") is not None and (

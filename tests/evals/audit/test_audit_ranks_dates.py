@@ -55,6 +55,8 @@ CASES = [
      [("first", "wrong_rank")]),
     # an answer's own enumeration marker is no rank of an item
     ("enumeration marker", f"第一,门店改造优先。{_cite(1)}", []),
+    # a section number in prose is no rank
+    ("section number", f"据第1.4节,第二是社区店新开。{_cite(1)}", []),
     # a year position (第三年) is an ordinal of its item too
     ("year position moved", f"新店须在开业后第二年实现经营盈利。{_cite(5)}",
      [("第二", "wrong_rank")]),
