@@ -11,11 +11,13 @@ of the answer or a difference or growth rate of two of one series. The question 
 source; the assumption note only for its own line. A finding names why: ``unsupported`` (no
 source has the value), ``wrong_currency``, ``target_as_result``, ``reversed``, ``wrong_entity``,
 ``wrong_period``, ``wrong_metric``, ``wrong_channel`` (a source has the value, for another
-context), ``unparsed``, ``bidi``, and from the slot check ``contradicts_fact``, ``not_found_slot``.
+context), ``unparsed``, ``bidi``, from the slot check ``contradicts_fact``, ``not_found_slot``,
+and ``wrong_rank`` (an ordinal, see ordinals), ``wrong_date`` (an event's date, see dates).
 
 Over-inclusive by design: anything number-like the audit cannot parse is reported as
 ``unparsed``, never skipped. What is not a claim: text inside a well-formed citation, a year in
-a period label, a quarter or half number, list and section numbers. A line quoted word for word
+a period label, a quarter or half number, list and section numbers; the N of an ordinal is a
+rank, judged as one. A line quoted word for word
 from a passage it cites is taken as stated, unless a heading above it gives it a context; a
 sentence that joins whole sentences of the passages it cites with commas is read as those
 sentences, each with its own context.
@@ -39,9 +41,11 @@ from ragspine.evals.audit.citations import (
 )
 from ragspine.evals.audit.claims import Claim, normalise
 from ragspine.evals.audit.context import SENTENCE, Backdrop, Context, Statement, read
+from ragspine.evals.audit.dates import date_findings
 from ragspine.evals.audit.derived import recomputed
 from ragspine.evals.audit.labels import wrong_label
 from ragspine.evals.audit.names import Lexicon, SlotNames, lexicon
+from ragspine.evals.audit.ordinals import is_ordinal, rank_findings
 from ragspine.evals.audit.periods import find_periods
 from ragspine.evals.audit.slots import Finding, may_name_a_slot, slot_conflicts
 from ragspine.evals.audit.sources import (
@@ -199,6 +203,8 @@ class _Reader:
             and may_name_a_slot(line, self.slots, self.names)
         )
         statements = read(bare, self.lex, heading, _joints(bare, passages))
+        # the N of a rank (排第二位, 2nd) is no amount: the rank check judges it
+        statements = [st for st in statements if not is_ordinal(bare, st.start)]
         if quoted and not slot_check:
             self.earlier += [Source(st.claim, st.ctx) for st in statements if st.claim.value]
             return []
@@ -207,6 +213,8 @@ class _Reader:
         stepped = self._stepped(bare, statements, sources)
         statements = [st for i, st in enumerate(statements) if i not in stepped]
         out = [] if quoted else self._judge(statements, sources, passages)
+        if not quoted:
+            out += self._ranks_and_dates(bare, sources, passages)
         if slot_check:
             out += slot_conflicts(bare, statements, self.slots, self.lex, self._slot_sources)
         return out
@@ -237,6 +245,20 @@ class _Reader:
             if one_step(st, text, span, [*sources, *earlier, *stated], self.lex):
                 out.add(i)
         return out
+
+    def _ranks_and_dates(
+        self, text: str, sources: Sequence[Source], passages: Sequence[Passage]
+    ) -> list[Finding]:
+        """Ordinals held to the ranks the cited passages give their items (or the named
+        entities' sourced figures), event dates to the dates they give the event."""
+        texts = [p.text for p in passages]
+        figures = [
+            (s.ctx.entity, s.ctx.metric, s.ctx.period, s.claim.value)
+            for s in [*sources, *self.earlier]
+            if s.claim.value is not None and s.claim.kind == "number"
+        ]
+        found = rank_findings(text, texts, figures, self.lex) + date_findings(text, texts)
+        return [Finding(number, why) for number, why in found]
 
     def _slot_sources(self, slot: Mapping[str, Any]) -> list[Source]:
         return fact_sources(slot, self.lex)
