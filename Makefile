@@ -154,6 +154,8 @@ audit-fresh: fixtures
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval audit --attacks evals/adversarial/fresh_attacks_2.yaml --measure \
 		--db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval audit --attacks evals/adversarial/fresh_attacks_3.yaml --measure \
+		--db $(DB) --corpus $(CORPUS)
 
 # After an intended behaviour change: review each suite's diff.md, then make the runs the baselines.
 bless: $(STAMP)
