@@ -38,6 +38,7 @@ from ragspine.storage.fact_store import FactStore
 
 DONE, FAILED = "done", "failed"
 SYMLINK = "a symbolic link: refused unread (copy the file itself into the inbox)"
+HARDLINK = "a hard link (the file has another name elsewhere): refused unread (copy it in)"
 
 
 @dataclass
@@ -113,6 +114,8 @@ class Worker:
         could not be written (the file is not to blame and stays for the next round)."""
         if path.is_symlink() or path.resolve().parent != self.inbox.resolve():
             raise _FileFailed(f"{path}: {SYMLINK}")
+        if path.lstat().st_nlink > 1:  # another name of a file that may lie outside the inbox
+            raise _FileFailed(f"{path}: {HARDLINK}")
         try:
             return ingest_file(
                 path,

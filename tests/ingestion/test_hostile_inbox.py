@@ -145,6 +145,20 @@ def test_a_symbolic_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
     assert "symbolic link" in _failed_why(inbox)["notes.md"]
 
 
+def test_a_hard_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    secret = tmp_path / "secrets.md"
+    secret.write_text("# keys\n\nthe root password is hunter2\n", "utf-8")
+    os.link(secret, inbox / "notes.md")  # the same file under a second name, in the inbox
+    (inbox / "real.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
+    out = _worker(tmp_path, inbox)
+    assert out.returncode == 0 and "1 ingested, 1 failed" in out.stdout, out.stderr
+    assert "hunter2" not in _texts(tmp_path) and "香港门店" in _texts(tmp_path)
+    assert "hard link" in _failed_why(inbox)["notes.md"]
+    assert secret.read_text("utf-8").endswith("hunter2\n")
+
+
 @pytest.mark.parametrize(
     ("build", "said"),
     [
