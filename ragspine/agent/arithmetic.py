@@ -13,7 +13,10 @@ facts, the passages it was given) or its own sentence states, the step named by 
 * a per-unit figure (单店, per store) over a count the sentence states (按540家门店计算);
 * a monthly or quarterly average (月均, monthly, 季均) of the year's figure;
 * basis points for the points between two percentages of the sentence (由33.1%降至32.4%,
-  下降了70个基点).
+  下降了70个基点);
+* a step over two figures of the sentence itself (``sentence_steps.py``): a change verb's
+  difference or relative change between a from/to pair, hours between two clock times, a
+  per-X ratio of two counts.
 
 A, B are the entities in the order the sentence names them, for the metric and period of the
 claim; operands are of the claim's kind (money with money, a rate with a rate). Any other
@@ -32,6 +35,7 @@ from itertools import product
 
 from ragspine.agent.claims import PER_UNIT, SHARE, Claim
 from ragspine.agent.cues import Vocabulary
+from ragspine.agent.sentence_steps import in_sentence
 from ragspine.agent.support import Statement, compatible, exact
 from ragspine.numbers import Quantity
 from ragspine.profile.periods import Period, find_periods, previous_period
@@ -69,6 +73,8 @@ def computed(step: Step, i: int) -> bool:
     """Is claim ``i`` one named arithmetic step over supported figures (see above)?"""
     claim = step.claims[i]
     q, text = claim.quantity, step.text.lower()
+    if in_sentence(step.text, step.claims, i):
+        return True
     if _BASIS_POINTS.match(text, q.end):
         return _basis_points(step, q)
     if q.kind == "percent" and claim.context.modifier == SHARE and _complement(step, claim):

@@ -31,6 +31,7 @@ contradicts. Text is read folded (``fold_numbers``); the glossary's view is ``fo
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from datetime import date
@@ -189,7 +190,7 @@ class _Reading:
                 continue
             before, between = view[max(c0, s1 - 14) : s1], view[e1:s2]
             marks = list(FROM_MARK.finditer(before))
-            if marks and TO_MARK.search(between):
+            if marks and (TO_MARK.search(between) or _BECAME.search(between)):
                 start = s1 - len(before) + marks[-1].start()
                 way = self._direction(c0, s2)
                 out[i], out[i + 1] = _Pair("from", way, start, e1), _Pair("to", way, start, e1)
@@ -334,6 +335,10 @@ class _Reading:
             return currency_word(after.group(1))
         before = CURRENCY_BEFORE.search(self.view, max(0, start - 4), start)
         return currency_word(before.group(1)) if before else None
+
+
+# The TO of a from-to pair written as what the FROM became: 由14个整合为9个, 由3家合并为1家.
+_BECAME = re.compile(r"(?:整合|合并|调整|缩减|精简|压缩|减少|增加|扩大|提升|提高|降低|变)为|变成")
 
 
 class _Pair(NamedTuple):
