@@ -50,7 +50,7 @@ from ragspine.agent.slots import (
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
-from ragspine.agent.unexplained import unexplained, unit_spans
+from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
@@ -173,9 +173,12 @@ def parse_intent(
             [(m.code, m.start, m.end) for k, m in scan if k == "metrics"], prof, "count"
         )
         ratios = unit_spans(reading.spans, prof, "ratio")
-        loose = unexplained(text, read, explained, counts, ratios)
+        named_entities = {m.code for k, m in scan if k == "entities"}
+        operands = max(len(read), len(named_entities))
+        loose = unexplained(text, read, explained, counts, ratios, operands)
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
+    premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}

@@ -45,6 +45,9 @@ from ragspine.profile import DomainProfile
 Span = tuple[int, int]
 
 _WORDS = re.compile(
+    r"控股股东|实际控制人|母公司|子公司|大股东|股东|产品线?|业务线?|板块|分部|品类|"
+    r"(?<![a-z])(?:parent\s+company|subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?|"
+    r"segment|product\s+line|cards?)(?![a-z])|"
     r"平均|月均|年均|日均|季均|周均|均值|中位数|每月|每个月|每季度?|每天|每日|每周|"
     r"累计|累积|年初至今|(?<![0-9])(?:近|过去)?[两二三四五六七八九十几多]\s*(?:个)?\s*(?:年|财年)(?:来|间|内)?|"
     r"倍|比率|比值|之比|比例|占(?!用|有率)|占比|比重|份额|"
@@ -64,6 +67,18 @@ _WORDS = re.compile(
     r"(?![a-z])"
 )
 _TIMES_WORDS = re.compile(r"倍|比率|比值|(?<![a-z])(?:times|multiple|ratio)(?![a-z])")
+_MULTIPLE_WORDS = re.compile(r"倍|(?<![a-z])times(?![a-z])")
+# Another party's figure (控股股东的净利润) or a part of the business no fact is cut by
+# (兽用疫苗产品的毛利率, the co-branded credit card's revenue): named by the party or the part,
+# with the words before it up to what the question names otherwise.
+_PARTY = re.compile(
+    r"控股股东|实际控制人|母公司|子公司|大股东|股东|(?<![a-z])(?:parent\s+company|"
+    r"subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?)(?![a-z])"
+)
+_PART = re.compile(
+    r"产品线?|业务线?|板块|分部|品类|(?<![a-z])(?:segment|product\s+line|cards?)(?![a-z])"
+)
+_NAME_CHAR = re.compile(r"[\u4e00-\u9fff]|[a-z-]|\s(?=[a-z-])")
 _COUNT_WORDS = re.compile(r"数量|个数|家数|人数|(?<![a-z])(?:number|count)\s+of(?![a-z])")
 # Between a metric's words and an unexplained word beside them (收入的确认政策, revenue policy).
 _GAP = re.compile(r"[\s的]*|\s+(?:of|in|on|for)\s+(?:the\s+)?")
@@ -79,6 +94,7 @@ def unexplained(
     consumed: Sequence[Span],
     count_spans: Sequence[Span] = (),
     ratio_spans: Sequence[Span] = (),
+    operands: int = 1,
 ) -> Span | None:
     """The span naming the question's quantity when a word of the list stands outside every
     consumed span, or None. ``metric_spans``: the words of each metric the reading answers;
@@ -92,10 +108,14 @@ def unexplained(
         if not any(s < w.end() and w.start() < e for s, e in taken)
         and not _counted(text, w.span(), count_spans)
         and not (ratio_spans and _TIMES_WORDS.fullmatch(text, *w.span()))
+        and not (operands > 1 and _MULTIPLE_WORDS.fullmatch(text, *w.span()))
     ]
     if not loose:
         return None
     first = loose[0]
+    named = _named(text, first, taken)
+    if named is not None:
+        return named
     near = min(metric_spans, key=lambda s: min(abs(first[0] - s[1]), abs(s[0] - first[1])))
     start, end = near
     grown = True
@@ -132,3 +152,45 @@ def unit_spans(
         if spec is not None and profile.unit(getattr(spec, "unit", "")).kind == kind:
             out.append((start, end))
     return out
+
+
+def _named(text: str, word: Span, taken: Sequence[Span]) -> Span | None:
+    """A party (控股股东) is named alone; a part (兽用疫苗产品, co-branded credit card) with the
+    words written before it, back to the nearest thing the question names otherwise."""
+    if _PARTY.fullmatch(text, *word):
+        return word
+    if not _PART.fullmatch(text, *word):
+        return None
+    floor = max((e for s, e in taken if e <= word[0]), default=0)
+    start = word[0]
+    while start > floor and _NAME_CHAR.match(text, start - 1):
+        start -= 1
+    words = text[start : word[0]].split()
+    while words and words[0] in _FUNCTION:
+        start += len(words[0]) + 1
+        words = words[1:]
+    return start, word[1]
+
+
+_FUNCTION = frozenset(("the", "a", "an", "its", "their", "our", "of", "in", "on", "for", "to"))
+
+# A stated premise (Given that …, 假设…,): context the question builds on, not a figure asked.
+_PREMISE = re.compile(
+    r"^\s*(?:(?:given|assuming|supposing|suppose|granted|since|considering)(?:\s+that)?|"
+    r"假设|假如|如果|鉴于|已知|考虑到)[^,,;;??]*[,,]"
+)
+
+
+def premise_only(text: str, reading: object) -> None:
+    """Drop the metrics read only inside a premise clause when the question asks others after it
+    (Given that group revenue fell 5%, what was the net margin: the net margin alone)."""
+    premise = _PREMISE.match(text)
+    spans: list[tuple[str, int, int]] = getattr(reading, "spans", [])
+    if premise is None or not spans:
+        return
+    kept = [(c, s, e) for c, s, e in spans if s >= premise.end()]
+    if not kept or len(kept) == len(spans):
+        return
+    codes = {c for c, _, _ in kept}
+    reading.spans = kept  # type: ignore[attr-defined]
+    reading.metrics = [c for c in reading.metrics if c in codes]  # type: ignore[attr-defined]
