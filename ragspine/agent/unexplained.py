@@ -7,8 +7,8 @@ else about it. So, after the metric phrases are matched and read, any word of th
 is NOT inside a matched metric phrase and NOT consumed by a reading the parser understands (a
 growth, a share formula, a per-unit phrase, a change asked, a period, a known derived metric,
 a name) declines the question's phrase: the metric's words with the unexplained words written
-beside them
-(「平均每月的收入」, "deferred revenue", 「收入确认政策」, 「同店数量」), never the level.
+beside them (「平均每月的收入」, "deferred revenue", 「收入确认政策」, 「同店数量」), never
+the level.
 
 The words, by what they make of a metric (folded text: simplified, lower case):
 
@@ -28,11 +28,19 @@ The words, by what they make of a metric (folded text: simplified, lower case):
   guidance, projected, projection, expected, estimate(d), plan(ned), goal
 - another basis: 调整后 经调整 备考 不变汇率 固定汇率; adjusted, underlying, pro forma, constant
   currency
+- another party's figure, named alone: 控股股东 实际控制人 母公司 子公司 (大)股东; parent company,
+  subsidiary, controlling / major shareholder
+- a part of the business, named with the words before it: 产品(线) 业务(线) 板块 分部 品类;
+  segment, product line, card
+
+A premise clause (Given that …, 假设…,) is context: its metrics are not asked (``premise_only``).
 
 Exempt, measured on evals/meaning, evals/meaning_fresh and the real-world questions: a word
-inside any alias the glossary matched (加权平均净资产收益率, 营业成本, 扣除非经常性损益后),
-a count word beside a count metric (门店数量, number of employees), a word inside a subject's name
-(猎鹰计划), and 每股 (per share: a per-unit phrase the glossary names).
+inside any alias the glossary matched (加权平均净资产收益率, 营业成本, 归属于母公司股东的净利润),
+a count word beside a count metric (门店数量, number of employees: the metric itself), 倍 / times /
+ratio after a ratio metric (流动比率是多少倍: its unit), 倍 / times where two metrics or two
+entities are named (香港的营收是台湾的几倍: both levels answer it), and a word inside a subject's
+name (猎鹰计划).
 """
 
 from __future__ import annotations
@@ -110,8 +118,9 @@ def unexplained(
         and not (ratio_spans and _TIMES_WORDS.fullmatch(text, *w.span()))
         and not (operands > 1 and _MULTIPLE_WORDS.fullmatch(text, *w.span()))
     ]
+    loose = [w for w in loose if any(_one_sentence(text, w, m) for m in metric_spans)]
     if not loose:
-        return None
+        return None  # 收入是多少?董事会为什么出售台湾业务: another sentence, another question
     first = loose[0]
     named = _named(text, first, taken)
     if named is not None:
@@ -130,6 +139,15 @@ def unexplained(
         start, end = min(start, first[0]), max(end, first[1])
     tail = _GROWTH_TAIL.match(text, end)
     return start, tail.end() if tail else end
+
+
+_SENTENCE_END = re.compile(r"[?？。!！;；]")
+
+
+def _one_sentence(text: str, a: Span, b: Span) -> bool:
+    """Are the two spans in one sentence of the question?"""
+    start, end = min(a[0], b[0]), max(a[1], b[1])
+    return _SENTENCE_END.search(text, start, end) is None
 
 
 def _counted(text: str, span: Span, count_spans: Sequence[Span]) -> bool:

@@ -147,8 +147,11 @@ def test_a_sentence_initial_common_word_is_not_a_name(question: str, demo: Engin
     [
         ("jy", "金宇生物实际控制人2020年的营业收入是多少?", "实际控制人"),  # another party's figure
         ("jy", "金宇生物2020年猪用疫苗产品的营业收入是多少?", "猪用疫苗产品"),  # a product line
-        ("demo", "How much revenue did Taiwan's private-label product line earn in 2024?",
-         "private-label product line"),  # the same in English
+        (
+            "demo",
+            "How much revenue did Taiwan's private-label product line earn in 2024?",
+            "private-label product line",
+        ),  # the same in English
     ],
 )
 def test_another_partys_or_a_parts_figure_is_declined_by_its_name(
@@ -167,3 +170,8 @@ def test_a_premise_clause_is_context_not_a_figure_asked(demo: Engine) -> None:
 def test_a_multiple_of_two_entities_gives_both_levels(demo: Engine) -> None:
     result = ask(demo, "2024年香港的毛利是台湾的几倍?")  # no ratio of entities: both operands
     assert found(result) == ["GROSS_PROFIT", "GROSS_PROFIT"], result.answer
+
+
+def test_a_word_in_another_sentence_does_not_decline_the_metric(demo: Engine) -> None:
+    result = ask(demo, "香港FY2024毛利是多少?董事会如何看待香港业务?")  # two questions, one each
+    assert "GROSS_PROFIT" in found(result), result.answer
