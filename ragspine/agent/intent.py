@@ -168,6 +168,8 @@ def parse_intent(
             *[(s, e) for _, s, e in per_anywhere(text)],
             *[(pm.start, pm.end) for pm in find_periods(text, ref)],
         ]
+        ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
+        explained += [ranked] if ranked else []  # which segment had the highest revenue: a rank
         read = [(s, e) for _, s, e in reading.spans]
         counts = unit_spans(
             [(m.code, m.start, m.end) for k, m in scan if k == "metrics"], prof, "count"
