@@ -170,7 +170,7 @@ class Modifier:
     kind: str
     start: int
     end: int
-    bare: bool = False  # 增长 / growth alone: in a why-question, the metric's movement
+    bare: bool = False  # 增长 / growth alone: the metric's movement; a ratio: asked as a multiple
     unit: str = ""  # per: store, employee, area, other
     whole: tuple[int, int] | None = None  # share: the span naming the whole
     remote: bool = False  # written apart from the metric: its name is built, not quoted
@@ -341,7 +341,9 @@ def _multiple(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier |
             w for w in metrics if w.start > m.end and _TIMES_VERB.fullmatch(text, m.end, w.start)
         ]
         if after:
-            return Modifier(RATIO, before.start(), after[0].end, other=after[0], inverted=True)
+            return Modifier(
+                RATIO, before.start(), after[0].end, bare=True, other=after[0], inverted=True
+            )
     join = _MULTIPLE_JOIN.match(text, m.end)
     other = next((w for w in metrics if join and w.start == join.end()), None)
     if join is None or other is None:
@@ -349,7 +351,7 @@ def _multiple(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier |
     end = _MULTIPLE_END.match(text, other.end)
     if end is None and not join.group().strip().isascii():
         return None  # 收入是净利润的…: a multiple only where 几倍 / 多少倍 says so
-    return Modifier(RATIO, m.start, end.end() if end else other.end, other=other)
+    return Modifier(RATIO, m.start, end.end() if end else other.end, bare=True, other=other)
 
 
 def _ratio_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:

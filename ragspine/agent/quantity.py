@@ -151,6 +151,9 @@ def read_quantities(
         if code is not None:
             out.metrics.append(code)
             out.spans.append((code, *span))
+        elif mod.kind == RATIO and mod.bare and mod.other is not None:
+            out.metrics += [m.code, mod.other.code]  # X是Y的几倍, no ratio held: both levels
+            out.spans += [(m.code, *span), (mod.other.code, *span)]
         elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
             out.spans.append((m.code, *span))

@@ -175,3 +175,8 @@ def test_a_multiple_of_two_entities_gives_both_levels(demo: Engine) -> None:
 def test_a_word_in_another_sentence_does_not_decline_the_metric(demo: Engine) -> None:
     result = ask(demo, "香港FY2024毛利是多少?董事会如何看待香港业务?")  # two questions, one each
     assert "GROSS_PROFIT" in found(result), result.answer
+
+
+def test_a_multiple_of_two_metrics_no_ratio_holds_gives_both_levels(jinyu: Engine) -> None:
+    result = ask(jinyu, "金宇生物2021年财务费用相当于管理费用的几倍?")  # no such ratio held
+    assert sorted(found(result)) == ["ADMIN_EXPENSES", "FINANCE_EXPENSES"], result.answer
