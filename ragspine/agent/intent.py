@@ -7,16 +7,30 @@ profile's glossary. ``clarify_scope`` then decides, in a fixed order: refuse, as
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable
 from datetime import date
 
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
-from ragspine.agent.modifiers import how_fast, points_asked, rate_asked, yoy_how_much
+from ragspine.agent.intent_text import (
+    base_of_growth,
+    codes,
+    folded,
+    listed,
+    original_words,
+    qualified,
+    unrecognized_codes,
+    without_periods,
+)
+from ragspine.agent.modifiers import (
+    how_fast,
+    per_anywhere,
+    points_asked,
+    rate_asked,
+    yoy_how_much,
+)
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
@@ -36,12 +50,12 @@ from ragspine.agent.slots import (
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
+from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
-from ragspine.profile.periods import Period, find_periods, previous_period
+from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
-from ragspine.text import fold_with_index
 
 # A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
 # period, it is answered from documents, never with the home company's figure.
@@ -65,16 +79,12 @@ _NARRATIVE_CUES = re.compile(
     r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
     r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
 )
-# Text that names a slot the glossary does not know: said so, never replaced by a default.
-_CODE_TOKEN = re.compile(r"(?<![a-z0-9_])[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9](?![a-z0-9_])")
 # "How much did it grow": one period named, the change from the one before is wanted.
 _CHANGE_CUES = re.compile(
     r"(?:增长|增加|减少|下降|下滑|变化|变动|上升|提高|提升|降低)了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|"
     r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise)|"
     r"(?:the\s+)?change\s+in\b)"
 )
-# Spaces between two CJK characters are stray: 同店 销售 is 同店销售.
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
@@ -100,7 +110,7 @@ def parse_intent(
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
     screen = SecurityGate.for_profile(prof).detect(question)
-    text, index = _folded(screen.masked_text)
+    text, index = folded(screen.masked_text)
     text = corrected(text, prof)  # 净力润: one wrong character in a metric's name
     scan = list(glossary.scan(text))
     taken = [(m.start, m.end) for _, m in scan]
@@ -148,6 +158,29 @@ def parse_intent(
         narrative=narrative_cue,
         rate=asked.span() if asked else None,
     )
+    if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
+        explained = [
+            *[(m.start, m.end) for _, m in scan],
+            *[(s.start, s.end) for s in subjects],
+            *reading.wholes,
+            *[c.span() for c in _CHANGE_CUES.finditer(text)],
+            *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
+            *[(s, e) for _, s, e in per_anywhere(text)],
+            *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+        ]
+        ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
+        explained += [ranked] if ranked else []  # which segment had the highest revenue: a rank
+        read = [(s, e) for _, s, e in reading.spans]
+        counts = unit_spans(
+            [(m.code, m.start, m.end) for k, m in scan if k == "metrics"], prof, "count"
+        )
+        ratios = unit_spans(reading.spans, prof, "ratio")
+        named_entities = {m.code for k, m in scan if k == "entities"}
+        operands = max(len(read), len(named_entities))
+        loose = unexplained(text, read, explained, counts, ratios, operands)
+        if loose is not None:
+            reading.declined, reading.metrics, reading.spans = loose, [], []
+    premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
@@ -159,24 +192,24 @@ def parse_intent(
         if k == "entities"
         and not (m.code == prof.home_entity_code and any(s <= m.start < e for s, e in inside))
     ]
-    entities = _codes(_qualified(entity_matches, text, prof.home_entity_code))
+    entities = codes(qualified(entity_matches, text, prof.home_entity_code))
     rank = rank_asked(text)  # which region had the highest margin: every part, compared
     words = rank_words(text, [e for _, _, e in reading.spans]) if rank and metrics else None
     unranked = None
-    if words is not None and unrankable(prof, _codes(entity_matches)):
-        unranked, metrics = _original(question, index, words), []  # one entity: no rank
+    if words is not None and unrankable(prof, codes(entity_matches)):
+        unranked, metrics = original_words(question, index, words), []  # one entity: no rank
     if rank and metrics and not any(e != prof.home_entity_code for e in entities):
         entities = parts(prof) or entities
     home_named = prof.home_entity_code in entities
-    if len(entities) > 1 and home_named and not _listed(entity_matches, text):
+    if len(entities) > 1 and home_named and not listed(entity_matches, text):
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one
-    channels = [] if reading.fixed_channel else _codes(m for k, m in scan if k == "channels")
+    channels = [] if reading.fixed_channel else codes(m for k, m in scan if k == "channels")
     others = {kind: m.code for kind, m in reversed(scan)}
     unsupported = others.get("unsupported")
     partner = others.get("external")
     matches = find_periods(text, ref)
     periods = list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
-    unrecognized = _unrecognized(text, prof)
+    unrecognized = unrecognized_codes(text, prof)
     impossible = [pm.raw for pm in matches if pm.period is None]
     if impossible:
         unrecognized["period"] = impossible[0]
@@ -184,7 +217,7 @@ def parse_intent(
     moved = change or reading.change
     if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
-    periods = _against(periods, reading.metrics, text, prof)
+    periods = base_of_growth(periods, reading.metrics, text, prof)
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
         entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole
@@ -196,15 +229,15 @@ def parse_intent(
     if reading.declined is not None and reading.declined_name is not None:
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
-        declined = _original(question, index, reading.declined)
+        declined = original_words(question, index, reading.declined)
         owners = [(m.start, m.end) for k, m in scan if k == "entities"]
-        declined = _without_periods(declined, text, reading.declined, index, question, owners)
+        declined = without_periods(declined, text, reading.declined, index, question, owners)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
     for k, m in scan:  # a partner is talked about where a passage names it, never elsewhere
         if k == "external" and not any(s.start < m.end and m.start < s.end for s in subjects):
-            name = _original(question, index, (m.start, m.end))
+            name = original_words(question, index, (m.start, m.end))
             stem = compact(text[m.start : m.end])
             subjects.append(Subject(name, stem, m.start, m.end, True, COMPANY))
     if unsupported and not metric:  # a line item held by no fact: by passages that name it
@@ -256,127 +289,6 @@ def parse_intent(
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
     )
-
-
-_LIST_WORDS = re.compile(
-    r"\s*(?:的)?\s*(?:和|与|及|以及|、|,|,|&|对比|相比|比较|and|or|vs\.?|versus|compared\s+(?:with|to)|"
-    r"with)\s*(?:the\s+)?"
-)
-_AGAINST = re.compile(
-    r"相比|相较|比较|对比|较|(?<![a-z])(?:compared|versus|vs|over|from|against|than)(?![a-z])|比"
-)
-
-
-def _listed(matches: list[AliasMatch], text: str) -> bool:
-    """Two entities written as a list or a comparison (集团和香港, the group versus Taiwan)."""
-    return any(_LIST_WORDS.fullmatch(text, a.end, b.start) for a, b in itertools.pairwise(matches))
-
-
-def _against(
-    periods: list[Period], metrics: list[str], text: str, prof: DomainProfile
-) -> list[Period]:
-    """2024年收入相比2023年的增长率: the year before is the growth's base, not a second growth."""
-    if len(periods) != 2 or not metrics or not _AGAINST.search(text):
-        return periods
-    growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
-    first, second = periods
-    later = second if previous_period(second) == first else first
-    if previous_period(later) not in periods or not set(metrics) <= growths:
-        return periods
-    return [later]
-
-
-_PERIOD_WORDS = re.compile(
-    r"(?<![a-z0-9])(?:fy\s*)?(?:19|20)\d{2}(?:\s*年度?|\s*财年)?(?![0-9])|(?<![a-z])fy\d{2}(?![0-9])"
-)
-
-
-_OWNER_MARK = re.compile(r"(?:'s|’s)?\s*(?:的)?")
-
-
-def _without_periods(
-    name: str,
-    text: str,
-    span: tuple[int, int],
-    index: list[int],
-    question: str,
-    owners: list[tuple[int, int]] = [],  # noqa: B006 (read only)
-) -> str:
-    """share of FY2024 sales → share of sales, growth of Hong Kong's net margin → growth of net
-    margin: a quantity is named without the period asked and without whose it is (an entity
-    inside the span, with its 's or 的)."""
-    start, end = span
-    cuts = [m.span() for m in _PERIOD_WORDS.finditer(text, start, end)]
-    for s, e in owners:
-        if start <= s and e <= end and (start < s or e < end):
-            mark = _OWNER_MARK.match(text, e)
-            cuts.append((s, mark.end() if mark else e))
-    cuts.sort()
-    if not cuts:
-        return name
-    kept, at = [], start
-    for s, e in cuts:
-        kept.append((at, s))
-        at = e
-    kept.append((at, end))
-    words = "".join(question[index[a] : index[b - 1] + 1] for a, b in kept if b > a)
-    return re.sub(r"\s{2,}", " ", words).strip() or name
-
-
-def _folded(text: str) -> tuple[str, list[int]]:
-    """The folded text, stray spaces between CJK characters removed, and where each of its
-    characters was in ``text``."""
-    folded, index = fold_with_index(text)
-    cuts = [m.span() for m in _CJK_SPACE.finditer(folded)]
-    for start, end in reversed(cuts):
-        folded = folded[:start] + folded[end:]
-        index = index[:start] + index[end:]
-    return folded, index
-
-
-def _original(question: str, index: list[int], span: tuple[int, int]) -> str:
-    """The question's own words for a span of its folded text."""
-    start, end = span
-    if end <= start or end > len(index):
-        return question
-    return question[index[start] : index[end - 1] + 1].strip()
-
-
-def _unrecognized(text: str, profile: DomainProfile) -> dict[str, str]:
-    """An entity-shaped code or an impossible period the user wrote, kept verbatim."""
-    found: dict[str, str] = {}
-    known = {
-        c.lower() for c in (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)
-    }
-    prefixes = {c.split("_")[0].lower() for c in profile.entity_codes if "_" in c}
-    for m in _CODE_TOKEN.finditer(text):
-        token = m.group()
-        if token not in known and token.split("_")[0] in prefixes:
-            found.setdefault("entity", token.upper())
-    return found
-
-
-def _qualified(matches: list[AliasMatch], text: str, home: str) -> list[AliasMatch]:
-    """'中国香港': a place written right before another names where it is, not a second entity;
-    so does the home company before one of its parts ("ACME's Hong Kong", 集团的香港)."""
-    return [
-        m
-        for i, m in enumerate(matches)
-        if not (
-            i + 1 < len(matches)
-            and (
-                m.end == matches[i + 1].start
-                or (m.code == home and _OWNS.fullmatch(text, m.end, matches[i + 1].start))
-            )
-        )
-    ]
-
-
-_OWNS = re.compile(r"(?:'s|’s)?\s*(?:的)?\s*")
-
-
-def _codes(matches: Iterable[AliasMatch]) -> list[str]:
-    return list(dict.fromkeys(m.code for m in matches))
 
 
 class RuleIntentParser:

@@ -170,11 +170,12 @@ class Modifier:
     kind: str
     start: int
     end: int
-    bare: bool = False  # 增长 / growth alone: in a why-question, the metric's movement
+    bare: bool = False  # 增长 / growth alone: the metric's movement; a ratio: asked as a multiple
     unit: str = ""  # per: store, employee, area, other
     whole: tuple[int, int] | None = None  # share: the span naming the whole
     remote: bool = False  # written apart from the metric: its name is built, not quoted
     other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
+    inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
 
 
 def rate_asked(text: str) -> re.Match[str] | None:
@@ -320,8 +321,44 @@ def modifier_at(
     return None
 
 
+# X as a multiple of Y: 流动资产是流动负债的几倍, 相当于…的多少倍; X was how many times Y; how many
+# times Y was X (the whole first). Each is the ratio X / Y.
+_MULTIPLE_JOIN = re.compile(
+    r"\s*(?:是|为|相当于|等于|约为|达到|达)\s*(?:了)?\s*|"
+    r"\s+(?:was|were|is|are)\s+(?:how\s+many\s+times|what\s+multiple\s+of)\s+(?:the\s+|its\s+)?|"
+    r"\s+as\s+a\s+multiple\s+of\s+(?:the\s+|its\s+)?"
+)
+_MULTIPLE_END = re.compile(r"\s*(?:的)?\s*(?:多少|几)\s*倍")
+_TIMES_BEFORE = re.compile(r"(?<![a-z])how\s+many\s+times\s+(?:the\s+|its\s+|their\s+)?$")
+_TIMES_VERB = re.compile(r"\s+(?:was|were|is|are)\s+(?:[a-z'’&.-]+\s+){0,3}?")
+
+
+def _multiple(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
+    """A ratio asked as a multiple (X是Y的几倍, how many times Y was X): X / Y."""
+    before = _TIMES_BEFORE.search(text, 0, m.start)
+    if before is not None:
+        after = [
+            w for w in metrics if w.start > m.end and _TIMES_VERB.fullmatch(text, m.end, w.start)
+        ]
+        if after:
+            return Modifier(
+                RATIO, before.start(), after[0].end, bare=True, other=after[0], inverted=True
+            )
+    join = _MULTIPLE_JOIN.match(text, m.end)
+    other = next((w for w in metrics if join and w.start == join.end()), None)
+    if join is None or other is None:
+        return None
+    end = _MULTIPLE_END.match(text, other.end)
+    if end is None and not join.group().strip().isascii():
+        return None  # 收入是净利润的…: a multiple only where 几倍 / 多少倍 says so
+    return Modifier(RATIO, m.start, end.end() if end else other.end, bare=True, other=other)
+
+
 def _ratio_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
-    """研发经费与营业收入的比值, R&D expenses to revenue ratio, ratio of X to Y."""
+    """研发经费与营业收入的比值, R&D expenses to revenue ratio, ratio of X to Y, X是Y的几倍."""
+    multiple = _multiple(text, m, metrics)
+    if multiple is not None:
+        return multiple
     join = _RATIO_JOIN.match(text, m.end)
     if join is None:
         return None

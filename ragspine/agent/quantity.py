@@ -151,6 +151,9 @@ def read_quantities(
         if code is not None:
             out.metrics.append(code)
             out.spans.append((code, *span))
+        elif mod.kind == RATIO and mod.bare and mod.other is not None:
+            out.metrics += [m.code, mod.other.code]  # X是Y的几倍, no ratio held: both levels
+            out.spans += [(m.code, *span), (mod.other.code, *span)]
         elif mod.kind == GROWTH and change:
             out.metrics.append(m.code)  # how much it moved: its levels and their difference
             out.spans.append((m.code, *span))
@@ -293,6 +296,8 @@ def _mapped(
     if mod.kind == MARGIN:
         revenue = revenue_metric(profile)
         return (_ratio(code, revenue, profile) if revenue and revenue != code else None), mod.end
+    if mod.kind == RATIO and mod.other is not None and mod.inverted:
+        return _ratio(mod.other.code, code, profile), mod.end  # how many times Y was X: X / Y
     if mod.kind == RATIO and mod.other is not None:
         return _ratio(code, mod.other.code, profile), mod.end
     if mod.kind == PER:
@@ -314,6 +319,13 @@ def _per_unit(code: str, mod: Modifier, profile: DomainProfile) -> str | None:
     return None
 
 
+# A share's whole that is a period (全年, the full year): a part of the year, which no entity or
+# channel share means.
+_PERIOD_WHOLE = re.compile(
+    r"\s*(?:全年|整年|全年度|本年度|年度|当年|(?:the\s+)?(?:full|whole)[\s-]+year|annual)"
+)
+
+
 def _share(
     text: str,
     m: AliasMatch,
@@ -326,6 +338,8 @@ def _share(
     """A share: of another metric (研发费用占营业收入的比例), of a whole named before (职工中研发
     人员的占比) or after (what proportion of employees were R&D staff), of the group, or of a
     channel."""
+    if mod.whole is not None and _PERIOD_WHOLE.match(text, mod.whole[0]):
+        return None, mod.end  # 上半年收入占全年的比重: a share of a longer period, not of a whole
     metrics = [w for k, w in scan if k == "metrics" or (k == "quantity" and _summed(w.code))]
     inside = [
         (k, w) for k, w in scan if mod.whole is not None and mod.whole[0] <= w.start < mod.whole[1]

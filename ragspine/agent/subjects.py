@@ -214,6 +214,8 @@ def _capitalised(
         return  # glued to a word the profile knows (ACME Club, Jinyu Bio): that word's name
     first = question.index(words[0], start)
     end = first + len(" ".join(words))
+    if initial and len(words) == 1 and _FUNCTION_AFTER.match(question, end):
+        return  # Given that …, Assuming the …: a word before a determiner is no name
     acronym = len(words) == 1 and words[0].isupper() and len(words[0]) <= 5
     if (acronym or words[0].lower() in COMMON_EN) and not possessive:
         return
@@ -227,6 +229,16 @@ def _capitalised(
         single = False  # a Latin word in a Chinese question is a name (ACME与Lazada的合作)
     kind = COMPANY if possessive else WORD if single else NAME
     add(span[0], span[1], " ".join(words), possessive, kind)
+
+
+# A sentence-initial capitalised word followed by a determiner, a pronoun or a complementiser is
+# a verb or a preposition (Given that, Assuming the, Excluding its), never a name: a name is
+# followed by what it owns or does, not by "that" or "the".
+_FUNCTION_AFTER = re.compile(
+    r",?\s+(?:that|the|a|an|its|their|this|these|those|our|my|your|his|her|we|it|they|you|i|"
+    r"there|what|how|if|when|whether|all|each|every|some|any|no)(?![a-z'’])",
+    re.IGNORECASE,
+)
 
 
 def _sentence_start(question: str, at: int) -> bool:
