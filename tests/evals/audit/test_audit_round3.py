@@ -16,7 +16,11 @@ from ragspine.evals.run.runner import slot_names
 from ragspine.profile import default_profile
 
 NAMES = slot_names(default_profile())
-MDA, PLAN, BOARD = "ACME_FY2024_MDA.md", "ACME_2025_Store_Strategy.md", "ACME_Board_Minutes_2024Q4.md"
+MDA, PLAN, BOARD = (
+    "ACME_FY2024_MDA.md",
+    "ACME_2025_Store_Strategy.md",
+    "ACME_Board_Minutes_2024Q4.md",
+)
 FAQ, SUPPLY = "ACME_Store_Operations_FAQ.txt", "ACME_Supply_Chain_Review_2024.md"
 
 PASSAGES = {
