@@ -48,9 +48,11 @@ _MONTHLY = re.compile(r"月均|每月平均|平均每月|monthly|a month|per mon
 _QUARTERLY = re.compile(r"季均|每季平均|平均每季|quarterly average|per quarter", re.I)
 # 同比 / 环比 name a change's base, not a comparison of two named figures
 _COMPARE = re.compile(r"(?<![同环])比|相差|差距|差额|than|gap|difference", re.I)
+# a change verb right before the figure it names (增加45百万, 净减少5个, rose by 5, a net reduction of 5)
 _CHANGE = re.compile(
-    r"增加|减少|增长|下降|下滑|提升|上升|净增|净减|多出|少了|"
-    r"(?:rose|fell|grew|increased|decreased|declined|dropped|up|down)\s+by|net\s+(?:change|reduction|increase)",
+    r"(?:增加|减少|增长|下降|下滑|提升|上升|净增|净减|多出|少了)了?\s*(?:约|近)?\s*$"
+    r"|(?:(?:rose|fell|grew|increased|decreased|declined|dropped|up|down)\s+by"
+    r"|net\s+(?:change|reduction|increase|decrease)\s+of)\s+(?:about\s+)?$",
     re.I,
 )
 _RELATIVE = re.compile(r"相对|relative", re.I)
@@ -158,9 +160,9 @@ def _results(
             gap = _v(a) - _v(b)
             if not way or gap * way > 0:
                 yield _made(abs(gap), kind)
-    if _CHANGE.search(words):
+    if _CHANGE.search(before):
         for a, b in combinations(alike, 2):
-            if _same(a.ctx.unit, b.ctx.unit) and _same(a.ctx.metric, b.ctx.metric):
+            if _one_series(a, b):
                 yield _made(abs(_v(a) - _v(b)), kind)
     if kind == "number":
         for k, pattern in ((12, _MONTHLY), (4, _QUARTERLY)):
@@ -192,6 +194,17 @@ def _groups(alike: list[Source]) -> Iterable[list[Source]]:
             distinct.append(s)
     if len(distinct) > 2:
         yield distinct
+
+
+def _one_series(a: Source, b: Source) -> bool:
+    """Two figures a change may run between: one unit, metric and entity (a from-to, two
+    periods), not one figure twice."""
+    return (
+        _same(a.ctx.unit, b.ctx.unit)
+        and _same(a.ctx.metric, b.ctx.metric)
+        and _same(a.ctx.entity, b.ctx.entity)
+        and not _restated(a, b)
+    )
 
 
 def _restated(a: Source, b: Source) -> bool:
