@@ -48,7 +48,7 @@ _MONTHLY = re.compile(r"月均|每月平均|平均每月|monthly|a month|per mon
 _QUARTERLY = re.compile(r"季均|每季平均|平均每季|quarterly average|per quarter", re.I)
 # 同比 / 环比 name a change's base, not a comparison of two named figures
 _COMPARE = re.compile(r"(?<![同环])比|相差|差距|差额|than|gap|difference", re.I)
-# a change verb right before the figure it names (增加45百万, 净减少5个, rose by 5, a net reduction of 5)
+# a change verb right before the figure it names (增加45百万, 净减少5个, rose by 5)
 _CHANGE = re.compile(
     r"(?:增加|减少|增长|下降|下滑|提升|上升|净增|净减|多出|少了)了?\s*(?:约|近)?\s*$"
     r"|(?:(?:rose|fell|grew|increased|decreased|declined|dropped|up|down)\s+by"
