@@ -14,7 +14,16 @@ named in it, where it names any). The step must be the one the sentence's words 
 * a per-unit figure (单店, 每家, per store / 人均, per employee): an amount ÷ a count stated in
   the sentence whose counted noun is the one the per-word names;
 * a complement (占…的N%): 100% − a share of another channel;
-* basis points (个基点, bps): a change in percentage points × 100.
+* basis points (个基点, bps): a change in percentage points × 100;
+* a change (增加, 净减少, rose by, fell by): the gap between two figures of one unit and metric
+  (a from-to, two periods); a change of two percentages is in points, never a bare percent;
+* a relative change (相对, relative): a points change over its base, the figure named first;
+* a duration (小时, hours): the hours between two clock times the sentence or a cited passage
+  gives (上午10点至晚上10点, 8:00-20:00);
+* a per-X figure (每个配送中心, per centre): an amount ÷ a count of X stated in the sentence,
+  whichever sources the two come from.
+
+A figure and its own restatement are one figure: an average or a sum never joins them.
 
 A product (a percent applied to an amount) is no step here: nothing in the contract asks for it.
 """
@@ -37,7 +46,28 @@ _SUM = re.compile(r"合计|共计|总计|合共|总和|加起来|combined|togeth
 _AVERAGE = re.compile(r"(?<![月季单店人家])平均|均值|均为|average|mean", re.I)
 _MONTHLY = re.compile(r"月均|每月平均|平均每月|monthly|a month|per month", re.I)
 _QUARTERLY = re.compile(r"季均|每季平均|平均每季|quarterly average|per quarter", re.I)
-_COMPARE = re.compile(r"比|相差|差距|差额|than|gap|difference", re.I)
+# 同比 / 环比 name a change's base, not a comparison of two named figures
+_COMPARE = re.compile(r"(?<![同环])比|相差|差距|差额|than|gap|difference", re.I)
+# a change verb right before the figure it names (增加45百万, 净减少5个, rose by 5)
+_CHANGE = re.compile(
+    r"(?:增加|减少|增长|下降|下滑|提升|上升|净增|净减|多出|少了)了?\s*(?:约|近)?\s*$"
+    r"|(?:(?:rose|fell|grew|increased|decreased|declined|dropped|up|down)\s+by"
+    r"|net\s+(?:change|reduction|increase|decrease)\s+of)\s+(?:about\s+)?$",
+    re.I,
+)
+_RELATIVE = re.compile(r"相对|relative", re.I)
+_HOURS = re.compile(r"\s*(?:个)?(?:小时|钟头)|\s*(?:hours?|hrs?)\b", re.I)
+# a clock time: 上午10点, 晚上10点半, 8:00, 10am, 10 p.m.
+_CLOCK = (
+    r"(?:(?P<{0}h>上午|早上|早晨|中午|下午|晚上|夜间)?(?P<{0}n>\d{{1,2}})(?:[:：](?P<{0}m>\d{{2}})|点(?P<{0}half>半)?)"
+    r"|(?P<{0}en>\d{{1,2}})(?::(?P<{0}em>\d{{2}}))?\s*(?P<{0}ap>[ap])\.?m\.?)"
+)
+_CLOCK_RANGE = re.compile(
+    _CLOCK.format("a") + r"\s*(?:至|到|-|–|—|~|～|\bto\b|until)\s*" + _CLOCK.format("b"), re.I
+)
+_PER_WORD = re.compile(
+    r"每(?:个|家|座|间|名|位)?([\u4e00-\u9fff]{2})|\b(?:per|each|a)\s+([a-z]{4,})", re.I
+)
 _UP = re.compile(r"比[^,。]{0,20}?(?:高|多|大|领先|超出)|(?:more|higher|larger|above)\s+than", re.I)
 _DOWN = re.compile(r"比[^,。]{0,20}?(?:低|少|小|落后)|(?:less|lower|smaller|below)\s+than", re.I)
 _OF = re.compile(r"的\s*$|\bof\s*$|相当于\s*$", re.I)
@@ -55,10 +85,16 @@ _COUNTED = {
 
 
 def one_step(
-    st: Statement, text: str, sentence: tuple[int, int], pool: Sequence[Source], lex: Lexicon
+    st: Statement,
+    text: str,
+    sentence: tuple[int, int],
+    pool: Sequence[Source],
+    lex: Lexicon,
+    cited: Sequence[str] = (),
 ) -> bool:
     """Whether the statement's figure is one step the sentence asks for over the pool's
-    figures (see the module's rule); ``text`` is the line, ``sentence`` its sentence's span."""
+    figures (see the module's rule); ``text`` is the line, ``sentence`` its sentence's span,
+    ``cited`` the texts of the passages the line cites (for clock times)."""
     claim = st.claim
     if claim.value is None or claim.span is not None:
         return False
@@ -68,6 +104,8 @@ def one_step(
     ops = _relevant(pool, words, lex)
     order = _order(ops, words, lex)
     made = _results(claim, st.ctx, words, before, after, ops, order)
+    if claim.kind == "number" and _HOURS.match(after):
+        made = [*made, *(_made(h, "number") for t in (words, *cited) for h in durations(t))]
     return any(same_value(claim, r) for r in made)
 
 
@@ -110,22 +148,34 @@ def _results(
         for group in _groups(alike):
             total = sum((_v(s) for s in group), Fraction(0))
             yield _made(total / len(group), kind)
+    if kind == "percent" and _RELATIVE.search(words):
+        for a, b in _ordered_pairs(alike, _at_text(alike, words)):
+            if _v(a):
+                yield _made(abs(_v(a) - _v(b)) / _v(a) * 100, kind)
+    if kind != "number":  # a gap of two percentages is in points (the points branch above)
+        return
     if _COMPARE.search(words):
         way = 1 if _UP.search(words) else -1 if _DOWN.search(words) else 0
         for a, b in _ordered_pairs(alike, order) if way else combinations(alike, 2):
             gap = _v(a) - _v(b)
             if not way or gap * way > 0:
                 yield _made(abs(gap), kind)
+    if _CHANGE.search(before):
+        for a, b in combinations(alike, 2):
+            if _one_series(a, b):
+                yield _made(abs(_v(a) - _v(b)), kind)
     if kind == "number":
         for k, pattern in ((12, _MONTHLY), (4, _QUARTERLY)):
             if pattern.search(words):
                 yield from (_made(_v(s) / k, kind) for s in alike)
-        for noun, per in _PER.items():
-            if per.search(words):
-                for count in _counts(ops, words, noun):
-                    for s in alike:
-                        if s is not count and _v(count):
-                            yield _made(_v(s) / _v(count), kind)
+        counts = [
+            c for noun, per in _PER.items() if per.search(words) for c in _counts(ops, words, noun)
+        ]
+        counts += _per_counts(ops, words)
+        for count in counts:
+            for s in alike:
+                if s is not count and _v(count):
+                    yield _made(_v(s) / _v(count), kind)
 
 
 def _made(value: Fraction, kind: str) -> Claim:
@@ -133,12 +183,92 @@ def _made(value: Fraction, kind: str) -> Claim:
 
 
 def _groups(alike: list[Source]) -> Iterable[list[Source]]:
-    """Two of the figures, or all of one metric: what a sum or an average may run over."""
+    """Two of the figures, or all of one metric: what a sum or an average may run over; a
+    figure and its own restatement (one value, no context apart) count once."""
     for a, b in combinations(alike, 2):
-        if _one_series_kind(a, b):
+        if _one_series_kind(a, b) and not _restated(a, b):
             yield [a, b]
-    if len(alike) > 2:
-        yield alike
+    distinct: list[Source] = []
+    for s in alike:
+        if not any(_restated(s, d) for d in distinct):
+            distinct.append(s)
+    if len(distinct) > 2:
+        yield distinct
+
+
+def _one_series(a: Source, b: Source) -> bool:
+    """Two figures a change may run between: one unit, metric and entity (a from-to, two
+    periods), not one figure twice."""
+    return (
+        _same(a.ctx.unit, b.ctx.unit)
+        and _same(a.ctx.metric, b.ctx.metric)
+        and _same(a.ctx.entity, b.ctx.entity)
+        and not _restated(a, b)
+    )
+
+
+def _restated(a: Source, b: Source) -> bool:
+    """One figure twice: the same value, and no entity or period that tells them apart."""
+    pa, pb = a.ctx.period, b.ctx.period
+    return (
+        _v(a) == _v(b)
+        and _same(a.ctx.entity, b.ctx.entity)
+        and (not pa or not pb or bool(set(pa) & set(pb)))
+    )
+
+
+def durations(text: str) -> list[Fraction]:
+    """The hours between the two ends of each clock-time range in ``text`` (上午10点至晚上10点:
+    12); an end before its start runs past midnight."""
+    out = []
+    for m in _CLOCK_RANGE.finditer(text):
+        a, b = _clock(m, "a"), _clock(m, "b")
+        if a is not None and b is not None:
+            out.append((b - a) % 24 or Fraction(24))
+    return out
+
+
+def _clock(m: re.Match[str], end: str) -> Fraction | None:
+    """A clock time in hours since midnight (下午 / 晚上 / pm after noon)."""
+    g = m.groupdict()
+    if g[end + "n"] is not None:
+        hour, minute = int(g[end + "n"]), int(g[end + "m"] or (30 if g[end + "half"] else 0))
+        late = g[end + "h"] in ("下午", "晚上", "夜间") or (g[end + "h"] == "中午" and hour < 6)
+    elif g[end + "en"] is not None:
+        hour, minute = int(g[end + "en"]), int(g[end + "em"] or 0)
+        late = g[end + "ap"].lower() == "p"
+    else:
+        return None
+    if hour > 24 or minute > 59:
+        return None
+    if late and hour < 12:
+        hour += 12
+    return Fraction(hour) + Fraction(minute, 60)
+
+
+def _at_text(ops: Sequence[Source], words: str) -> dict[int, float]:
+    """Where the sentence writes each figure: a relative change's base is the one written first."""
+    out: dict[int, float] = {}
+    for s in ops:
+        at = words.find(s.claim.text) if s.claim.text else -1
+        out[id(s)] = float(at) if at >= 0 else float("inf")
+    return out
+
+
+def _per_counts(ops: Sequence[Source], words: str) -> list[Source]:
+    """The counts of the noun a per-word names (每个配送中心 → 9个区域配送中心; per centre → 9
+    regional distribution centres): the noun within a few words after the count."""
+    out = []
+    for m in _PER_WORD.finditer(words):
+        head = (m.group(1) or m.group(2)[:5]).lower()
+        for s in ops:
+            text = s.claim.text
+            at = words.find(text) if text else -1
+            # the noun a few characters (Chinese) or words (English) after the count
+            end = at + len(text)
+            if at >= 0 and head in words[end : end + (30 if head.isascii() else 8)].lower():
+                out.append(s)
+    return out
 
 
 def _one_series_kind(a: Source, b: Source) -> bool:

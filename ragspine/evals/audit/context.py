@@ -90,7 +90,7 @@ def read(
     """Every claim of a normalised text (labels left out, unparsed kept) with its context.
     ``breaks``: where a sentence starts that no stop marks (two quoted sentences joined by a
     comma). ``carry`` (a passage): a sentence that names no entity is about the one the
-    sentence before it named (a paragraph keeps its subject: …served by 14 centres. By year
+    sentence before it named first (a paragraph keeps its subject: …served by 14 centres. By year
     end we had consolidated them into 9), before the passage's backdrop. Read once per text,
     backdrop and lexicon (the lexicon's memo)."""
     back = backdrop or Backdrop()
@@ -121,7 +121,7 @@ def _read(
         mine = [x for x in claims if s0 <= x[0] < s1]
         named_here = [f for f in entities if s0 <= f.start < s1]
         fallback = (subject if carry and not named_here else None) or back.entity
-        subject = named_here[-1].code if named_here else subject
+        subject = named_here[0].code if named_here else subject
         if not mine:
             continue
         clauses = _cuts(text, _CLAUSE, s0, s1)

@@ -210,7 +210,7 @@ class _Reader:
             return []
         note = self.note if self.note_head and self.note_head in body else []
         sources = [*local, *self.computed, *note]
-        stepped = self._stepped(bare, statements, sources)
+        stepped = self._stepped(bare, statements, sources, [p.text for p in passages])
         statements = [st for i, st in enumerate(statements) if i not in stepped]
         out = [] if quoted else self._judge(statements, sources, passages)
         if not quoted:
@@ -220,7 +220,11 @@ class _Reader:
         return out
 
     def _stepped(
-        self, text: str, statements: Sequence[Statement], sources: list[Source]
+        self,
+        text: str,
+        statements: Sequence[Statement],
+        sources: list[Source],
+        cited: Sequence[str] = (),
     ) -> set[int]:
         """The statements no source states that are one step the sentence asks for over its
         supported figures, or over the figures earlier lines of the answer state and a source
@@ -242,7 +246,7 @@ class _Reader:
                 for j, o in enumerate(statements)
                 if j in supported and span[0] <= o.start < span[1]
             ]
-            if one_step(st, text, span, [*sources, *earlier, *stated], self.lex):
+            if one_step(st, text, span, [*sources, *earlier, *stated], self.lex, cited):
                 out.add(i)
         return out
 

@@ -23,7 +23,9 @@ _BOUND_BEFORE = re.compile(
     rf"|(?P<near>接近|将近|逼近|近|{_EN}(?:nearly|almost|close\s+to|approaching|just\s+under))"
     rf"|(?P<lt>不到|不足|低于|少于|未达|{_EN}(?:below|under|less\s+than|fewer\s+than)))"
     # a short verb may stand between the bound and its number (至少提前60天, 最多提前60天)
-    rf"(?![A-Za-z])\s*(?:提前|提早|延后|推迟|达到?|需要?|须|保留|维持|保持)?\s*(?:约|about\s+)?"
+    rf"(?![A-Za-z])\s*(?:提前|提早|延后|推迟|达到?|需要?|须|保留|维持|保持)?"
+    # …or the plan the share is of (未达预算七成: below 70% of budget; 高于上年的5.4% is a level)
+    r"\s*(?:预算|目标|计划)?\s*(?:约|about\s+)?"
     rf"{_CURRENCY}$",
     re.I,
 )
