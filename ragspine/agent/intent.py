@@ -34,6 +34,7 @@ from ragspine.agent.modifiers import (
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
+from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -47,12 +48,13 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine.agent.subject_residue import unknown_qualifier
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import glossary_for
+from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
 from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
@@ -158,16 +160,16 @@ def parse_intent(
         narrative=narrative_cue,
         rate=asked.span() if asked else None,
     )
+    explained = [
+        *[(m.start, m.end) for _, m in scan],
+        *[(s.start, s.end) for s in subjects],
+        *reading.wholes,
+        *[c.span() for c in _CHANGE_CUES.finditer(text)],
+        *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
+        *[(s, e) for _, s, e in per_anywhere(text)],
+        *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+    ]
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
-        explained = [
-            *[(m.start, m.end) for _, m in scan],
-            *[(s.start, s.end) for s in subjects],
-            *reading.wholes,
-            *[c.span() for c in _CHANGE_CUES.finditer(text)],
-            *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
-            *[(s, e) for _, s, e in per_anywhere(text)],
-            *[(pm.start, pm.end) for pm in find_periods(text, ref)],
-        ]
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
         explained += [ranked] if ranked else []  # which segment had the highest revenue: a rank
         read = [(s, e) for _, s, e in reading.spans]
@@ -181,6 +183,12 @@ def parse_intent(
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
+    unknown = (
+        blocking is None and reading.declined is None and reading.metrics and not narrative_cue
+    )
+    if unknown and out_of_scope(question, prof) is None:  # another company: said as such
+        blocking = _qualifier(text, index, question, scan, explained, reading.spans)
+        subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
@@ -289,6 +297,24 @@ def parse_intent(
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
     )
+
+
+def _qualifier(
+    text: str,
+    index: list[int],
+    question: str,
+    scan: list[tuple[str, AliasMatch]],
+    explained: list[tuple[int, int]],
+    spans: list[tuple[str, int, int]],
+) -> Subject | None:
+    """An unknown subject qualifying the metric (``subject_residue``), as a strong subject."""
+    named = [(m.start, m.end) for k, m in scan if k == "entities"]
+    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
+    found = unknown_qualifier(text, [(s, e) for _, s, e in spans], explained, named, channels)
+    if found is None:
+        return None
+    name = original_words(question, index, found)
+    return Subject(name, compact(text[found[0] : found[1]]), found[0], found[1], True)
 
 
 class RuleIntentParser:

@@ -1,0 +1,126 @@
+"""The safety net for subjects: a noun phrase that qualifies the metric and that nothing explains.
+
+``subjects.py`` finds names by their signs (项目, Project X, a capitalised possessive). Phrasings
+are endless (金卡会员的收入, 双11当天的销售额, the ACME app's revenue) and the harm of a miss is the
+worst there is: the group's figure given for a part of it. So, in a metric question, what is
+left of the clause once every word the parser explained is taken out (the metric, an entity, a
+channel, a period, the company's names, a subject already found) and the words of the
+question's own frame are taken out (的, 是多少, 贡献了, how much, did, generate, in …) is read as
+an unknown subject when it qualifies the metric:
+
+- Chinese: a run of two or more CJK characters (or letters and digits glued to one: 双11) written
+  BEFORE the metric in its clause (a qualifier precedes its head: X的收入, X贡献了多少收入). A
+  channel glued to the run is part of its name (电商事业部).
+- English: a word written right after the company's or an entity's name used as a modifier
+  (after a determiner: the ACME app; "does ACME operate" is a verb), or right before the metric
+  (app revenue, the app's revenue), that is no frame word and no common word.
+
+Another company in the company's place (四方科技的毛利率) is left to ``scope.out_of_scope``,
+which declines it as a company.
+A narrative question (为什么, how did, 对…有什么影响) is left to the narrative route: there the
+unexplained words are its topic or a cause, answered from passages that name them.
+A generic word (集团, 公司, 全年, 总, 门店, 线上 … ``GENERIC_CJK``) names no part of the business
+and is not a subject. The question is declined naming the run, never answered with the group's
+figure. Measured on evals/meaning, evals/meaning_fresh rounds 1–3 and the real-world questions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragspine.agent.subject_words import COMMON_EN, GENERIC_CJK
+
+Span = tuple[int, int]
+
+# The question's own frame in Chinese: asking, counting, the verbs a figure is produced by,
+# time words that are no period of their own, hedges. Longest first.
+_FRAME_CJK = re.compile(
+    r"截至|截止到?|直到|之前|之后|以来|期间|当期|"
+    r"净增|新增|净减|增加|减少|增长|下降|下滑|上升|变化|变动|提升|提高|降低|"
+    r"请问|请|帮我|帮忙|告诉我|告诉|查询|查找|查看|查一下|查|看看|看一下|一下|想知道|想了解|知道|了解|"
+    r"我想|我们|计算出|计算|算出|算|提供|给出|列出|显示|保留[^的]{0,6}?小数|小数|"
+    r"年报中|年报|年度报告|报告中|报告|报表|财报|披露的?|提到的?|提及的?|所示|中|具体|详细|"
+    r"是多少|有多少|为多少|多少|几多|是几|有几|几何|多大|怎么样|如何|"
+    r"一共|总共|合计|共计|总计|总额|总量|总体|整体|全年|全部|整个|总|共|约|大约|大概|左右|"
+    r"贡献了|贡献|带来了|带来|产生了|产生|创造了|创造|实现了|实现|录得|取得了|取得|获得了|获得|"
+    r"达到了|达到|做到了|做到|做了|卖了|赚了|花了|收到|发生了|发生|"
+    r"的|是|为|有|了|呢|吗|么|啊|呀|在|于|和|与|及|以及|或|还是|对|从|到|把|将|给|向|按|以|"
+    r"的时候|时候|时期|当时|"
+    r"年末|年底|年初|期末|期初|年度|年内|当年|本年|上年|去年|今年|同期|全期|末|年|月|日|"
+    r"单位|金额|数值|数额|规模|水平|情况|数据|数字|分别|各自|各|该|本|其|此|这|那|它|他们|"
+    r"哪家|哪个|哪些|哪|什么|几家|第[一二三四五六七八九十百\d]+|最高|最低|最大|最小|最多|最少|排名|排第|"
+    r"高|低|股份有限公司|有限责任公司|有限公司|股份|上市公司|公司|集团|本公司|贵公司|企业"
+)
+_FRAME_EN = frozenset(
+    (  # noqa: SIM905
+        "generate generated generates earn earned earns make made makes bring brought book "
+        "booked record recorded report reported post posted achieve achieved deliver delivered "
+        "produce produced see saw have had much many big large amount value level figure figures "
+        "number total overall full whole year years fiscal calendar financial period quarter half "
+        "first second third fourth end as of to with over under approximately roughly about "
+        "around exactly reported group's company's 's s be been being account accounted "
+        "contribute contributed come came from highest lowest largest smallest biggest best worst "
+        "top latest current annual quarterly yearly consolidated combined reported stated "
+        "respective respectively actual actually exact"
+    ).split()
+)
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+(?:[a-z0-9]+[\u4e00-\u9fff]*)*|[a-z0-9]+[\u4e00-\u9fff]+")
+_EN_WORD = re.compile(r"[a-z][a-z-]*")
+_DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
+_CLAUSE_END = re.compile(r"[?？。!！;；,,]")
+
+
+def unknown_qualifier(
+    text: str,
+    metric_spans: Sequence[Span],
+    explained: Sequence[Span],
+    named: Sequence[Span],
+    channels: Sequence[Span],
+) -> Span | None:
+    """The span (in the folded ``text``) of a phrase that qualifies the first metric and that
+    nothing explains, or None. ``explained``: every span the parser read; ``named``: the spans
+    of the company's and the entities' names; ``channels``: the channels' words."""
+    if not metric_spans:
+        return None
+    first = min(metric_spans)
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, first[0])), default=0)
+    end = first[1]
+    left = _CLAUSE_END.search(text, end)
+    stop = left.start() if left else len(text)
+    mask = list(text)
+    for s, e in explained:
+        for i in range(max(s, 0), min(e, len(text))):
+            mask[i] = " "
+    rest = "".join(mask)
+    cjk = _FRAME_CJK.sub(lambda m: " " * len(m.group()), rest[start : first[0]])
+    for m in _CJK_RUN.finditer(cjk):
+        word = m.group()
+        if len(word) < 2 or word in GENERIC_CJK or word.isdigit():
+            continue
+        if re.fullmatch(r"[a-z0-9]+", word):
+            continue
+        s, e = start + m.start(), start + m.end()
+        for cs, ce in channels:  # 电商事业部: a channel glued to the run is part of its name
+            if ce == s:
+                s = cs
+            if cs == e:
+                e = ce
+        return s, e
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return None
+    for ns, ne in [*named, *metric_spans]:
+        if not start <= ns < stop:
+            continue
+        after = _EN_WORD.match(rest, ne + 1) if rest[ne : ne + 1] == " " else None
+        attributive = _DETERMINER.search(text, 0, ns) is not None  # the ACME app: a noun after
+        if (ns, ne) in named and attributive and after and _content(after.group()):
+            return ns, after.end()
+    before = re.search(r"(?<![\w-])([a-z][a-z-]*)(?:['’]s)?\s+$", text[start : first[0]])
+    if before and rest[start + before.start(1)] != " " and _content(before.group(1)):
+        return start + before.start(1), first[1]
+    return None
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in COMMON_EN and word not in _FRAME_EN

@@ -1,0 +1,80 @@
+"""Issue 27, round 3: an unknown subject qualifying the metric is declined by its name, never
+answered with the group's figure; held metrics are found by their Hong Kong-style, English
+accounting and abbreviated names. Asked through ``Engine.ask`` on the demo and 金宇 stores."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragspine.agent.agent import AgentResult
+from ragspine.engine import Engine
+from ragspine.profile import load_profile
+from tests.conftest import JinyuExample
+
+REF = date(2025, 6, 30)
+JY_REF = date(2022, 6, 30)
+JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
+
+
+@pytest.fixture(scope="module")
+def demo(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
+    with Engine.open(demo_db, demo_corpus) as e:
+        yield e
+
+
+@pytest.fixture(scope="module")
+def jinyu(jinyu_example: JinyuExample) -> Iterator[Engine]:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城: said when the profile loads
+        profile = load_profile(JINYU / "profile.yaml")
+    with Engine.open(jinyu_example.db, jinyu_example.corpus, profile=profile) as e:
+        yield e
+
+
+def ask(engine: Engine, question: str) -> AgentResult:
+    ref = REF if engine.profile.home_entity_code == "ACME_GROUP" else JY_REF
+    return engine.ask(question, reference_date=ref, clearance="INTERNAL")
+
+
+def found(result: AgentResult) -> list[str]:
+    return [r["metric_code"] for r in result.tool_results if r["status"] == "found"]  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "name"),
+    [
+        ("demo", "ACME白金会员2024年贡献了多少收入?", "白金会员"),  # a membership tier, 贡献 frame
+        ("demo", "ACME黑卡会员2024年的毛利是多少?", "黑卡会员"),  # X的METRIC
+        ("demo", "618當天ACME的銷售額是多少?", "618當天"),  # a promotion day, traditional
+        ("demo", "ACME直播事业部2024年的净利润是多少?", "直播事业部"),  # a division
+        ("demo", "How much revenue did the ACME kiosk generate in 2024?", "ACME kiosk"),  # a noun
+        ("demo", "What was the kiosk revenue of ACME in 2024?", "kiosk revenue"),  # X revenue
+        ("jy", "金宇生物宠物事业部2020年的营业收入是多少?", "宠物事业部"),  # the same on 金宇
+    ],
+)  # fmt: skip
+def test_an_unknown_subject_qualifying_the_metric_is_declined_by_name(
+    which: str, question: str, name: str, demo: Engine, jinyu: Engine
+) -> None:
+    result = ask(demo if which == "demo" else jinyu, question)
+    assert found(result) == [], result.answer
+    assert name in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metric"),
+    [
+        ("demo", "截至2024年底香港的收入是多少?", "REVENUE"),  # 截至: a time frame word
+        ("demo", "How many stores does ACME operate in Taiwan as of 2024?", "STORE_COUNT"),  # verb
+        ("demo", "Which region had the highest operating margin in 2024?", "OPERATING_MARGIN"),
+        ("jy", "请计算出金宇生物2020年的净利润率,保留两位小数。", "NET_MARGIN"),  # a request
+        ("jy", "金宇生物在2020年年报中提到的营业收入是多少?", "REVENUE"),  # the report named
+    ],
+)  # fmt: skip
+def test_the_questions_own_frame_is_no_subject(
+    which: str, question: str, metric: str, demo: Engine, jinyu: Engine
+) -> None:
+    result = ask(demo if which == "demo" else jinyu, question)
+    assert metric in found(result), result.answer
