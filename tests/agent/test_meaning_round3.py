@@ -78,3 +78,37 @@ def test_the_questions_own_frame_is_no_subject(
 ) -> None:
     result = ask(demo if which == "demo" else jinyu, question)
     assert metric in found(result), result.answer
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metric"),
+    [
+        # English accounting synonyms
+        ("demo", "What was Hong Kong's operating income in 2024?", "OPERATING_PROFIT"),
+        ("jy", "What was Jinyu's income before tax in 2020?", "TOTAL_PROFIT"),
+        ("jy", "What were Jinyu's trade receivables at the end of 2020?", "ACCOUNTS_RECEIVABLE"),
+        ("jy", "How many salespeople did Jinyu have in 2020?", "SALES_STAFF"),
+        # Hong Kong-style traditional terms: 溢利 (profit), 店鋪 / 分店 (stores), 開支 (expenses)
+        ("demo", "台灣2024年的經營溢利是多少?", "OPERATING_PROFIT"),
+        ("demo", "香港2024年的分店數目是多少?", "STORE_COUNT"),
+        ("jy", "金宇生物2020年的除稅前溢利是多少?", "TOTAL_PROFIT"),
+        ("jy", "金宇生物2020年行政開支是多少?", "ADMIN_EXPENSES"),
+        # a total written as 总额, a shortened name
+        ("demo", "台湾2024年营业总额是多少?", "REVENUE"),
+        ("jy", "金宇生物2020年末應收款項是多少?", "ACCOUNTS_RECEIVABLE"),
+        # abbreviations
+        ("demo", "Taiwan GP FY2024?", "GROSS_PROFIT"),
+        ("demo", "What was Taiwan's NP in 2024?", "NET_PROFIT"),
+    ],
+)  # fmt: skip
+def test_a_held_metric_is_found_by_its_standard_other_names(
+    which: str, question: str, metric: str, demo: Engine, jinyu: Engine
+) -> None:
+    result = ask(demo if which == "demo" else jinyu, question)
+    assert found(result) == [metric], result.answer
+
+
+def test_a_quantity_the_profile_lacks_is_declined_by_its_name(demo: Engine) -> None:
+    result = ask(demo, "How many sales employees did ACME have in Taiwan in 2024?")
+    assert found(result) == [], result.answer
+    assert "sales employees" in result.answer, result.answer

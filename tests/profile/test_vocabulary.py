@@ -62,3 +62,19 @@ def test_a_real_company_anchors_the_phrases_its_profile_shares() -> None:
         ("metrics", "REVENUE_GROWTH")
     ]
     assert [(k, m.code) for k, m in glossary.scan("同店销售")] == [("quantity", "SSSG")]
+
+
+def test_no_shipped_phrase_names_two_quantities() -> None:
+    """A phrase (folded: traditional and simplified, case) belongs to one group: otherwise which
+    quantity it names would depend on the order the groups are read in."""
+    from ragspine.profile.model import compact
+    from ragspine.profile.vocabulary import phrase_groups
+
+    owner: dict[str, str] = {}
+    clashes = []
+    for group in phrase_groups():
+        for phrase in group.phrases:
+            key = compact(fold(phrase))
+            if owner.setdefault(key, group.id) != group.id:
+                clashes.append(f"{phrase}: {owner[key]} and {group.id}")
+    assert clashes == []
