@@ -48,7 +48,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subject_residue import unknown_qualifier
+from ragspine.agent.subject_residue import unknown_qualifier, unnamed_quantity
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
@@ -240,6 +240,8 @@ def parse_intent(
         declined = original_words(question, index, reading.declined)
         owners = [(m.start, m.end) for k, m in scan if k == "entities"]
         declined = without_periods(declined, text, reading.declined, index, question, owners)
+    if declined is None and not metrics and blocking is None and not narrative_cue:
+        declined = _unnamed(text, index, question, scan, explained, unsupported or partner)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -315,6 +317,22 @@ def _qualifier(
         return None
     name = original_words(question, index, found)
     return Subject(name, compact(text[found[0] : found[1]]), found[0], found[1], True)
+
+
+def _unnamed(
+    text: str,
+    index: list[int],
+    question: str,
+    scan: list[tuple[str, AliasMatch]],
+    explained: list[tuple[int, int]],
+    other: str | None,
+) -> str | None:
+    """The name of a figure asked of no metric (``subject_residue.unnamed_quantity``)."""
+    if other or not _FIGURE_CUES.search(text):
+        return None
+    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
+    found = unnamed_quantity(text, explained, channels)
+    return original_words(question, index, found) if found else None
 
 
 class RuleIntentParser:

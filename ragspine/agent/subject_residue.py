@@ -21,7 +21,10 @@ A narrative question (为什么, how did, 对…有什么影响) is left to the 
 unexplained words are its topic or a cause, answered from passages that name them.
 A generic word (集团, 公司, 全年, 总, 门店, 线上 … ``GENERIC_CJK``) names no part of the business
 and is not a subject. The question is declined naming the run, never answered with the group's
-figure. Measured on evals/meaning, evals/meaning_fresh rounds 1–3 and the real-world questions.
+figure. The same residue names the quantity of a figure asked of no metric at all (门店租金是多少,
+how many online customers): declined by that name instead of "which metric?"
+(``unnamed_quantity``). Measured on evals/meaning, evals/meaning_fresh rounds 1–3 and the
+real-world questions.
 """
 
 from __future__ import annotations
@@ -124,3 +127,59 @@ def unknown_qualifier(
 
 def _content(word: str) -> bool:
     return len(word) > 2 and word not in COMMON_EN and word not in _FRAME_EN
+
+
+def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Span]) -> Span | None:
+    """A figure asked of no metric the profile knows (门店租金是多少, how many online customers):
+    the phrase left once the explained words and the frame are taken out names the quantity, so
+    the decline names it instead of asking "which metric?". Its first clause only; a channel
+    glued to it is part of its name (线上订单履约时效)."""
+    end = _CLAUSE_END.search(text)
+    stop = end.start() if end else len(text)
+    mask = list(text[:stop])
+    for s, e in explained:
+        for i in range(max(s, 0), min(e, stop)):
+            mask[i] = " "
+    rest = "".join(mask)
+    if re.search(r"[\u4e00-\u9fff]", text):
+        cjk = _FRAME_CJK.sub(lambda m: " " * len(m.group()), rest)
+        runs = [m.span() for m in _CJK_RUN.finditer(cjk) if _quantity_run(m.group())]
+    else:
+        words = [m for m in _EN_WORD.finditer(rest) if _content(m.group())]
+        runs = [m.span() for m in words]
+        if runs:  # adjacent content words are one phrase (online customer count)
+            first = runs[0]
+            for s, e in runs[1:]:
+                if text[first[1] : s].strip() == "":
+                    first = (first[0], e)
+            runs = [first]
+    if not runs:
+        return None
+    s, e = _whole(rest, *runs[0])
+    for cs, ce in channels:
+        if text[ce:s].strip() == "" and ce <= s:
+            s = cs
+        if text[e:cs].strip() == "" and cs >= e:
+            e = ce
+    return s, e
+
+
+def _quantity_run(word: str) -> bool:
+    return len(word) >= 2 and word not in GENERIC_CJK and not re.fullmatch(r"[a-z0-9]+", word)
+
+
+_LEAD_FRAME = re.compile(r"(?:的|是|为|有|了|在|和|与|及|年|月|日)+")
+_TAIL_FRAME = re.compile(r"(?:的|是|为|有|了|是多少|多少)+$")
+
+
+def _whole(rest: str, s: int, e: int) -> Span:
+    """The whole run of unexplained CJK characters holding a residue (订单履约时效, not 订单履),
+    less the frame words at its ends."""
+    while s > 0 and "\u4e00" <= rest[s - 1] <= "\u9fff":
+        s -= 1
+    while e < len(rest) and "\u4e00" <= rest[e] <= "\u9fff":
+        e += 1
+    lead = _LEAD_FRAME.match(rest, s, e)
+    s = lead.end() if lead else s
+    tail = _TAIL_FRAME.search(rest[s:e])
+    return s, (s + tail.start() if tail and tail.start() > 0 else e)

@@ -112,3 +112,21 @@ def test_a_quantity_the_profile_lacks_is_declined_by_its_name(demo: Engine) -> N
     result = ask(demo, "How many sales employees did ACME have in Taiwan in 2024?")
     assert found(result) == [], result.answer
     assert "sales employees" in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "name"),
+    [
+        ("demo", "香港2024年的门店装修费是多少?", "门店装修费"),  # no metric word at all
+        ("demo", "中国内地2024年线上退货率是多少?", "线上退货率"),  # a channel glued to it
+        ("demo", "How many online reviews did Hong Kong get in 2024?", "online reviews"),
+        ("jy", "深证成指2020年的涨幅是多少?", "深证成指"),  # an index, not the company
+    ],
+)  # fmt: skip
+def test_a_figure_of_no_metric_is_declined_by_its_name_not_asked_which(
+    which: str, question: str, name: str, demo: Engine, jinyu: Engine
+) -> None:
+    result = ask(demo if which == "demo" else jinyu, question)
+    assert found(result) == [], result.answer
+    assert name in result.answer, result.answer
+    assert "哪个指标" not in result.answer, result.answer
