@@ -93,6 +93,9 @@ _NUMERIC_CUES = re.compile(
     r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
 
+# What stands before the whole of a share (占集团, of the group's): the whole is no owner.
+_WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
+
 # A figure asked for (not "what is the status of"): a name no passage holds is declined by it.
 _FIGURE_CUES = re.compile(
     r"多少|几多|几家|几间|几个|几成|金额|数额|数值|"
@@ -238,7 +241,11 @@ def parse_intent(
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         declined = original_words(question, index, reading.declined)
-        owners = [(m.start, m.end) for k, m in scan if k == "entities"]
+        owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
+            (m.start, m.end)
+            for k, m in scan
+            if k == "entities" and not _WHOLE_BEFORE.search(text, 0, m.start)
+        ]
         declined = without_periods(declined, text, reading.declined, index, question, owners)
     if declined is None and not metrics and blocking is None and not narrative_cue:
         declined = _unnamed(text, index, question, scan, explained, unsupported or partner)

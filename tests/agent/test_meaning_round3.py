@@ -130,3 +130,10 @@ def test_a_figure_of_no_metric_is_declined_by_its_name_not_asked_which(
     assert found(result) == [], result.answer
     assert name in result.answer, result.answer
     assert "哪个指标" not in result.answer, result.answer
+
+
+def test_the_whole_of_a_share_is_named_in_the_decline(demo: Engine) -> None:
+    """占集团门店总数: 集团 is the whole the share is of, part of the quantity's name, not whose."""
+    result = ask(demo, "2024年香港门店数占集团门店总数的比例是多少?")
+    assert found(result) == [], result.answer
+    assert "门店数占集团门店总数的比例" in result.answer, result.answer
