@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import glossary_for
@@ -140,10 +141,15 @@ def _own_part(text: str, span: tuple[int, int] | None, home: list[str]) -> tuple
     lead = max((w for w in home if flat.startswith(w)), key=len, default="")
     if lead and not _TRADES.search(flat[len(lead) :]):
         return None  # the home company, then a part of it
-    places_named = [p for names in places() for p in names if fold(p) in flat]
-    if places_named and _PART_WORDS.search(flat):
+    if _PART_WORDS.search(flat) and any(p in flat for p in _folded_places()):
         return None  # 高雄门市, 哈尔滨分公司
     return start, end
+
+
+@cache
+def _folded_places() -> tuple[str, ...]:
+    """Every place's name, folded once (a question is folded the same way)."""
+    return tuple(fold(p) for names in places() for p in names)
 
 
 _PUNCT = re.compile(r"[,,。::;;、??]")

@@ -40,10 +40,19 @@ class _Table:
 def corrected(text: str, profile: DomainProfile) -> str:
     """``text`` (folded) with each near-miss of a metric's name written as the name."""
     table: _Table = profile.memo("near_miss_table", lambda: _build(profile))
+    # A slip is a character no known word is written with: a window holding none has no
+    # correction, and most questions hold none at all (their scan is then skipped).
+    slips = [0]
+    for c in text:
+        slips.append(slips[-1] + (_cjk(c) and c not in table.chars and c not in _FUNCTION))
+    if not slips[-1]:
+        return text
     covered = {i for _, m in glossary_for(profile).scan(text) for i in range(m.start, m.end)}
     chars = list(text)
     for length in table.lengths:
         for start in range(len(chars) - length + 1):
+            if slips[start + length] == slips[start]:
+                continue
             span = range(start, start + length)
             window = "".join(chars[start : start + length])
             if any(i in covered for i in span) or not all(_cjk(c) for c in window):
