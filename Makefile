@@ -121,10 +121,13 @@ MEANING_FRESH2_ACME_RUN ?= reports/meaning-fresh2-acme
 MEANING_FRESH2_JY_RUN ?= reports/meaning-fresh2-jinyu
 MEANING_FRESH3_ACME_RUN ?= reports/meaning-fresh3-acme
 MEANING_FRESH3_JY_RUN ?= reports/meaning-fresh3-jinyu
+MEANING_FRESH4_ACME_RUN ?= reports/meaning-fresh4-acme
+MEANING_FRESH4_JY_RUN ?= reports/meaning-fresh4-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
 	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) \
-		$(MEANING_FRESH2_JY_RUN) $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN)
+		$(MEANING_FRESH2_JY_RUN) $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) \
+		$(MEANING_FRESH4_ACME_RUN) $(MEANING_FRESH4_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --out $(MEANING_FRESH_ACME_RUN) \
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/jinyu.yaml --profile $(JY)/profile.yaml \
@@ -139,7 +142,12 @@ evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_3/jinyu.yaml --profile $(JY)/profile.yaml \
 		--out $(MEANING_FRESH3_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_4/acme.yaml \
+		--out $(MEANING_FRESH4_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_4/jinyu.yaml --profile $(JY)/profile.yaml \
+		--out $(MEANING_FRESH4_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH4_ACME_RUN) $(MEANING_FRESH4_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
@@ -192,4 +200,5 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) data reports/latest $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
 		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN) \
-		$(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache
+		$(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) $(MEANING_FRESH4_ACME_RUN) \
+		$(MEANING_FRESH4_JY_RUN) reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache
