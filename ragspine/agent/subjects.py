@@ -65,7 +65,20 @@ _PROJECT_AFTER = re.compile(
 _STORE_EN = re.compile(r"\b(?:[Ss]tores?|[Ss]hops?|[Oo]utlets?)$")
 _CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线|疫苗|药品|制剂")
 # A company the question says the company deals with: 金宇生物与硕腾公司, ACME和澳华公司.
-_PARTNER = re.compile(rf"\s*(?:与|和|跟|同)\s*(?P<name>[{_CJK}]{{2,6}}?)(?:公司|集团)")
+# The counterparty of a deal needs no suffix: ACME与宏达制造的供货协议, 金宇生物和某股份的合作.
+_PARTNER = re.compile(
+    rf"\s*(?:与|和|跟|同)\s*(?P<name>[{_CJK}]{{2,6}}?)(?:公司|集团|(?=的?(?:(?!的)[{_CJK}]){{0,2}}?"
+    rf"(?:合作|协议|合同|供货|采购|交易|合资|往来|关系)))"
+)
+# A market a company enters is named by a verb of entry: 进军日本市场, expand into a country.
+_ENTERS = re.compile(r"(?:进军|进入|拓展|开拓|布局|登陆|打入|挺进|进驻|扩张到|扩张至|出海)$")
+# A site is named by where something is built: 在鄂尔多斯新建的基地, 在X设立子公司.
+_SITE = re.compile(
+    rf"在(?P<name>[{_CJK}]{{2,5}}?)(?:新建|建设|设立|投建|兴建|筹建|开设|扩建|新设|投资建设)"
+)
+_SITE_GENERIC = frozenset(
+    "国内 海外 境内 境外 当地 本地 全国 各地 异地 原址 厂区 园区 总部 现有 原有".split()  # noqa: SIM905
+)
 _LATIN_PROJECT = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z0-9-]{1,20})\s*[\u4e00-\u9fff]{0,4}?"
     r"(?:项目|计划|工程|系列|品牌|产品线|疫苗|药品|产品)"
@@ -155,7 +168,7 @@ def find_subjects(
                 break
     for k, w in scan:
         p = _PARTNER.match(text, w.end) if k == "entities" else None
-        if p and name_like(p.group("name"), known) and not set(p.group("name")) & STOPS:
+        if p and _partner_like(p.group("name"), known) and not set(p.group("name")) & STOPS:
             add(p.start("name"), p.end(), p.group("name"), True, COMPANY)
     for m in _PERSON.finditer(text):
         if _at_lead(text, m.start(), leads) and name_like(m.group("name"), known):
@@ -171,8 +184,12 @@ def find_subjects(
         if len(name) >= 2 and name not in COMMON_EN and name not in ("fiscal", "year"):
             add(m.start("name"), m.end("name"), name, True, COMPANY)
     for kind, w in scan:
-        if kind == "place" and _at_lead(text, w.start, leads):
+        if kind == "place" and (_at_lead(text, w.start, leads) or _ENTERS.search(text, 0, w.start)):
             add(w.start, w.end, text[w.start : w.end], False, PLACE)
+    for m in _SITE.finditer(text):
+        site = m.group("name")
+        if site not in _SITE_GENERIC and not set(site) & STOPS and name_like(site, words):
+            add(m.start("name"), m.end("name"), site, False, PLACE)
     for pattern, shortest, longest in ((_CJK_PLACE, 1, 3), (_STORE, 2, 4)):
         for m in pattern.finditer(text):
             for start in _names_before(text, m.start(), shortest, longest, leads):
@@ -269,6 +286,23 @@ def _names_before(text: str, end: int, shortest: int, longest: int, leads: set[i
         if _at_lead(text, start, leads):
             out.append(start)
     return out
+
+
+def _partner_like(name: str, known: frozenset[str]) -> bool:
+    """A counterparty's name may hold a word the profile knows (华信物流, 某某超市): the slot
+    says it is a name; only a known or generic word as a whole is not one."""
+    if name_like(name, known):
+        return True
+    flat = compact(name)
+    if flat in known or name in GENERIC_CJK:
+        return False
+    # 华信物流: a trade word ending a name is its line of business; the name is before it
+    core = next((name[: -len(g)] for g in GENERIC_CJK if len(g) >= 2 and name.endswith(g)), name)
+    if core != name:
+        return len(core) >= 2 and name_like(core, known)
+    if any(g in name for g in GENERIC_CJK if len(g) >= 2):
+        return False
+    return not any(flat.startswith(w) or flat == w for w in known if len(w) >= len(flat) - 1)
 
 
 def _strip_suffix(term: str) -> str:

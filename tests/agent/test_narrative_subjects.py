@@ -62,3 +62,43 @@ def test_a_document_question_about_a_partner_no_passage_names_is_not_found(
     result = ask(jinyu, question)
     assert result.route == "narrative" and result.sources == [], result.answer
     assert result.trace.codes["narrative"] == "no_subject"
+
+
+@pytest.fixture(scope="module")
+def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
+    with Engine.open(demo_db, demo_corpus) as e:
+        yield e
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ACME和华信物流的合作协议有哪些条款?",  # a counterparty before 的…协议, no 公司 suffix
+        "ACME與華信物流的合作協議有哪些條款?",  # the same, traditional
+        "ACME与鸿运商贸的战略合作进展如何?",  # a counterparty before 的战略合作
+        "ACME进入韩国市场的计划是什么?",  # a market the company enters: a place after 进入
+        "ACME進軍韓國市場有何打算?",  # the same after 進軍, traditional
+        "ACME在佳木斯新建的物流中心何时启用?",  # a site where something is built: 在X新建
+    ],
+)  # fmt: skip
+def test_a_document_question_about_a_name_no_passage_holds_is_not_found_acme(
+    acme: Engine, question: str
+) -> None:
+    result = acme.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
+    assert result.sources == [], result.answer
+    assert result.trace.codes["narrative"] == "no_subject", result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "金宇生物与牧原股份的合作协议包括哪些内容?",  # a counterparty named by its stock short name
+        "金宇生物在佳木斯新建的生产基地何时投产?",  # a site where something is built: 在X新建
+    ],
+)  # fmt: skip
+def test_a_document_question_about_a_name_no_passage_holds_is_not_found_jinyu(
+    jinyu: Engine, question: str
+) -> None:
+    result = ask(jinyu, question)
+    assert result.sources == [], result.answer
+    assert result.trace.codes["narrative"] == "no_subject", result.answer
