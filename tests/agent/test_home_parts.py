@@ -5,32 +5,12 @@ is declined by that name, never answered with the group's (or a market's) figure
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
-from ragspine.profile import load_profile
-from tests.conftest import JinyuExample
-
-JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
-
-
-@pytest.fixture(scope="module")
-def demo(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
-    with Engine.open(demo_db, demo_corpus) as e:
-        yield e
-
-
-@pytest.fixture(scope="module")
-def jinyu(jinyu_example: JinyuExample) -> Iterator[Engine]:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城: said when the profile loads
-        profile = load_profile(JINYU / "profile.yaml")
-    with Engine.open(jinyu_example.db, jinyu_example.corpus, profile=profile) as e:
-        yield e
 
 
 def ask(engine: Engine, question: str) -> AgentResult:

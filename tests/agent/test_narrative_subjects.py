@@ -14,18 +14,6 @@ import pytest
 
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
-from ragspine.profile import load_profile
-from tests.conftest import JinyuExample
-
-JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
-
-
-@pytest.fixture(scope="module")
-def jinyu(jinyu_example: JinyuExample) -> Iterator[Engine]:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城: said when the profile loads
-        profile = load_profile(JINYU / "profile.yaml")
-    with Engine.open(jinyu_example.db, jinyu_example.corpus, profile=profile) as e:
-        yield e
 
 
 def ask(engine: Engine, question: str) -> AgentResult:

@@ -13,43 +13,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
-from ragspine.profile import load_profile
-from tests.conftest import JinyuExample
-
-REF = date(2025, 6, 30)
-JY_REF = date(2022, 6, 30)
-JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
-
-
-@pytest.fixture(scope="module")
-def demo(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
-    with Engine.open(demo_db, demo_corpus) as e:
-        yield e
-
-
-@pytest.fixture(scope="module")
-def jinyu(jinyu_example: JinyuExample) -> Iterator[Engine]:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城: said when the profile loads
-        profile = load_profile(JINYU / "profile.yaml")
-    with Engine.open(jinyu_example.db, jinyu_example.corpus, profile=profile) as e:
-        yield e
-
-
-def ask(engine: Engine, question: str) -> AgentResult:
-    ref = REF if engine.profile.home_entity_code == "ACME_GROUP" else JY_REF
-    return engine.ask(question, reference_date=ref, clearance="INTERNAL")
-
-
-def found(result: AgentResult) -> list[str]:
-    return [r["metric_code"] for r in result.tool_results if r["status"] == "found"]  # type: ignore[typeddict-item]
+from tests.agent.asking import ask, found
 
 
 def no_figure(result: AgentResult) -> None:
