@@ -10,7 +10,6 @@ stand.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import date
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from ragspine.agent.agent import answer_question
 from ragspine.agent.grounding import REMOVED_MARKER
 from ragspine.agent.narrative import NarrativeHit
 from ragspine.storage.fact_store import FactStore
+from tests.agent.passages import citation, load_passages
 from tests.fakes.providers import ScriptedProvider, text_reply
 from tests.fakes.retrievers import FakeRetriever
 
@@ -57,23 +57,11 @@ PASSAGES = {
 
 @pytest.fixture(scope="module")
 def chunks(demo_corpus: Path) -> dict[str, NarrativeHit]:
-    """The passages as the chunk store keeps them (text and heading path)."""
-    out = {}
-    with sqlite3.connect(demo_corpus) as db:
-        for name, (doc, locator) in PASSAGES.items():
-            row = db.execute(
-                "SELECT chunk_id, title, text FROM chunk WHERE doc_id = ? AND source_locator = ?",
-                (doc, locator),
-            ).fetchone()
-            out[name] = NarrativeHit(
-                chunk_id=row[0], doc_id=doc, locator=locator, text=row[2], title=row[1]
-            )
-    return out
+    return load_passages(demo_corpus, PASSAGES)
 
 
 def cite(name: str) -> str:
-    doc, locator = PASSAGES[name]
-    return f"(来源:{doc} {locator})"
+    return citation(PASSAGES, name)
 
 
 def _narrate(store: FactStore, chunks: dict[str, NarrativeHit], reply: str):  # type: ignore[no-untyped-def]
