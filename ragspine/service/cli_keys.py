@@ -50,10 +50,7 @@ def keys_new(name: str, clearance: str, path: Path) -> None:
 @known_errors
 def keys_disable(name: str, path: Path) -> None:
     """Refuse NAME's key (401) from its next request on; a running service needs no restart."""
-    from ragspine.service.keys import set_disabled
-
-    set_disabled(path, name, True)
-    click.echo(f"disabled {name}'s key in {path}")
+    _set_disabled(path, name, True)
 
 
 @keys.command("enable")
@@ -62,10 +59,14 @@ def keys_disable(name: str, path: Path) -> None:
 @known_errors
 def keys_enable(name: str, path: Path) -> None:
     """Accept a disabled key again."""
+    _set_disabled(path, name, False)
+
+
+def _set_disabled(path: Path, name: str, disabled: bool) -> None:
     from ragspine.service.keys import set_disabled
 
-    set_disabled(path, name, False)
-    click.echo(f"enabled {name}'s key in {path}")
+    set_disabled(path, name, disabled)
+    click.echo(f"{'disabled' if disabled else 'enabled'} {name}'s key in {path}")
 
 
 @keys.command("list")

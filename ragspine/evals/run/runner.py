@@ -235,14 +235,17 @@ def run_eval(
         what = f"--filter {opts.filter!r} matched" if opts.filter else "there is"
         raise RecordError(f"{opts.golden}: {what} no case; nothing to run")
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
-    with Engine.open(
-        opts.db,
-        opts.corpus,
-        profile=opts.profile,
-        provider=opts.provider,
-        live=opts.live,
-        faq=opts.faq,
-    ) as engine:
+    with (
+        Engine.open(
+            opts.db,
+            opts.corpus,
+            profile=opts.profile,
+            provider=opts.provider,
+            live=opts.live,
+            faq=opts.faq,
+        ) as engine,
+        claimed(opts.out),
+    ):  # one writer: a second run on the folder fails here, at once
         return _run(
             opts,
             scan,
@@ -255,23 +258,6 @@ def run_eval(
 
 
 def _run(
-    opts: RunOptions,
-    scan: GoldenScan,
-    engine: Engine,
-    *,
-    resume: bool,
-    retry_errors: bool,
-    on_start: Callable[[int], None] | None,
-    on_result: Progress | None,
-) -> RunRecord:
-    with claimed(opts.out):  # one writer: a second run on the folder fails here, at once
-        return _run_claimed(
-            opts, scan, engine, resume=resume, retry_errors=retry_errors,
-            on_start=on_start, on_result=on_result,
-        )  # fmt: skip
-
-
-def _run_claimed(
     opts: RunOptions,
     scan: GoldenScan,
     engine: Engine,
