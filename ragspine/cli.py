@@ -105,7 +105,8 @@ def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically).
 
     The demo's decks and workbook are written as real .pptx/.xlsx files beside the database
-    (demo_files/) and the fact store is built by ingesting them.
+    (demo_files/) and the fact store is built by ingesting them. They are the same bytes on
+    every build (fixed dates), so a rebuild changes no source hash and no cassette key.
     """
     from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store

@@ -12,6 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ragspine.demo.facts import SLIDES, demo_facts
+from ragspine.demo.reproducible import fix_office_dates
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.storage.fact_store import Fact
 
@@ -38,7 +39,8 @@ def _tables(facts: list[Fact]) -> dict[str, dict[str, tuple[list[str], dict[str,
 
 
 def write_demo_files(folder: str | Path, profile: DomainProfile | None = None) -> list[Path]:
-    """Write the demo decks and workbook into ``folder``; returns their paths."""
+    """Write the demo decks and workbook into ``folder``; returns their paths. The same bytes on
+    every build (``fix_office_dates``): a rebuild changes no source hash."""
     prof = profile or default_profile()
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
@@ -50,6 +52,7 @@ def write_demo_files(folder: str | Path, profile: DomainProfile | None = None) -
             _deck(path, tables, names)
         else:
             _workbook(path, tables)
+        fix_office_dates(path)
         paths.append(path)
     return paths
 
