@@ -2,50 +2,69 @@
 
 A live model costs money and time on every run, and answers a little differently each time; a
 cassette makes a live run repeatable and free to re-run, and lets CI replay it with no key and
-no network. Each reply is one JSON file, ``DIR/<case>.<repeat>/<key>.json``: the request it
-answers (model, system prompt, messages, tools, sampling parameters) and the reply, sorted and
-indented so a pull request shows what changed. No credential is in a request (the key travels in
-a header, which is never recorded, and a file that would hold the key is refused), but the
-prompts hold the passages retrieved for them: a cassette of a run with RESTRICTED clearance is
-RESTRICTED too. The endpoint is not in the key: the same model behind another base URL replays
-the same recordings.
+no network. Each reply is one JSON file, ``DIR/<case>.<repeat>/turn-<n>.json`` (the n-th model
+call of that case and repeat, set by the eval runner with ``episode()``; calls outside a case go
+to ``DIR/_ask/<key>.json``): the request it answers and the reply, sorted and indented so a pull
+request shows what changed. The file format is versioned (``cassette_records``). No credential
+is in a request (the key travels in a header, which is never recorded, and a file that would
+hold the key is refused), but the prompts hold the passages retrieved for them: a cassette of a
+run with RESTRICTED clearance is RESTRICTED too. The endpoint is not in the key: the same model
+behind another base URL replays the same recordings.
 
-The key is a hash of everything that shapes the reply plus the episode (case id and repeat
-index, set by the eval runner with ``episode()``), so three repeats of a case are three
-recordings, not one replayed three times.
+What a recording matches (its key): the request as the model sees it (model, sampling
+parameters, system prompt, messages, tools) with volatile text normalised (tool-use ids, content
+hashes such as a source file's, run ids, timestamps, absolute paths: ``cassette_keys``), and the
+episode (case id, repeat index, turn), so three repeats of a case are three recordings. A
+rebuilt fact store or another checkout replays the same recordings; a changed question,
+passage, figure or prompt does not.
 
-Modes: ``replay`` plays a recording and records what is missing; ``record`` calls the model for
-everything and overwrites; ``strict`` plays recordings only, and a miss is a
-``CassetteMissError`` naming the case (the model is never built: no key, no SDK import).
+Modes: ``replay`` plays a recording and records what is missing or no longer matches, in place
+(the same file); ``record`` calls the model for everything and rewrites in place; ``strict``
+plays recordings only, and a miss is a ``CassetteMissError`` naming the case, the turn and the
+first field of the request that differs from the recording (the model is never built: no key,
+no SDK import). ``prune`` deletes the files no case used, for a run over the whole suite.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
+import itertools
+import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ragspine.errors import CassetteMissError as CassetteMissError
 from ragspine.errors import ProviderConfigError
-from ragspine.llm.base import LLMProvider, ProviderResponse, ToolCall
+from ragspine.llm import cassette_records as records
+from ragspine.llm.base import LLMProvider, ProviderResponse
+from ragspine.llm.cassette_keys import count_tool_ids, first_difference, normalise, request_key
+from ragspine.llm.cassette_records import Episode, Recording, RecordingV1, Reply
 
 Mode = Literal["replay", "record", "strict"]
 MODES: tuple[Mode, ...] = ("replay", "record", "strict")
-CASSETTE_VERSION = 1
+ASK_FOLDER = "_ask"
+_V1_NAME = re.compile(r"^[0-9a-f]{16}\.json$")
 
-_episode: ContextVar[tuple[str, int] | None] = ContextVar("ragspine_episode", default=None)
+
+@dataclass
+class _Episode:
+    case: str
+    repeat: int
+    turns: Iterator[int] = field(default_factory=itertools.count)
+
+
+_episode: ContextVar[_Episode | None] = ContextVar("ragspine_episode", default=None)
 
 
 @contextmanager
 def episode(case_id: str, repeat: int = 0) -> Iterator[None]:
-    """Calls made inside belong to this case and repeat (a key of their recordings)."""
-    token = _episode.set((case_id, repeat))
+    """Calls made inside belong to this case and repeat and are its turns 0, 1, 2, … in order
+    (the name of their recordings)."""
+    token = _episode.set(_Episode(case_id, repeat))
     try:
         yield
     finally:
@@ -54,7 +73,13 @@ def episode(case_id: str, repeat: int = 0) -> Iterator[None]:
 
 def current_episode() -> tuple[str, int] | None:
     """The case and repeat the calls made now belong to, if any."""
-    return _episode.get()
+    ep = _episode.get()
+    return (ep.case, ep.repeat) if ep else None
+
+
+def episode_folder(case_id: str, repeat: int) -> str:
+    """The folder of one case's and repeat's recordings, inside a cassette."""
+    return f"{case_id}.{repeat}"
 
 
 class CassetteProvider:
@@ -83,6 +108,8 @@ class CassetteProvider:
         self._build = build
         self._inner: LLMProvider | None = None
         self._lock = threading.Lock()
+        self._used: set[Path] = set()
+        self._v1: dict[Path, list[RecordingV1]] = {}
         self.replayed = self.recorded = 0
 
     def create_message(
@@ -99,24 +126,89 @@ class CassetteProvider:
             "messages": messages,
             "tools": tools,
         }
+        seen = normalise(request)
         ep = _episode.get()
-        key = _key(request, ep)
-        path = self.directory / _folder(ep) / f"{key[:16]}.json"
-        if self.mode != "record" and path.is_file():
+        if ep is None:
+            key = request_key(seen)
+            where, episode_ = f"{ASK_FOLDER}/{key[:16]}", None
+        else:
+            turn = next(ep.turns)
+            where = f"{episode_folder(ep.case, ep.repeat)}/turn-{turn}"
+            episode_ = Episode(case=ep.case, repeat=ep.repeat, turn=turn)
+        path = self.directory / f"{where}.json"
+        with self._lock:
+            self._used.add(path)
+        hit, recorded, old = (
+            (None, None, False) if self.mode == "record" else self._find(path, seen)
+        )
+        if hit is not None:
             with self._lock:
                 self.replayed += 1
-            return _response(_load(path, key))
+            if old and self.mode == "replay":  # a format-1 recording, written anew in place
+                self._save(path, where, episode_, seen, hit.response())
+            return hit.response()
         if self.mode == "strict":
-            case = f"case {ep[0]} (repeat {ep[1]})" if ep else "this question"
-            raise CassetteMissError(
-                f"{self.directory}: no recording for {case}, key {key[:16]}: the request differs "
-                "from the recorded one; record it again with --cassette-mode replay or record"
-            )
+            raise CassetteMissError(_miss(self.directory, where, ep, recorded, seen))
         response = self._provider().create_message(system=system, messages=messages, tools=tools)
-        _save(path, key, ep, request, response)
+        self._save(path, where, episode_, seen, response)
         with self._lock:
             self.recorded += 1
         return response
+
+    def prune(self, keep: Collection[tuple[str, int]] = ()) -> int:
+        """Delete the recordings no call of this provider used (and empty folders left), except
+        in the folders of the episodes in ``keep`` (cases that ended in an error: their later
+        turns were not reached, not stale). Call it only after a run over the whole suite; a
+        strict cassette is never pruned. Returns how many files went."""
+        if self.mode == "strict" or not self.directory.is_dir():
+            return 0
+        kept = {episode_folder(case, repeat) for case, repeat in keep}
+        gone = 0
+        for folder in sorted(p for p in self.directory.iterdir() if p.is_dir()):
+            if folder.name in kept or folder.name == ASK_FOLDER:
+                continue
+            for path in sorted(folder.glob("*.json")):
+                if path not in self._used:
+                    path.unlink()
+                    gone += 1
+            if not any(folder.iterdir()):
+                folder.rmdir()
+        return gone
+
+    def _find(
+        self, path: Path, seen: dict[str, Any]
+    ) -> tuple[Reply | None, dict[str, Any] | None, bool]:
+        """The reply recorded for this request, the request recorded at this turn (to say where
+        it differs), and whether the reply came from a format-1 recording."""
+        recording = records.read(path) if path.is_file() else None
+        if isinstance(recording, Recording) and request_key(recording.request) == request_key(seen):
+            return recording.response, recording.request, False
+        for old in self._format_1(path.parent):
+            if request_key(normalise(old.request)) == request_key(seen):
+                return old.response, None, True
+        return None, recording.request if isinstance(recording, Recording) else None, False
+
+    def _format_1(self, folder: Path) -> list[RecordingV1]:
+        """The format-1 recordings in an episode's folder (named by a 16-digit hash), read once."""
+        with self._lock:
+            if folder not in self._v1:
+                self._v1[folder] = [
+                    r
+                    for p in sorted(folder.glob("*.json"))
+                    if _V1_NAME.match(p.name) and isinstance(r := records.read(p), RecordingV1)
+                ]
+            return self._v1[folder]
+
+    def _save(
+        self,
+        path: Path,
+        where: str,
+        ep: Episode | None,
+        seen: dict[str, Any],
+        response: ProviderResponse,
+    ) -> None:
+        reply = Reply.of(response, count_tool_ids(seen) + 1)
+        records.write(path, Recording(id=where, episode=ep, request=seen, response=reply))
 
     def _provider(self) -> LLMProvider:
         with self._lock:
@@ -125,74 +217,25 @@ class CassetteProvider:
             return self._inner
 
 
-def _key(request: dict[str, Any], ep: tuple[str, int] | None) -> str:
-    material = {"request": request, "episode": list(ep) if ep else None}
-    canonical = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def _miss(
+    directory: Path,
+    where: str,
+    ep: _Episode | None,
+    recorded: dict[str, Any] | None,
+    seen: dict[str, Any],
+) -> str:
+    """Which case missed, at which turn, and the first field where the request differs."""
+    case = f"case {ep.case} (repeat {ep.repeat}), turn {where.rpartition('-')[2]}" if ep else ""
+    diff = first_difference(recorded, seen) if recorded is not None else None
+    what = (
+        f"the request differs from the recording at {diff[0]}: recorded {diff[1]}, now {diff[2]}"
+        if diff
+        else "no recording of this request"
+    )
+    return f"strict replay missed {case or 'this question'}: {what} — {STALE_ADVICE} ({directory})"
 
 
-def _folder(ep: tuple[str, int] | None) -> str:
-    return f"{ep[0]}.{ep[1]}" if ep else "_ask"
-
-
-def _load(path: Path, key: str) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CassetteMissError(f"{path}: not a readable recording: {exc}") from exc
-    if not isinstance(data, dict) or data.get("key") != key:
-        raise CassetteMissError(f"{path}: a recording of another request (its key differs)")
-    if data.get("cassette_version") != CASSETTE_VERSION:
-        raise CassetteMissError(
-            f"{path}: cassette version {data.get('cassette_version')!r}, this ragspine reads "
-            f"{CASSETTE_VERSION}"
-        )
-    return data
-
-
-def _response(data: dict[str, Any]) -> ProviderResponse:
-    try:
-        reply = data["response"]
-        return ProviderResponse(
-            text=str(reply["text"]),
-            tool_calls=[
-                ToolCall(c["id"], c["name"], dict(c["input"])) for c in reply["tool_calls"]
-            ],
-            stop_reason=reply.get("stop_reason"),
-            raw_content=list(reply.get("raw_content") or []),
-            usage={k: int(v) for k, v in (reply.get("usage") or {}).items()},
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CassetteMissError(f"a recording has a malformed response: {exc}") from exc
-
-
-def _save(
-    path: Path,
-    key: str,
-    ep: tuple[str, int] | None,
-    request: dict[str, Any],
-    response: ProviderResponse,
-) -> None:
-    data = {
-        "cassette_version": CASSETTE_VERSION,
-        "key": key,
-        "episode": {"case": ep[0], "repeat": ep[1]} if ep else None,
-        "request": request,
-        "response": {
-            "text": response.text,
-            "tool_calls": [
-                {"id": c.id, "name": c.name, "input": c.input} for c in response.tool_calls
-            ],
-            "stop_reason": response.stop_reason,
-            "raw_content": response.raw_content,
-            "usage": response.usage,
-        },
-    }
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
-    secret = os.environ.get("ANTHROPIC_API_KEY", "")
-    if len(secret) >= 8 and secret in text:
-        raise ProviderConfigError(f"{path}: the recording would hold the API key; not written")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text, "utf-8")
-    tmp.replace(path)
+STALE_ADVICE = (
+    "the cassette is stale: record it again (--cassette-mode replay records what differs, "
+    "record rewrites every reply) and review the diff"
+)

@@ -177,6 +177,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
             err=True,
         )
         sys.exit(1)
+    _fail_on_strict_misses(opts.out, summary.cases)
     errors = int(summary.metrics.get("errors", 0))
     if summary.cases and errors / summary.cases > max_error_rate:
         click.echo(
@@ -186,6 +187,30 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
             err=True,
         )
         sys.exit(1)
+
+
+def _fail_on_strict_misses(out: Path, cases: int, shown: int = 10) -> None:
+    """A strict replay that missed means a stale cassette, not an outage: the run fails whatever
+    --max-error-rate says, naming each case and where its request differs. Running the cases
+    again would miss again; recording them again is the fix."""
+    from ragspine.evals.run.records import iter_results
+    from ragspine.llm.cassette import STALE_ADVICE
+
+    misses = [r for r in iter_results(out) if r.error_kind == "cassette_miss"]
+    if not misses:
+        return
+    click.echo(
+        f"error: strict replay missed {len(misses)} of {cases} cases, whatever --max-error-rate "
+        "says:",
+        err=True,
+    )
+    for r in sorted(misses, key=lambda r: r.key)[:shown]:
+        detail = (r.error or "").partition(": ")[2].partition(" — ")[0]
+        click.echo(f"  {detail.removeprefix('strict replay missed ')}", err=True)
+    if len(misses) > shown:
+        click.echo(f"  … and {len(misses) - shown} more (results.jsonl in {out})", err=True)
+    click.echo(f"{STALE_ADVICE[0].upper()}{STALE_ADVICE[1:]}.", err=True)
+    sys.exit(1)
 
 
 # What a run's options are called on the command line, for --resume's "which option differs"

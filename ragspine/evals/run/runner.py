@@ -23,7 +23,7 @@ from ragspine.agent.agent import AgentResult
 from ragspine.agent.record import AnswerRecord
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
-from ragspine.errors import ProviderError
+from ragspine.errors import CassetteMissError, ProviderError
 from ragspine.evals.audit.names import SlotNames
 from ragspine.evals.audit.sources import with_context
 from ragspine.evals.golden.suite import GoldenCase, GoldenScan, scan_golden
@@ -44,7 +44,7 @@ from ragspine.evals.run.records import (
 from ragspine.evals.run.workers import run_concurrent
 from ragspine.evals.score.scorers import Observed, raw_unsupported, score
 from ragspine.interrupts import stop_requested
-from ragspine.llm import episode
+from ragspine.llm import CassetteProvider, episode
 from ragspine.llm.anthropic import USAGE_KEYS
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -117,7 +117,7 @@ class CaseRunner:
                 **base,
                 passed=False,
                 error=f"{type(exc).__name__}: {exc}"[:500],
-                error_kind=exc.kind if isinstance(exc, ProviderError) else "other",
+                error_kind=_error_kind(exc),
                 error_status=exc.status if isinstance(exc, ProviderError) else None,
                 latency_ms=latency,
             )
@@ -147,6 +147,14 @@ class CaseRunner:
             usage={k: counts[k] for k in USAGE_KEYS if k in counts},
             **(_provider_failure(record.trace.codes) if provider_failed else {}),
         )
+
+
+def _error_kind(exc: Exception) -> str:
+    """A provider failure's kind; ``cassette_miss`` for a strict replay's miss (a stale
+    cassette, which fails the run whatever the error-rate limit); else ``other``."""
+    if isinstance(exc, ProviderError):
+        return exc.kind
+    return "cassette_miss" if isinstance(exc, CassetteMissError) else "other"
 
 
 def _provider_failure(codes: dict[str, str]) -> dict[str, Any]:
@@ -336,9 +344,20 @@ def _run(
     if stop.is_set() and meter.results < len(todo):
         raise KeyboardInterrupt  # cases are left: the CLI says how to resume
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
+    if status == "complete" and not resume and opts.filter is None and opts.limit is None:
+        _prune_cassette(engine, opts.out)
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
     return record
+
+
+def _prune_cassette(engine: Engine, out: Path) -> None:
+    """After a run over the whole suite (no --filter, --limit, --resume or --retry-errors), a
+    cassette keeps only what the run used: a case removed or renamed, or a turn no longer
+    reached, leaves no file behind. The folders of cases that ended in an error are kept."""
+    if isinstance(engine.provider, CassetteProvider):
+        errored = {(r.case_id, r.repeat) for r in iter_results(out) if r.error is not None}
+        engine.provider.prune(keep=errored)
 
 
 def _deliver(result: CaseResult, on_result: Progress | None) -> None:

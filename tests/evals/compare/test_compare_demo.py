@@ -1,7 +1,8 @@
 """`make compare-demo`, as CI can run it: two models behind a fake Messages API, each run
 through the real SDK with a cassette, then compared and gated. The sloppy one must come out
-worse with confidence, its fabrications caught by the guard and the audit; a second run
-replays every reply from the cassettes and makes no call."""
+worse with confidence, its fabrications caught by the guard and the audit; a second run, after
+the demo fixtures were built again, replays every reply from the cassettes, makes no call and
+leaves the cassette folder byte for byte as it was."""
 
 from __future__ import annotations
 
@@ -10,17 +11,34 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import invoke
 from tests.fakes import compare_demo
 
 ROOT = Path(__file__).parents[3]
 
 
+def _fixtures(data: Path) -> None:
+    """`make fixtures`: the demo decks, fact store and corpus, built anew."""
+    built = invoke("fixtures", "--db", str(data / "fact_metric.db"), "--corpus", str(data / "c.db"))
+    assert built.returncode == 0, built.stderr
+
+
+def _bytes(folder: Path) -> dict[str, bytes | None]:
+    """Every file's bytes and every folder (None) under ``folder``."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes() if p.is_file() else None
+        for p in sorted(folder.rglob("*"))
+    }
+
+
 def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    data = tmp_path / "data"
+    _fixtures(data)
     args = [
         "--out", str(tmp_path / "demo"), "--golden", str(ROOT / "golden"),
-        "--db", str(demo_db), "--corpus", str(demo_corpus),
+        "--db", str(data / "fact_metric.db"), "--corpus", str(data / "c.db"),
     ]  # fmt: skip
     assert compare_demo.main(args) == 0  # 0: the gate refused the sloppy model
     first = capsys.readouterr().out
@@ -39,6 +57,10 @@ def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
     assert metrics["narrative_removed"]["numbers"] > 0  # the guard took them out
     assert metrics["unsupported_numbers"]["numbers"] == 0  # none reached an answer
 
+    tapes = tmp_path / "demo" / "cassettes"
+    recorded = _bytes(tapes)
+    _fixtures(data)  # `make compare-demo` builds the fixtures again before every run
     assert compare_demo.main(args) == 0
     again = capsys.readouterr().out
     assert "== careful-1: 0 API calls" in again and "== sloppy-1: 0 API calls" in again
+    assert _bytes(tapes) == recorded  # not a file more, less or changed

@@ -105,10 +105,11 @@ def test_strict_mode_names_the_case_it_has_no_recording_for(
         tmp_path, demo_db, "--out", str(tmp_path / "run"), "--cassette", str(tape),
         "--cassette-mode", "strict", env=env,
     )  # fmt: skip
-    assert out.returncode == 1  # every case errored: above --max-error-rate
+    assert out.returncode == 1  # a stale cassette, not an outage: re-record, not --retry-errors
     first, _ = sorted(read_results(tmp_path / "run"), key=lambda r: r.key)
-    assert first.error is not None and "no recording for case live-cn (repeat 0)" in first.error
-    assert "above --max-error-rate" in out.stderr
+    assert first.error is not None and first.error_kind == "cassette_miss"
+    assert "strict replay missed case live-cn (repeat 0), turn 0" in first.error
+    assert "missed 2 of 2 cases" in out.stderr and "--retry-errors" not in out.stderr
 
 
 def test_an_outage_is_counted_by_kind_apart_from_quality_and_retried_in_place(
