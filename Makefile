@@ -179,7 +179,8 @@ bless: $(STAMP)
 
 # The upgrade decision, offline: a careful and a sloppy model behind a fake Messages API, each
 # run through the real SDK with a cassette, then `eval compare --gate` (which must refuse the
-# sloppy one). The first run records into reports/compare-demo/cassettes; later runs replay.
+# sloppy one). The first run records into reports/compare-demo/cassettes; later runs replay it
+# (no call, not a byte of the folder changed, though the fixtures are built again).
 compare-demo: fixtures
 	$(BIN)/python -m tests.fakes.compare_demo --out reports/compare-demo
 

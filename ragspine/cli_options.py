@@ -161,8 +161,10 @@ def live_options(command: F) -> F:
             type=click.Choice(["replay", "record", "strict"]),
             default="replay",
             show_default=True,
-            help="replay: recorded, else call and record; record: call and overwrite; "
-            "strict: recorded only, a miss is an error",
+            help="replay: recorded, else call and record in place; record: call and rewrite in "
+            "place; strict: recorded only, a miss fails the run (eval run: whatever "
+            "--max-error-rate). After an eval run over the whole suite, replay and record "
+            "delete the files no case used",
         ),
     ]
     for option in reversed(options):
