@@ -71,7 +71,7 @@ class CaseResult(_Record):
     latency_ms: float = 0.0
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
-    error_kind: str | None = None  # errors.PROVIDER_ERROR_KINDS; "other" for any other failure
+    error_kind: str | None = None  # errors.PROVIDER_ERROR_KINDS, "cassette_miss", or "other"
     error_status: int | None = None  # the HTTP status, when there was one
     spec: str | None = None  # GoldenCase.spec: which version of the case was run
 
