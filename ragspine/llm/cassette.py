@@ -17,6 +17,9 @@ recordings, not one replayed three times.
 Modes: ``replay`` plays a recording and records what is missing; ``record`` calls the model for
 everything and overwrites; ``strict`` plays recordings only, and a miss is a
 ``CassetteMissError`` naming the case (the model is never built: no key, no SDK import).
+
+A replayed reply was paid for once, when it was recorded: its usage is counted apart
+(``replays()``), so a budget charges only the calls made now.
 """
 
 from __future__ import annotations
@@ -33,13 +36,14 @@ from typing import Any, Literal
 
 from ragspine.errors import CassetteMissError as CassetteMissError
 from ragspine.errors import ProviderConfigError
-from ragspine.llm.base import LLMProvider, ProviderResponse, ToolCall
+from ragspine.llm.base import LLMProvider, ProviderResponse, ToolCall, probe
 
 Mode = Literal["replay", "record", "strict"]
 MODES: tuple[Mode, ...] = ("replay", "record", "strict")
 CASSETTE_VERSION = 1
 
 _episode: ContextVar[tuple[str, int] | None] = ContextVar("ragspine_episode", default=None)
+_replays: ContextVar[dict[str, int] | None] = ContextVar("ragspine_replays", default=None)
 
 
 @contextmanager
@@ -50,6 +54,18 @@ def episode(case_id: str, repeat: int = 0) -> Iterator[None]:
         yield
     finally:
         _episode.reset(token)
+
+
+@contextmanager
+def replays() -> Iterator[dict[str, int]]:
+    """The usage of the replies replayed from a recording inside, summed by key: tokens that
+    cost nothing this time."""
+    counted: dict[str, int] = {}
+    token = _replays.set(counted)
+    try:
+        yield counted
+    finally:
+        _replays.reset(token)
 
 
 def current_episode() -> tuple[str, int] | None:
@@ -103,20 +119,40 @@ class CassetteProvider:
         key = _key(request, ep)
         path = self.directory / _folder(ep) / f"{key[:16]}.json"
         if self.mode != "record" and path.is_file():
+            response = _response(_load(path, key))
+            counted = _replays.get()
             with self._lock:
                 self.replayed += 1
-            return _response(_load(path, key))
+                if counted is not None:
+                    for name, n in response.usage.items():
+                        counted[name] = counted.get(name, 0) + n
+            return response
         if self.mode == "strict":
             case = f"case {ep[0]} (repeat {ep[1]})" if ep else "this question"
             raise CassetteMissError(
                 f"{self.directory}: no recording for {case}, key {key[:16]}: the request differs "
                 "from the recorded one; record it again with --cassette-mode replay or record"
             )
-        response = self._provider().create_message(system=system, messages=messages, tools=tools)
+        try:
+            model = self._provider()
+        except ProviderConfigError as exc:  # the same for every case: the run stops on it
+            case = f"case {ep[0]} (repeat {ep[1]})" if ep else "this question"
+            raise ProviderConfigError(
+                f"{self.directory}: no recording for {case}, and the model cannot be called to "
+                f"record one: {exc}"
+            ) from exc
+        response = model.create_message(system=system, messages=messages, tools=tools)
         _save(path, key, ep, request, response)
         with self._lock:
             self.recorded += 1
         return response
+
+    def probe(self) -> None:
+        """Before a run: ``record`` calls the model for every reply, so it is built now (its
+        key checked) and probed; ``replay`` and ``strict`` need nothing up front (``replay``
+        builds it at its first miss)."""
+        if self.mode == "record":
+            probe(self._provider())
 
     def _provider(self) -> LLMProvider:
         with self._lock:
