@@ -1,4 +1,4 @@
-"""`ragspine eval …`: validate, run, diff, gate, bless, audit. Imports happen inside commands,
+"""`ragspine eval …`: validate, run, diff, gate, bless, view, audit. Imports happen inside commands,
 so `ragspine --help` stays fast."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import click
 
-from ragspine.cli_errors import fail
+from ragspine.cli_errors import fail, known_errors
 from ragspine.cli_options import corpus_option, db_option, max_error_rate_option, profile_option
 from ragspine.errors import RagSpineError, RecordError
 
@@ -160,6 +160,27 @@ def bless(run_dir: Path, baseline: Path, thresholds: Path | None, force: bool) -
         fail(exc)
     forced = f", with {found.objected()} (--force)" if found.objections else ""
     click.echo(f"blessed {run_dir} as {baseline}{forced}")
+
+
+@eval_group.command()
+@click.argument(
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    required=False,
+)
+@known_errors
+def view(folder: Path) -> None:
+    """Write FOLDER/index.html [default: reports/]: every run found under FOLDER (date, provider
+    and model, golden set and suites, headline rates) with links to its report.html,
+    compare.html and diff.md. One static, self-contained page, like the reports."""
+    from ragspine.evals.report.index import write_index
+
+    page, runs, compares = write_index(folder)
+    click.echo(
+        f"view: {page} ({len(runs)} run(s), {len(compares)} other comparison(s)); "
+        f"open {page.resolve().as_uri()}"
+    )
 
 
 @eval_group.command(name="audit")
