@@ -146,6 +146,13 @@ def _rate_cell(rate: dict[str, Any] | None) -> str:
     )
 
 
+def _when_cell(when: str | None) -> str:
+    """``2026-11-26 09:12`` (UTC, as the run wrote it), the whole timestamp on hover."""
+    if not when:
+        return "<td>—</td>"
+    return f'<td class="nw" title="{esc(when)}">{esc(when[:16].replace("T", " "))}</td>'
+
+
 def _cost_cell(cost: dict[str, Any] | None) -> str:
     """The dollars, the price they are at (or why there are none) on hover."""
     if not cost:
@@ -179,7 +186,7 @@ def _run_tr(row: RunRow) -> str:
     cost = _cost_cell(row.cost)
     cells = [
         name,
-        f'<td class="nw">{esc(row.when or "—")}</td>',
+        _when_cell(row.when),
         f"<td>{model}</td>",
         f"<td>{_suites(row)}</td>",
         f'<td class="n">{state}</td>',
@@ -199,7 +206,7 @@ def render_index(root: Path, runs: list[RunRow], compares: list[CompareRow]) -> 
         "provider / model",
         "golden set / suites",
         "results",
-        *RATES,
+        *(rate.replace("_", " ") for rate in RATES),  # room to wrap
         "unsupported",
         "cost",
         "files",

@@ -138,7 +138,7 @@ def test_untrusted_names_stay_text_and_the_page_loads_nothing(page: str) -> None
 def test_newest_run_first(reports: Path, page: str) -> None:
     order = [k for k in _parsed(page).rows if k in ("old", "new", HOSTILE_FOLDER)]
     assert order == ["old", "new", HOSTILE_FOLDER]  # by when each finished (set in the fixture)
-    assert "2030-01-01T00:00:00+00:00" in _parsed(page).rows["old"]
+    assert "2030-01-01 00:00" in _parsed(page).rows["old"]  # the minute; the rest on hover
 
 
 def test_view_writes_reports_index_by_default_and_names_a_missing_folder(
