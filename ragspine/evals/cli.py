@@ -1,4 +1,4 @@
-"""`ragspine eval …`: validate, run, diff, gate, bless, audit. Imports happen inside commands,
+"""`ragspine eval …`: validate, run, diff, gate, bless, view, audit. Imports happen inside commands,
 so `ragspine --help` stays fast."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import click
 
-from ragspine.cli_errors import fail
+from ragspine.cli_errors import fail, known_errors
 from ragspine.cli_options import corpus_option, db_option, max_error_rate_option, profile_option
-from ragspine.errors import RagSpineError
+from ragspine.errors import RagSpineError, RecordError
 
 if TYPE_CHECKING:
     from ragspine.evals.audit.pack import ClassResult
@@ -123,16 +123,64 @@ def gate(
 @click.option(
     "--baseline", type=click.Path(path_type=Path), default=Path("evals/baseline"), show_default=True
 )
-@click.option("--force", is_flag=True, help="bless even an empty, unfinished or subset run")
-def bless(run_dir: Path, baseline: Path, force: bool) -> None:
-    """Make RUN_DIR the new baseline (volatile fields left out)."""
-    from ragspine.evals.compare.gate import bless as do_bless
+@click.option(
+    "--thresholds",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="lines the run must not cross [default: thresholds.yaml beside the baseline folder, "
+    "if there is one]",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="bless even a run that regressed, breaks a threshold, or is empty, unfinished or a subset",
+)
+def bless(run_dir: Path, baseline: Path, thresholds: Path | None, force: bool) -> None:
+    """Make RUN_DIR the new baseline (volatile fields and machine paths left out), after saying
+    what it blesses: the cases that regressed against the current baseline and the thresholds it
+    breaks, which are refused without --force."""
+    from ragspine.evals.compare.bless import default_thresholds, review, write_baseline
+    from ragspine.evals.compare.gate import load_thresholds
 
     try:
-        do_bless(run_dir, baseline, force=force)
+        lines = thresholds or default_thresholds(baseline)
+        found = review(
+            run_dir,
+            baseline,
+            load_thresholds(lines) if lines else None,
+            thresholds_file=lines,
+            force=force,
+        )
+        for line in found.lines():
+            click.echo(line)
+        if found.objections and not force:
+            raise RecordError(found.refusal())
+        write_baseline(found.run, baseline)
     except RagSpineError as exc:
         fail(exc)
-    click.echo(f"blessed {run_dir} as {baseline}")
+    forced = f", with {found.objected()} (--force)" if found.objections else ""
+    click.echo(f"blessed {run_dir} as {baseline}{forced}")
+
+
+@eval_group.command()
+@click.argument(
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    required=False,
+)
+@known_errors
+def view(folder: Path) -> None:
+    """Write FOLDER/index.html [default: reports/]: every run found under FOLDER (date, provider
+    and model, golden set and suites, headline rates) with links to its report.html,
+    compare.html and diff.md. One static, self-contained page, like the reports."""
+    from ragspine.evals.report.index import write_index
+
+    page, runs, compares = write_index(folder)
+    click.echo(
+        f"view: {page} ({len(runs)} run(s), {len(compares)} other comparison(s)); "
+        f"open {page.resolve().as_uri()}"
+    )
 
 
 @eval_group.command(name="audit")

@@ -59,6 +59,28 @@ class AnthropicProvider:
         self.endpoint = str(self._client.base_url).rstrip("/")
         _warm_up(anthropic)
 
+    def probe(self) -> None:
+        """One small request before a run's first case: listing one model (no tokens, no cost)
+        reaches the endpoint with the key. A connection failure or a refused key would fail
+        every case alike, so each is raised here, naming the endpoint; any other answer (a
+        gateway with no models route) says the endpoint is there."""
+        try:
+            self._client.models.list(limit=1)
+        except self._sdk.APIStatusError as exc:
+            if exc.status_code in (401, 403):
+                raise ProviderConfigError(
+                    f"{self.endpoint} refused the API key (HTTP {exc.status_code}): check "
+                    "ANTHROPIC_API_KEY; nothing was run"
+                ) from exc
+        except self._sdk.APIConnectionError as exc:  # a timeout too
+            raise ProviderError(
+                f"cannot reach the model at {self.endpoint} ({type(exc).__name__}): check "
+                "--base-url or ANTHROPIC_BASE_URL, and the network; nothing was run",
+                kind="connection",
+            ) from exc
+        except self._sdk.APIError:
+            return  # an answer the SDK could not read: someone is there
+
     def create_message(
         self,
         *,

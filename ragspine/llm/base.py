@@ -89,3 +89,12 @@ def endpoint_of(provider: object) -> str | None:
     """Where a provider reaches its model (a base URL, a cassette), when it says; never a key."""
     endpoint = getattr(provider, "endpoint", None)
     return endpoint if isinstance(endpoint, str) else None
+
+
+def probe(provider: object) -> None:
+    """Before a run's first case, can the provider answer at all (its key, its endpoint)? Its
+    ``probe()`` says, raising the one error every case would meet; a provider without one is
+    taken as ready."""
+    check = getattr(provider, "probe", None)
+    if callable(check):
+        check()

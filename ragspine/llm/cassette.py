@@ -23,6 +23,9 @@ Modes: ``replay`` plays a recording and records what is missing or no longer mat
 plays recordings only, and a miss is a ``CassetteMissError`` naming the case, the turn and the
 first field of the request that differs from the recording (the model is never built: no key,
 no SDK import). ``prune`` deletes the files no case used, for a run over the whole suite.
+
+A replayed reply was paid for once, when it was recorded: its usage is counted apart
+(``replays()``), so a budget charges only the calls made now.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from typing import Any, Literal
 from ragspine.errors import CassetteMissError as CassetteMissError
 from ragspine.errors import ProviderConfigError
 from ragspine.llm import cassette_records as records
-from ragspine.llm.base import LLMProvider, ProviderResponse
+from ragspine.llm.base import LLMProvider, ProviderResponse, probe
 from ragspine.llm.cassette_keys import count_tool_ids, first_difference, normalise, request_key
 from ragspine.llm.cassette_records import Episode, Recording, RecordingV1, Reply
 
@@ -58,6 +61,7 @@ class _Episode:
 
 
 _episode: ContextVar[_Episode | None] = ContextVar("ragspine_episode", default=None)
+_replays: ContextVar[dict[str, int] | None] = ContextVar("ragspine_replays", default=None)
 
 
 @contextmanager
@@ -69,6 +73,18 @@ def episode(case_id: str, repeat: int = 0) -> Iterator[None]:
         yield
     finally:
         _episode.reset(token)
+
+
+@contextmanager
+def replays() -> Iterator[dict[str, int]]:
+    """The usage of the replies replayed from a recording inside, summed by key: tokens that
+    cost nothing this time."""
+    counted: dict[str, int] = {}
+    token = _replays.set(counted)
+    try:
+        yield counted
+    finally:
+        _replays.reset(token)
 
 
 def current_episode() -> tuple[str, int] | None:
@@ -142,14 +158,27 @@ class CassetteProvider:
             (None, None, False) if self.mode == "record" else self._find(path, seen)
         )
         if hit is not None:
+            response = hit.response()
+            counted = _replays.get()
             with self._lock:
                 self.replayed += 1
+                if counted is not None:
+                    for name, n in response.usage.items():
+                        counted[name] = counted.get(name, 0) + n
             if old and self.mode == "replay":  # a format-1 recording, written anew in place
                 self._save(path, where, episode_, seen, hit.response())
-            return hit.response()
+            return response
         if self.mode == "strict":
             raise CassetteMissError(_miss(self.directory, where, ep, recorded, seen))
-        response = self._provider().create_message(system=system, messages=messages, tools=tools)
+        try:
+            model = self._provider()
+        except ProviderConfigError as exc:  # the same for every case: the run stops on it
+            case = f"case {ep.case} (repeat {ep.repeat})" if ep else "this question"
+            raise ProviderConfigError(
+                f"{self.directory}: no recording for {case}, and the model cannot be called to "
+                f"record one: {exc}"
+            ) from exc
+        response = model.create_message(system=system, messages=messages, tools=tools)
         self._save(path, where, episode_, seen, response)
         with self._lock:
             self.recorded += 1
@@ -209,6 +238,13 @@ class CassetteProvider:
     ) -> None:
         reply = Reply.of(response, count_tool_ids(seen) + 1)
         records.write(path, Recording(id=where, episode=ep, request=seen, response=reply))
+
+    def probe(self) -> None:
+        """Before a run: ``record`` calls the model for every reply, so it is built now (its
+        key checked) and probed; ``replay`` and ``strict`` need nothing up front (``replay``
+        builds it at its first miss)."""
+        if self.mode == "record":
+            probe(self._provider())
 
     def _provider(self) -> LLMProvider:
         with self._lock:

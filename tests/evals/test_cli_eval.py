@@ -393,14 +393,3 @@ def test_repeats_are_trials_of_one_case(tmp_path: Path, stores: list[str]) -> No
     assert "## Repeats (3 per case, 4 cases)" in report and "Flaky cases: _none_" in report
     summary = json.loads((tmp_path / "r" / "summary.json").read_text("utf-8"))
     assert summary["metrics"]["pass_rate"]["clustered"] == 4  # 12 trials, 4 cases
-
-
-def test_the_example_ci_workflow_runs_the_evals_and_posts_the_diff() -> None:
-    import yaml
-
-    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "evals.yml").read_text("utf-8"))
-    steps = flow["jobs"]["evals"]["steps"]
-    runs = "\n".join(str(s.get("run", "")) for s in steps)
-    assert "make evals" in runs and "gh pr comment" in runs and "diff.md" in runs
-    assert any(s.get("uses", "").startswith("actions/upload-artifact") for s in steps)
-    assert flow["permissions"]["pull-requests"] == "write"

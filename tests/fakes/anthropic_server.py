@@ -1,7 +1,9 @@
 """A fake Anthropic Messages API on 127.0.0.1, for driving the real ``anthropic`` SDK offline.
 
 Replies are scripted (status, body, delay, headers) and served in order to POST /v1/messages;
-every request is recorded so a test can assert what the SDK actually put on the wire.
+every request is recorded so a test can assert what the SDK actually put on the wire. GET
+/v1/models (the probe ``eval run`` sends before its first case) is answered with a list of models,
+or ``models_reply``, and kept apart in ``probes``: counting ``requests`` counts model calls.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MESSAGES_PATH = "/v1/messages"
+MODELS_PATH = "/v1/models"
 LOG_PATH = "/_log"  # GET: when each POST arrived (time.monotonic, comparable across processes)
 
 
@@ -105,6 +108,21 @@ def tool_use_message(
     )
 
 
+_MODELS = {
+    "data": [
+        {
+            "type": "model",
+            "id": "claude-test",
+            "display_name": "Claude (fake)",
+            "created_at": "2026-01-01T00:00:00Z",
+        }
+    ],
+    "has_more": False,
+    "first_id": "claude-test",
+    "last_id": "claude-test",
+}
+
+
 def error_body(error_type: str, message: str) -> dict[str, Any]:
     """The API's error envelope, e.g. ``error_body("rate_limit_error", "slow down")``."""
     return {"type": "error", "error": {"type": error_type, "message": message}}
@@ -155,6 +173,8 @@ class FakeAnthropicServer:
         self._lock = threading.Lock()
         self._replies: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
+        self._probes: list[RecordedRequest] = []
+        self.models_reply: Reply | None = None  # the answer to GET /v1/models, if not a list
         self._stopping = threading.Event()
         self._connections: set[socket.socket] = set()
         self.exhausted = 0  # requests that arrived after the script ran out
@@ -173,6 +193,12 @@ class FakeAnthropicServer:
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
             return list(self._requests)
+
+    @property
+    def probes(self) -> list[RecordedRequest]:
+        """The GET /v1/models requests, apart from the model calls."""
+        with self._lock:
+            return list(self._probes)
 
     @property
     def pending(self) -> int:
@@ -233,6 +259,9 @@ class FakeAnthropicServer:
             if req.method == "GET" and req.path == LOG_PATH:  # for a benchmark in another process
                 at = [r.at for r in self._requests if r.method == "POST"]
                 return Reply(200, {"at": at})
+            if req.method == "GET" and req.path.split("?", 1)[0] == MODELS_PATH:
+                self._probes.append(req)
+                return self.models_reply or Reply(200, _MODELS)
             self._requests.append(req)
             if req.method != "POST" or req.path.split("?", 1)[0] != MESSAGES_PATH:
                 return Reply(404, error_body("not_found_error", f"fake: no route {req.path}"))

@@ -1,31 +1,26 @@
 """The CI gate: a run passes only if nothing regressed against the baseline and no line was crossed.
 
-``bless`` writes a run as the new baseline without volatile fields (ids, times, commit, latency)
-and in a fixed order, so blessing the same behaviour twice changes no byte and diffs stay quiet.
+Making a run the baseline is ``bless`` (``ragspine.evals.compare.bless``), which says the same
+regressions and broken thresholds in the same words before it writes anything.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragspine.errors import ThresholdsError as ThresholdsError
 from ragspine.evals.compare.diff import diff_paired
-from ragspine.evals.compare.pairing import pair_runs
+from ragspine.evals.compare.pairing import CaseChange, pair_runs
 from ragspine.evals.report.markdown import flatten_metrics, num
 from ragspine.evals.run.folder import LoadedRun, load_run
-from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RecordError
 from ragspine.evals.score.metrics import metric_names
 
 Bound = Annotated[float, Field(strict=True)]  # strict: `yes` is not 1.0
 
-VOLATILE_RUN = {"run_id", "started_at", "finished_at", "git_commit"}
-VOLATILE_RESULT = {"latency_ms"}
-VOLATILE_METRICS = {"latency_ms"}
 _LISTED = 20  # cases named per reason line
 
 
@@ -77,12 +72,12 @@ class GateVerdict(BaseModel):
     warnings: list[str] = Field(default_factory=list)  # said, but not a reason to fail
 
 
-def _names(items: list[str]) -> str:
+def listed(items: list[str]) -> str:
     more = f", … and {len(items) - _LISTED} more" if len(items) > _LISTED else ""
     return ", ".join(items[:_LISTED]) + more
 
 
-def _threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
+def threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
     values = flatten_metrics(run.summary.metrics)
     out = []
     for bounds, kind in ((thresholds.min, "min"), (thresholds.max, "max")):
@@ -97,6 +92,15 @@ def _threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
             elif kind == "max" and value > bound:
                 out.append(f"metric {name} = {num(value)} is above its maximum {num(bound)}")
     return out
+
+
+def regression_reason(case: CaseChange) -> str:
+    """``regressed: ID: check (why); …``: a case that passed in the baseline and fails now."""
+    failed = [
+        f"{c.name} ({c.why})" if c.why else c.name for c in case.checks if c.passed_b is False
+    ]
+    failed += [f"error ({f.b})" for f in case.behaviour if f.field == "error" and f.b]
+    return f"regressed: {case.case_id}: {'; '.join(failed) or 'now fails'}"
 
 
 def _edited(base: LoadedRun, cur: LoadedRun) -> list[str] | None:
@@ -143,12 +147,12 @@ def gate(
     if diff.missing_in_b and not allow_subset:
         reasons.append(
             f"{len(diff.missing_in_b)} baseline case(s) missing from the current run "
-            f"({_names(diff.missing_in_b)}): run the whole golden set, or pass --allow-subset"
+            f"({listed(diff.missing_in_b)}): run the whole golden set, or pass --allow-subset"
         )
     edited = _edited(base, cur)
     if edited:
         reasons.append(
-            f"{len(edited)} case(s) were edited since the baseline ({_names(edited)}): review "
+            f"{len(edited)} case(s) were edited since the baseline ({listed(edited)}): review "
             "the new expectations and bless a new baseline"
         )
     elif (
@@ -169,14 +173,9 @@ def gate(
             f"{errors} of {got} results ended in an error ({errors / got:.0%}), above the "
             f"error-rate limit {max_error_rate:g}: the quality figures cover too few cases"
         )
-    for case in diff.regressed:
-        failed = [
-            f"{c.name} ({c.why})" if c.why else c.name for c in case.checks if c.passed_b is False
-        ]
-        failed += [f"error ({f.b})" for f in case.behaviour if f.field == "error" and f.b]
-        reasons.append(f"regressed: {case.case_id}: {'; '.join(failed) or 'now fails'}")
+    reasons += [regression_reason(case) for case in diff.regressed]
     if thresholds is not None:
-        reasons += _threshold_reasons(cur, thresholds)
+        reasons += threshold_reasons(cur, thresholds)
     unsupported = [
         f"{r.case_id} ({', '.join(r.unsupported_numbers)})"
         for r in sorted(cur.results, key=lambda r: r.key)
@@ -184,73 +183,12 @@ def gate(
     ]
     if unsupported:
         reasons.append(
-            f"unsupported numbers in {len(unsupported)} result(s): {_names(unsupported)}"
+            f"unsupported numbers in {len(unsupported)} result(s): {listed(unsupported)}"
         )
     provider = cur.record.provider
     if provider == "mock" or provider.startswith("mock:"):
         errored = sorted({r.case_id for r in cur.results if r.error is not None})
         if errored:
-            reasons.append(f"the mock run had errors in {len(errored)} case(s): {_names(errored)}")
+            reasons.append(f"the mock run had errors in {len(errored)} case(s): {listed(errored)}")
     warnings = [f"{baseline}: {base.unfinished}"] if base.unfinished else []
     return GateVerdict(passed=not reasons, reasons=reasons, warnings=warnings)
-
-
-# -- bless ------------------------------------------------------------------------------------
-
-
-def _blessable(run: Path, src: LoadedRun, baseline: Path) -> None:
-    if not src.results:
-        raise RecordError(f"{run}: the run has no results; nothing to bless (--force to anyway)")
-    if src.unfinished:
-        raise RecordError(f"{run}: {src.unfinished} before blessing")
-    chosen = {k: v for k, v in src.record.options.items() if k in ("filter", "limit") and v}
-    if chosen:
-        given = ", ".join(f"--{k} {v}" for k, v in chosen.items())
-        raise RecordError(
-            f"{run}: a subset run ({given}) would drop the other cases from the baseline; "
-            "bless a whole run (--force to anyway)"
-        )
-    if (baseline / RUN_FILE).exists():
-        old = load_run(baseline)
-        dropped = sorted({r.case_id for r in old.results} - {r.case_id for r in src.results})
-        if dropped and src.record.golden_hash == old.record.golden_hash:
-            raise RecordError(
-                f"{run}: {len(dropped)} baseline case(s) are not in this run "
-                f"({_names(dropped)}); bless a whole run (--force to anyway)"
-            )
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, "utf-8")
-    tmp.replace(path)
-
-
-def bless(run: Path, baseline: Path, *, force: bool = False) -> None:
-    """Make ``run`` the baseline: stable fields only, results in (case_id, repeat) order.
-
-    An empty, unfinished or subset run would make a baseline that gates nothing: refused unless
-    ``force``.
-    """
-    src = load_run(run)
-    if not force:
-        _blessable(run, src, baseline)
-    baseline.mkdir(parents=True, exist_ok=True)
-    summary = src.summary.model_dump(mode="json", exclude={"run_id"})
-    for metrics in (summary["metrics"], *summary["per_tag"].values()):
-        for key in VOLATILE_METRICS:
-            metrics.pop(key, None)
-    lines = [
-        json.dumps(
-            r.model_dump(mode="json", exclude=VOLATILE_RESULT), ensure_ascii=False, sort_keys=True
-        )
-        + "\n"
-        for r in sorted(src.results, key=lambda r: r.key)
-    ]
-    _write(baseline / RUN_FILE, _dump(src.record.model_dump(mode="json", exclude=VOLATILE_RUN)))
-    _write(baseline / SUMMARY_FILE, _dump(summary))
-    _write(baseline / RESULTS_FILE, "".join(lines))

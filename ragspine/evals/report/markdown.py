@@ -91,7 +91,8 @@ def cost_text(cost: dict[str, Any]) -> str:
         return f"unknown ({cost.get('note', 'no price')})"
     if "price" not in cost:
         return f"${cost['usd']:.4f} ({cost.get('note', '')})"
-    return f"${cost['usd']:.4f} ({cost['price']} at the prices of {cost['as_of']})"
+    paid = f"; this run folder paid ${cost['paid_usd']:.4f}" if "paid_usd" in cost else ""
+    return f"${cost['usd']:.4f} ({cost['price']} at the prices of {cost['as_of']}{paid})"
 
 
 def _kinds(summary: Summary) -> str:

@@ -77,13 +77,16 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     "--prices",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="a price table (USD per million tokens) instead of the shipped, dated one",
+    help="a price table (USD per million tokens) instead of the shipped, dated one; read "
+    "before the first case",
 )
 @click.option(
     "--budget",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="USD: stop, resumably, when the estimated cost reaches it",
+    help="USD, a total for the run folder: stop, resumably, when what its paid calls cost "
+    "reaches it, counting earlier sessions (--resume, --retry-errors); cassette replays cost "
+    "nothing",
 )
 @db_option()
 @corpus_option()
@@ -92,7 +95,10 @@ def live_from(kwargs: dict[str, Any]) -> Any:
 @live_options
 @click.pass_context
 def run(ctx: click.Context, /, **kwargs: Any) -> None:
-    """Run the golden set; results are appended as each case finishes."""
+    """Run the golden set; results are appended as each case finishes.
+
+    A live model is checked before the first case: its API key, the --prices table, and its
+    endpoint (one small request); a run from a cassette in strict mode needs none of them."""
     from ragspine.evals.report.markdown import headline_text
     from ragspine.evals.run.finish import finish_run
     from ragspine.evals.run.progress import RunProgress
@@ -138,6 +144,13 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
         for progress in shown:
             progress.update(result)
 
+    def on_budget(spent: float, total: float) -> None:
+        click.echo(
+            f"budget: ${spent:.4f} of --budget ${total:g} paid by this run folder so far, "
+            f"${max(total - spent, 0):.4f} left",
+            err=True,
+        )
+
     try:
         try:
             record = run_eval(
@@ -146,6 +159,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 retry_errors=retry_dir is not None,
                 on_start=on_start,
                 on_result=on_result,
+                on_budget=on_budget,
             )
         finally:
             for progress in shown:
@@ -171,9 +185,13 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
     click.echo(headline_text(summary))
     click.echo(f"run: {opts.out} (report.md, report.html, results.jsonl, summary.json, junit.xml)")
     if record.status == "stopped":
+        cost = summary.cost or {}
+        spent = cost.get("paid_usd", cost.get("usd")) or 0.0
         click.echo(
             f"stopped: the estimated cost reached --budget ${budget:g} after {summary.cases} of "
-            f"{record.cases_planned} cases; finish with --resume {opts.out} --budget MORE",
+            f"{record.cases_planned} cases (this run folder paid ${spent:.4f}); --budget is a "
+            f"total for the folder: finish with --resume {opts.out} --budget N, N above "
+            f"${spent:.4f}",
             err=True,
         )
         sys.exit(1)

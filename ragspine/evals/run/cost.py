@@ -67,8 +67,10 @@ def load_prices(path: Path | None = None) -> PriceTable:
         data = yaml.safe_load(text)
     except OSError as exc:
         raise PricesError(f"{where}: cannot read: {exc.strerror or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise PricesError(f"{where}: not valid YAML: {exc}") from exc
+    except yaml.YAMLError as exc:  # one line: where, and what
+        mark = getattr(exc, "problem_mark", None)
+        at = f":{mark.line + 1}" if mark is not None else ""
+        raise PricesError(f"{where}{at}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
     try:
         return PriceTable.model_validate(data)
     except ValidationError as exc:
@@ -79,10 +81,27 @@ def usd(usage: dict[str, int], price: Price) -> float:
     return float(sum(usage.get(k, 0) * getattr(price, v) for k, v in USAGE_PRICES.items())) / 1e6
 
 
+def paid(result: CaseResult) -> dict[str, int]:
+    """The tokens of a result that were paid for: its usage less what a cassette replayed."""
+    return {k: v - result.replayed_usage.get(k, 0) for k, v in result.usage.items()}
+
+
+def paid_usd(results: Iterable[CaseResult], price: Price, retried: dict[str, int]) -> float:
+    """What a run folder has paid: its results' paid tokens, and those of the errored results
+    ``--retry-errors`` dropped to ask again (paid all the same)."""
+    return sum((usd(paid(r), price) for r in results), usd(retried, price))
+
+
 def run_cost(
-    provider: str, model: str | None, results: Iterable[CaseResult], table: PriceTable
+    provider: str,
+    model: str | None,
+    results: Iterable[CaseResult],
+    table: PriceTable,
+    retried: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """The summary's ``cost``: USD (None when the model has no price), and which price."""
+    """The summary's ``cost``: USD of the tokens the answers used (None when the model has no
+    price), which price, and ``paid_usd`` when what this run folder paid differs (a cassette's
+    replays cost nothing; errored answers asked again were paid twice)."""
     if provider == "mock":
         return {"usd": 0.0, "note": "the mock is offline: no paid calls"}
     found = table.price(model)
@@ -92,12 +111,15 @@ def run_cost(
             "note": f"no price for model {model!r} in the table of {table.as_of}: pass --prices",
         }
     key, price = found
+    results = list(results)
     total = sum(usd(r.usage, price) for r in results)
-    return {"usd": round(total, 6), "price": key, "as_of": table.as_of.isoformat()}
+    spent = round(paid_usd(results, price, retried or {}), 6)
+    cost = {"usd": round(total, 6), "price": key, "as_of": table.as_of.isoformat()}
+    return cost if spent == cost["usd"] else cost | {"paid_usd": spent}
 
 
 class Meter:
-    """What a run has spent so far, against ``--budget``."""
+    """What a run folder has paid so far, against ``--budget`` (a total for the folder)."""
 
     def __init__(self, budget: float | None, price: Price | None, spent: float = 0.0) -> None:
         self.budget, self.price, self.spent = budget, price, spent
@@ -106,27 +128,22 @@ class Meter:
     def add(self, result: CaseResult) -> None:
         self.results += 1
         if self.price is not None:
-            self.spent += usd(result.usage, self.price)
+            self.spent += usd(paid(result), self.price)
 
     def spent_out(self) -> bool:
         return self.budget is not None and self.spent >= self.budget
 
 
-def budget_meter(
-    budget: float | None,
-    prices: Path | None,
-    model: str | None,
-    provider: str,
-    previous: Iterable[CaseResult],
-) -> Meter:
-    """The meter of a run; with a budget, its model needs a price (the mock costs nothing)."""
+def budget_price(
+    budget: float | None, table: PriceTable, model: str | None, provider: str
+) -> Price | None:
+    """The price a budget is counted in, checked before the run starts: with a budget, a model
+    needs a price (the mock costs nothing)."""
     if budget is None:
-        return Meter(None, None)
-    found = load_prices(prices).price(model)
+        return None
+    found = table.price(model)
     if found is None and provider != "mock":
         raise PricesError(
             f"--budget: no price for model {model!r} in the price table; pass --prices FILE"
         )
-    price = found[1] if found else None
-    spent = sum(usd(r.usage, price) for r in previous) if price else 0.0
-    return Meter(budget, price, spent)
+    return found[1] if found else None

@@ -23,7 +23,7 @@ def finish_run(folder: Path) -> Summary:
     summary = summarize(record.run_id, record.provider, results)
     prices = record.options.get("prices")
     table = load_prices(Path(prices) if prices else None)
-    summary.cost = run_cost(record.provider, record.model, results, table)
+    summary.cost = run_cost(record.provider, record.model, results, table, record.retried_usage)
     write_json(folder / SUMMARY_FILE, summary)
     write_report(folder, record, summary, results)
     write_run_html(folder, record, summary, results)

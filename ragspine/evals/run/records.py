@@ -70,6 +70,8 @@ class CaseResult(_Record):
     guard_removed: int = 0  # numbers the narrative guard removed
     latency_ms: float = 0.0
     usage: dict[str, int] = Field(default_factory=dict)
+    # of usage, what a cassette replayed: tokens nobody paid for this time (--budget skips them)
+    replayed_usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
     error_kind: str | None = None  # errors.PROVIDER_ERROR_KINDS, "cassette_miss", or "other"
     error_status: int | None = None  # the HTTP status, when there was one
@@ -98,6 +100,9 @@ class RunRecord(_Record):
     reference_dates: list[str] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict)
     cases_planned: int = 0
+    # paid tokens of the errored results --retry-errors dropped to run again: spent by this
+    # folder though no longer in results.jsonl (--budget is a total for the folder)
+    retried_usage: dict[str, int] = Field(default_factory=dict)
 
 
 class Summary(_Record):
@@ -238,4 +243,6 @@ def result_line(result: CaseResult) -> str:
     for check in data["checks"]:
         if not check["informational"]:
             del check["informational"]  # the usual case, left unsaid
+    if not data["replayed_usage"]:
+        del data["replayed_usage"]  # likewise: nothing replayed
     return json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -23,11 +22,11 @@ from ragspine.agent.agent import AgentResult
 from ragspine.agent.record import AnswerRecord
 from ragspine.agent.request import DEGRADED_PROVIDER
 from ragspine.engine import Engine
-from ragspine.errors import CassetteMissError, ProviderError
+from ragspine.errors import CassetteMissError, ProviderConfigError, ProviderError
 from ragspine.evals.audit.names import SlotNames
 from ragspine.evals.audit.sources import with_context
 from ragspine.evals.golden.suite import GoldenCase, GoldenScan, scan_golden
-from ragspine.evals.run.cost import Meter, budget_meter
+from ragspine.evals.run.cost import Meter, Price, budget_price, load_prices, paid_usd
 from ragspine.evals.run.options import RunOptions, options_of
 from ragspine.evals.run.records import (
     RESULTS_FILE,
@@ -38,14 +37,16 @@ from ragspine.evals.run.records import (
     claimed,
     iter_results,
     read_run,
-    result_line,
     write_json,
 )
 from ragspine.evals.run.workers import run_concurrent
+from ragspine.evals.run.writing import appender, rewrite_results
 from ragspine.evals.score.scorers import Observed, raw_unsupported, score
 from ragspine.interrupts import stop_requested
 from ragspine.llm import CassetteProvider, episode
 from ragspine.llm.anthropic import USAGE_KEYS
+from ragspine.llm.base import probe
+from ragspine.llm.cassette import replays
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
@@ -59,6 +60,7 @@ class Answered(NamedTuple):
     repeat: int
     result: AgentResult | Exception
     latency_ms: float
+    replayed: dict[str, int]  # usage a cassette replayed: nothing paid
 
 
 def _ms(start: float) -> float:
@@ -92,18 +94,21 @@ class CaseRunner:
         """The engine's answer (or its exception), timed: the part that waits on the model."""
         start = time.perf_counter()
         try:
-            with episode(case.id, repeat):  # the key of a cassette's recordings
+            # the episode is the key of a cassette's recordings
+            with episode(case.id, repeat), replays() as replayed:
                 result = self.engine.ask(
                     case.question, reference_date=case.reference_date, clearance=case.clearance
                 )
+        except ProviderConfigError:
+            raise  # no key, no SDK: every case would fail alike, so the run stops on it
         except Exception as exc:
-            return Answered(case, repeat, exc, _ms(start))
-        return Answered(case, repeat, result, _ms(start))
+            return Answered(case, repeat, exc, _ms(start), {})
+        return Answered(case, repeat, result, _ms(start), replayed)
 
     def judge(self, answered: Answered) -> CaseResult:
         """The answer scored against the case. Apart from ``answer`` so that a pool's workers
         go back to the model while the scoring runs on the thread that writes the results."""
-        case, repeat, result, latency = answered
+        case, repeat, result, latency, replayed = answered
         base: dict[str, Any] = {
             "case_id": case.id,
             "repeat": repeat,
@@ -145,6 +150,7 @@ class CaseRunner:
             guard_removed=counts.get("narrative_numbers_removed", 0),
             latency_ms=latency,
             usage={k: counts[k] for k in USAGE_KEYS if k in counts},
+            replayed_usage={k: n for k, n in replayed.items() if k in USAGE_KEYS},
             **(_provider_failure(record.trace.codes) if provider_failed else {}),
         )
 
@@ -231,49 +237,59 @@ def run_eval(
     retry_errors: bool = False,
     on_start: Callable[[int], None] | None = None,
     on_result: Progress | None = None,
+    on_budget: Callable[[float, float], None] | None = None,
 ) -> RunRecord:
     """Run (or finish) a golden set into ``opts.out``; results go to disk as they finish.
 
     The golden files are parsed once. ``on_start`` hears how many cases are left to run before
-    the first one starts (for a progress bar); ``on_result`` hears each result as it is written.
+    the first one starts (for a progress bar); ``on_result`` hears each result as it is written;
+    ``on_budget`` what a resumed run folder has paid so far, and its ``--budget``.
     ``retry_errors`` (with ``resume``) runs again, in place, the cases that ended in an error.
+
+    Before the first case, nothing paid and nothing written: the price table is read, a budget's
+    model must have a price, and the provider is probed (its key, its endpoint: ``probe``).
     """
     scan = scan_golden(opts.golden, filter_expr=opts.filter, limit=opts.limit)
     if scan.count == 0:
         what = f"--filter {opts.filter!r} matched" if opts.filter else "there is"
         raise RecordError(f"{opts.golden}: {what} no case; nothing to run")
+    table = load_prices(opts.prices)
     # Opened before anything is written: a bad provider or a missing store leaves no folder.
-    with (
-        Engine.open(
-            opts.db,
-            opts.corpus,
-            profile=opts.profile,
-            provider=opts.provider,
-            live=opts.live,
-            faq=opts.faq,
-        ) as engine,
-        claimed(opts.out),
-    ):  # one writer: a second run on the folder fails here, at once
-        return _run(
-            opts,
-            scan,
-            engine,
-            resume=resume,
-            retry_errors=retry_errors,
-            on_start=on_start,
-            on_result=on_result,
-        )
+    with Engine.open(
+        opts.db,
+        opts.corpus,
+        profile=opts.profile,
+        provider=opts.provider,
+        live=opts.live,
+        faq=opts.faq,
+    ) as engine:
+        price = budget_price(opts.budget, table, engine.model, opts.provider)
+        probe(engine.provider)
+        with claimed(opts.out):  # one writer: a second run on the folder fails here, at once
+            return _run(
+                opts,
+                scan,
+                engine,
+                price,
+                resume=resume,
+                retry_errors=retry_errors,
+                on_start=on_start,
+                on_result=on_result,
+                on_budget=on_budget,
+            )
 
 
 def _run(
     opts: RunOptions,
     scan: GoldenScan,
     engine: Engine,
+    price: Price | None,
     *,
     resume: bool,
     retry_errors: bool,
     on_start: Callable[[int], None] | None,
     on_result: Progress | None,
+    on_budget: Callable[[float, float], None] | None,
 ) -> RunRecord:
     finished: set[tuple[str, int]] = set()
     if resume:
@@ -290,7 +306,7 @@ def _run(
                 f"{opts.out}: --resume needs the same provider and options as the run it finishes"
             )
         # drop a torn last line before appending (and the errored cases, to run them again)
-        _rewrite_results(opts.out, drop_errors=retry_errors)
+        record = rewrite_results(opts.out, record, drop_errors=retry_errors)
         finished = {r.key for r in iter_results(opts.out)}
     else:
         if (opts.out / RESULTS_FILE).exists() or (opts.out / RUN_FILE).exists():
@@ -312,16 +328,19 @@ def _run(
     todo = [
         (case, k) for k in range(opts.repeat) for case in scan.cases if (case.id, k) not in finished
     ]
+    # --budget is a total for the run folder: what it paid before this session counts
+    spent = paid_usd(iter_results(opts.out), price, record.retried_usage) if price else 0.0
+    meter = Meter(opts.budget, price, spent)
+    if resume and opts.budget is not None and on_budget is not None:
+        on_budget(meter.spent, opts.budget)
     if on_start is not None:
         on_start(len(todo))
     runner = CaseRunner(engine)
-    previous = iter_results(opts.out) if resume else []
-    meter = budget_meter(opts.budget, opts.prices, engine.model, opts.provider, previous)
     # Ctrl-C is a request: the answers under way are paid for, so they finish and are kept.
     with (
         stop_requested(on_request=STOPPING) as stop,
         _frozen_heap(),
-        _appender(opts.out / RESULTS_FILE, meter) as append,
+        appender(opts.out / RESULTS_FILE, meter) as append,
     ):
         if opts.concurrency <= 1:
             for case, k in todo:
@@ -376,27 +395,3 @@ def _frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-@contextmanager
-def _appender(path: Path, meter: Meter) -> Iterator[Callable[[CaseResult], CaseResult]]:
-    lock = threading.Lock()
-    with path.open("a", encoding="utf-8") as fh:
-
-        def append(result: CaseResult) -> CaseResult:
-            with lock:
-                fh.write(result_line(result))
-                fh.flush()
-                meter.add(result)
-            return result
-
-        yield append
-
-
-def _rewrite_results(folder: Path, *, drop_errors: bool = False) -> None:
-    tmp = folder / (RESULTS_FILE + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for result in iter_results(folder):
-            if not (drop_errors and result.error is not None):
-                fh.write(result_line(result))
-    tmp.replace(folder / RESULTS_FILE)

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from ragspine.evals.compare.bless import bless
 from ragspine.evals.compare.diff import diff_runs
-from ragspine.evals.compare.gate import ThresholdsError, bless, gate, load_thresholds
+from ragspine.evals.compare.gate import ThresholdsError, gate, load_thresholds
 from ragspine.evals.report.markdown import flatten_metrics
 from ragspine.evals.run.records import (
     RESULTS_FILE,

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -40,6 +38,7 @@ from ragspine.evals.run.records import (
 )
 from ragspine.evals.score.summary import summarize
 from tests.cli import invoke
+from tests.evals.report.browser import browse, console
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 ROOT = Path(__file__).parents[3]
@@ -291,31 +290,6 @@ def test_write_compare_html(comparison: Comparison, tmp_path: Path) -> None:
 # -- a real browser ---------------------------------------------------------------------------
 
 
-def _chromium() -> str:
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    exe = exe or shutil.which("google-chrome")
-    if exe is None:
-        pytest.skip("no headless Chromium: apt-get install chromium")
-    return exe
-
-
-def _browse(url: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Chromium, headless, on ``url``: the page's console messages come out on stderr."""
-    command = [
-        _chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-        "--v=0", "--virtual-time-budget=3000", "--no-first-run", f"--user-data-dir={profile}",
-        *args, url,
-    ]  # fmt: skip
-    ran = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    return ran
-
-
-def _console(stderr: str) -> list[str]:
-    """The page's console lines: the report logs nothing, so any of them is a problem."""
-    return [line for line in stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-
-
 def _counter(dom: str) -> tuple[int, int]:
     m = re.search(r'<span id="count"[^>]*>showing (\d+) of (\d+)</span>', dom)
     assert m is not None, "the script did not fill in the counter"
@@ -326,16 +300,16 @@ def test_the_console_check_sees_a_page_error(tmp_path: Path) -> None:
     """Guards the check below: a broken page's error must show up where it is looked for."""
     broken = tmp_path / "broken.html"
     broken.write_text("<!doctype html><script>undefinedFunction();</script>", "utf-8")
-    ran = _browse(broken.as_uri(), tmp_path / "profile", "--dump-dom")
-    assert any("Uncaught" in line for line in _console(ran.stderr))
+    ran = browse(broken.as_uri(), tmp_path / "profile", "--dump-dom")
+    assert any("Uncaught" in line for line in console(ran.stderr))
 
 
 def test_chromium_renders_the_charts_and_runs_the_script(
     run: tuple[Path, RunRecord, Summary, list[CaseResult]], tmp_path: Path
 ) -> None:
     folder, _, summary, results = run
-    ran = _browse((folder / HTML_FILE).as_uri(), tmp_path / "profile", "--dump-dom")
-    assert _console(ran.stderr) == []
+    ran = browse((folder / HTML_FILE).as_uri(), tmp_path / "profile", "--dump-dom")
+    assert console(ran.stderr) == []
     dom = ran.stdout
     assert _chart(dom, "per-tag").count("<rect") >= len(summary.per_tag)
     for chart in ("guard-confusion", "unsupported-by-route", "latency", "errors-by-kind"):
@@ -359,8 +333,8 @@ def test_the_filters_read_the_hash(
     run: tuple[Path, RunRecord, Summary, list[CaseResult]], tmp_path: Path, hash_: str, shown: int
 ) -> None:
     folder, _, _, results = run
-    ran = _browse(f"{(folder / HTML_FILE).as_uri()}#{hash_}", tmp_path / "profile", "--dump-dom")
-    assert _console(ran.stderr) == []
+    ran = browse(f"{(folder / HTML_FILE).as_uri()}#{hash_}", tmp_path / "profile", "--dump-dom")
+    assert console(ran.stderr) == []
     assert _counter(ran.stdout) == (shown, len(results))
     assert len(re.findall(r'<tr data-row="\d+" hidden', ran.stdout)) == len(results) - shown
 
@@ -377,8 +351,8 @@ def test_screenshots(
     for page, name in pages:
         shot = ARTIFACTS / name
         shot.unlink(missing_ok=True)
-        ran = _browse(page.as_uri(), tmp_path / "profile", f"--screenshot={shot}",
+        ran = browse(page.as_uri(), tmp_path / "profile", f"--screenshot={shot}",
                       "--window-size=1280,2400", "--hide-scrollbars")  # fmt: skip
-        assert _console(ran.stderr) == []
+        assert console(ran.stderr) == []
         data = shot.read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000, name

@@ -1,0 +1,50 @@
+"""A two-case golden set run by `ragspine eval run` against the fake Messages API, the way a
+user runs a live model: the real SDK, the demo fact store, no corpus, no retries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli import Ran, invoke
+from tests.fakes.anthropic_server import text_message, tool_use_message
+
+GOLDEN = """\
+defaults: {reference_date: 2025-06-30}
+cases:
+  - id: pre-cn
+    question: 中国内地FY2024的REVENUE是多少
+    expect: {route: structured, statuses: [found]}
+  - id: pre-hk
+    question: 香港FY2024的REVENUE是多少
+    expect: {route: structured, statuses: [found]}
+"""
+REPLIES = [
+    tool_use_message(
+        "query_metric", {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
+    ),
+    text_message("见上。"),
+    tool_use_message(
+        "query_metric", {"metric": "REVENUE", "entity": "ACME_HK", "period": "FY2024"}
+    ),
+    text_message("见上。"),
+]
+PRICES = """\
+as_of: 2026-11-01
+currency: USD
+unit: per_million_tokens
+models:
+  claude-test: {input: 1000.0, output: 2000.0, cache_write: 1250.0, cache_read: 100.0}
+"""
+KEY = {"ANTHROPIC_API_KEY": "sk-test-preflight"}
+NO_KEY = {"ANTHROPIC_API_KEY": None}
+
+
+def run_live(tmp_path: Path, demo_db: Path, *args: str, env: dict[str, str | None]) -> Ran:
+    golden = tmp_path / "golden"
+    golden.mkdir(exist_ok=True)
+    (golden / "pre.yaml").write_text(GOLDEN, "utf-8")
+    return invoke(
+        "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
+        "--db", str(demo_db), "--corpus", str(tmp_path / "none.db"), "--max-retries", "0",
+        *args, env=env,
+    )  # fmt: skip
