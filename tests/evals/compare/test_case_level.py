@@ -164,6 +164,9 @@ def test_pass_at_k_pass_hat_k_and_flaky_cases_are_compared_with_their_delta(
     text = (tmp_path / "out" / COMPARE_MD).read_text("utf-8")
     assert "| pass@3 (some repeat passes)  | 1   | 0.9 | -0.100 |" in text
     assert "| flaky (cases)                | 0   | 1   | 1      |" in text
+    page = (tmp_path / "out" / "compare.html").read_text("utf-8")
+    repeats_table = page.split('data-chart="repeats-compare"')[1].split("</table>")[0]
+    assert "pass@3 (some repeat passes)" in repeats_table and "-0.100" in repeats_table
 
 
 def test_copies_of_the_primary_are_not_holm_adjusted_against_it(tmp_path: Path) -> None:
