@@ -85,7 +85,10 @@ def warn_unfinished(*sides: Side) -> None:
     is_flag=True,
     help="gate a run of some of the baseline's cases (the others are not checked)",
 )
-@max_error_rate_option("fail when more of the results than this ended in an error")
+@max_error_rate_option(
+    "fail when more of the results than this ended in an error: the run is inconclusive, and "
+    "no regression or rate threshold is read"
+)
 def gate(
     baseline: Path,
     current: Path,

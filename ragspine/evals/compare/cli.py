@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ragspine.cli_errors import fail
+from ragspine.cli_options import max_error_rate_option
 from ragspine.errors import RagSpineError
 
 
@@ -24,7 +25,9 @@ from ragspine.errors import RagSpineError
     help="where compare.md, compare.html and compare.json go [default: B]",
 )
 @click.option(
-    "--gate", is_flag=True, help="exit 1 when B is worse beyond the margin or states a number"
+    "--gate",
+    is_flag=True,
+    help="exit 1 when B is worse beyond the margin, errored past the limit or states a number",
 )
 @click.option(
     "--margin",
@@ -33,15 +36,38 @@ from ragspine.errors import RagSpineError
     show_default=True,
     help="with --gate: how much worse a rate may be before the gate fails",
 )
-def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: float) -> None:
-    """Compare run A with run B case by case: paired deltas, intervals and tests per rate."""
+@click.option(
+    "--thresholds",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="e.g. evals/thresholds.yaml: its compare: section names the primary rate and the family "
+    "[default: primary pass_rate, every other rate in the family]",
+)
+@max_error_rate_option(
+    "above this share of errored results in A or B no rate is judged: the verdict is "
+    "inconclusive, and the gate fails naming the errors"
+)
+def compare_command(
+    a: Path,
+    b: Path,
+    out: Path | None,
+    gate: bool,
+    margin: float,
+    thresholds: Path | None,
+    max_error_rate: float,
+) -> None:
+    """Compare run A with run B case by case: per rate, the difference, its interval and an
+    exact test over cases; the primary rate alone, the family Holm-adjusted."""
     from ragspine.evals.cli import warn_unfinished
-    from ragspine.evals.compare.paired import COMPARE_MD, compare_runs, metric_table, write_compare
+    from ragspine.evals.compare.gate import load_thresholds
+    from ragspine.evals.compare.paired import compare_runs, write_compare
+    from ragspine.evals.compare.paired_md import COMPARE_MD, metric_table
     from ragspine.evals.report.html_compare import COMPARE_HTML, write_compare_html
 
     out = out if out is not None else b
     try:
-        result = compare_runs(a, b, margin=margin)
+        config = load_thresholds(thresholds).compare if thresholds else None
+        result = compare_runs(a, b, margin=margin, config=config, max_error_rate=max_error_rate)
         write_compare(result, out, gate=gate)
         write_compare_html(result, out, gate=gate)
     except RagSpineError as exc:
@@ -50,7 +76,9 @@ def compare_command(a: Path, b: Path, out: Path | None, gate: bool, margin: floa
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     warn_unfinished(result.a, result.b)
-    click.echo(f"{result.pairs} pairs ({result.cases} cases)")
+    click.echo(f"{result.cases} cases ({result.pairs} pairs)")
+    if result.inconclusive:
+        click.echo(f"inconclusive: {result.inconclusive}: no rate was judged")
     click.echo(metric_table(result, full=False))
     click.echo(f"compare: {out / COMPARE_MD}, {out / COMPARE_HTML}")
     if gate:

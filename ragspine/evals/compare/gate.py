@@ -14,10 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ragspine.errors import ThresholdsError as ThresholdsError
 from ragspine.evals.compare.diff import diff_paired
+from ragspine.evals.compare.family import CompareConfig
 from ragspine.evals.compare.pairing import CaseChange, pair_runs
 from ragspine.evals.report.markdown import flatten_metrics, num
 from ragspine.evals.run.folder import LoadedRun, load_run
-from ragspine.evals.score.metrics import metric_names
+from ragspine.evals.score.metrics import metric_names, scored_rates
 
 Bound = Annotated[float, Field(strict=True)]  # strict: `yes` is not 1.0
 
@@ -25,12 +26,14 @@ _LISTED = 20  # cases named per reason line
 
 
 class Thresholds(BaseModel):
-    """Lines a run must not cross: ``min`` / ``max`` per metric (``name`` or ``name.leaf``)."""
+    """Lines a run must not cross: ``min`` / ``max`` per metric (``name`` or ``name.leaf``);
+    and what `eval compare` judges: ``compare`` (its primary rate and family)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     min: dict[str, Bound] = Field(default_factory=dict)
     max: dict[str, Bound] = Field(default_factory=dict)
+    compare: CompareConfig = Field(default_factory=CompareConfig)
 
     @field_validator("min", "max")
     @classmethod
@@ -53,7 +56,9 @@ def load_thresholds(path: Path) -> Thresholds:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ThresholdsError(f"{path}: a thresholds file is a mapping with 'min' and/or 'max'")
+        raise ThresholdsError(
+            f"{path}: a thresholds file is a mapping with 'min', 'max' and/or 'compare'"
+        )
     try:
         return Thresholds.model_validate(data)
     except ValidationError as exc:
@@ -77,11 +82,16 @@ def listed(items: list[str]) -> str:
     return ", ".join(items[:_LISTED]) + more
 
 
-def threshold_reasons(run: LoadedRun, thresholds: Thresholds) -> list[str]:
+def threshold_reasons(run: LoadedRun, thresholds: Thresholds, *, quality: bool = True) -> list[str]:
+    """Each line crossed; without ``quality`` (a run errored past its limit) the rates' lines
+    are not read: a rate over the few answered cases says nothing."""
     values = flatten_metrics(run.summary.metrics)
+    rates = set(scored_rates())
     out = []
     for bounds, kind in ((thresholds.min, "min"), (thresholds.max, "max")):
         for name, bound in bounds.items():
+            if not quality and name in rates:
+                continue
             value = values.get(name)
             if name not in values:
                 out.append(f"metric {name}: not in the current run's summary ({kind} {num(bound)})")
@@ -131,7 +141,9 @@ def gate(
     A run that proves nothing fails too: no results, an unfinished run, baseline cases it did
     not run (unless ``allow_subset``), a golden set that changed with no case added or removed
     (an expectation was edited: review and bless), or more errors than ``max_error_rate``. An
-    unfinished baseline (blessed with --force) is a warning.
+    unfinished baseline (blessed with --force) is a warning. Errors are apart from quality: past
+    the limit the run is inconclusive and no regression or rate threshold is read; under it, a
+    case that failed only by erroring is no regression.
     """
     cur = load_run(current)
     base = load_run(baseline)
@@ -168,14 +180,23 @@ def gate(
             "edited; review it and bless a new baseline"
         )
     errors = sum(r.error is not None for r in cur.results)
-    if got and errors / got > max_error_rate:
+    outage = bool(got) and errors / got > max_error_rate
+    if outage:
+        down = len({r.case_id for r in cur.results if r.error is not None})
         reasons.append(
-            f"{errors} of {got} results ended in an error ({errors / got:.0%}), above the "
-            f"error-rate limit {max_error_rate:g}: the quality figures cover too few cases"
+            f"inconclusive: the current run errored on {down} case(s) ({errors} of {got} "
+            f"results, {errors / got:.0%}), above the error-rate limit {max_error_rate:g}: "
+            "quality was not judged (no regression or rate threshold is read from so few answers)"
         )
-    reasons += [regression_reason(case) for case in diff.regressed]
+    answered_failing = {r.case_id for r in cur.results if r.error is None and not r.passed}
+    # A case that failed only by erroring is an outage, counted by the error-rate limit.
+    reasons += [
+        regression_reason(case)
+        for case in (diff.regressed if not outage else [])
+        if case.case_id in answered_failing
+    ]
     if thresholds is not None:
-        reasons += threshold_reasons(cur, thresholds)
+        reasons += threshold_reasons(cur, thresholds, quality=not outage)
     unsupported = [
         f"{r.case_id} ({', '.join(r.unsupported_numbers)})"
         for r in sorted(cur.results, key=lambda r: r.key)

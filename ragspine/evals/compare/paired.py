@@ -1,12 +1,16 @@
-"""Two runs of one golden set by two models, compared pair by pair: is B really better or worse?
+"""Two runs of one golden set by two models, compared case by case: is B really better or worse?
 
 `diff` lists what changed; this says whether a change in a rate is more than noise. Results are
-paired by ``(case_id, repeat)`` on the cases both runs hold (the comparison core, ``pairing``);
-each rate gets B − A with a 95% bootstrap interval that resamples whole cases, an exact McNemar p
-on the discordant pairs and a Holm adjustment across the rates. A verdict needs both: an adjusted
-p < 0.05 and an interval clear of 0. An error is an outage, not a quality flip: errored pairs are
-listed apart. An unfinished run is compared on the pairs it has and named as such; with the gate,
-an unfinished B fails it.
+paired by ``(case_id, repeat)`` on the cases both runs hold (the comparison core, ``pairing``),
+and the CASE is the unit of every test: each rate gets, over the cases both runs answered, each
+case's share of passing repeats on each side (``cases``), B − A with Agresti–Min's 95% interval
+over cases, an exact paired permutation test on the per-case differences (``stats``), and a
+verdict at the level its role sets (``family``: the primary rate alone at α, the family
+Holm-adjusted, the rest not judged). Errors are apart from quality: an errored repeat is no
+failure of any rate, errored pairs are listed apart, and a run that errored past
+``max_error_rate`` gets no quality verdict at all ("inconclusive: B errored on N cases"). An
+unfinished run is compared on the pairs it has and named as such; with the gate, an unfinished B
+fails it.
 """
 
 from __future__ import annotations
@@ -14,139 +18,46 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from tabulate import tabulate
-
-from ragspine.evals.compare.pairing import Pair, Paired, StrictModel, TagDelta, flip, pair_runs
-from ragspine.evals.compare.stats import (
-    holm,
-    mcnemar_exact,
-    min_detectable_effect,
-    paired_bootstrap,
+from ragspine.evals.compare import cases as evidence_of
+from ragspine.evals.compare.cases import Evidence
+from ragspine.evals.compare.family import CompareConfig, judge
+from ragspine.evals.compare.paired_md import COMPARE_MD, p_text, render_compare
+from ragspine.evals.compare.pairing import Paired, flip, pair_runs
+from ragspine.evals.compare.record import (
+    Agreement,
+    CaseRef,
+    Comparison,
+    Gate,
+    MetricComparison,
+    Side,
 )
-from ragspine.evals.report.markdown import num
-from ragspine.evals.report.wording import md
-from ragspine.evals.run.folder import LoadedRun, load_run, unfinished_note
+from ragspine.evals.compare.stats import paired_interval
+from ragspine.evals.run.folder import LoadedRun, load_run
 from ragspine.evals.run.records import CaseResult, RecordError
-from ragspine.evals.score.metrics import Better, Metric, all_metrics
+from ragspine.evals.score.metrics import Metric, all_metrics
 
-COMPARE_SCHEMA_VERSION = 1
 COMPARE_JSON = "compare.json"
-COMPARE_MD = "compare.md"
-ALPHA = 0.05
-MDE_NOTE = 0.05  # above this minimum detectable effect the report says the set is small
-MAX_LISTED = 50  # cases per section in compare.md; GitHub comments stop at 65,536 characters
+MAX_ERROR_RATE = 0.1  # as `eval run` and `eval gate`
 TOKENS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-Verdict = Literal["better", "worse", "no detectable difference", "not judged"]
 
 
-class Side(StrictModel):
-    folder: str
-    run_id: str | None = None
-    provider: str
-    model: str | None = None
-    golden_hash: str
-    results: int  # in the run
-    left_out: int  # results whose (case, repeat) the other run does not hold
-    errors: int  # errored results among the pairs
-    unsupported_numbers: int  # over every result of the run
-    tokens: dict[str, int]  # summed over the pairs, so both sides count the same cases
-    cost: dict[str, Any] | None = None  # summary.json's, over the whole run, when it has one
-    unfinished: str | None = None  # what every command says of an unfinished run; None: finished
-
-
-class MetricComparison(StrictModel):
-    name: str
-    better: Better
-    pairs: int  # pairs both runs judged
-    a: float | None = None
-    b: float | None = None
-    delta: float | None = None  # B − A
-    ci_low: float | None = None
-    ci_high: float | None = None
-    a_only: int = 0  # discordant pairs: passed in A only
-    b_only: int = 0  # … in B only
-    p: float = 1.0  # exact McNemar
-    p_holm: float = 1.0
-    verdict: Verdict = "not judged"
-
-
-class Agreement(StrictModel):
-    name: str
-    agree: int
-    total: int  # answered pairs
-
-
-class CaseRef(StrictModel):
-    case_id: str
-    repeat: int
-    question: str
-    error_a: str | None = None
-    error_b: str | None = None
-
-
-class Gate(StrictModel):
-    margin: float
-    passed: bool
-    reasons: list[str]
-
-
-class Comparison(StrictModel):
-    schema_version: int = COMPARE_SCHEMA_VERSION
-    a: Side
-    b: Side
-    pairs: int
-    cases: int  # distinct case ids among the pairs: the bootstrap's clusters
-    metrics: list[MetricComparison]
-    agreement: list[Agreement]
-    per_tag: list[TagDelta]  # pass_rate over the pairs, for the tags the pairs have
-    regressed: list[CaseRef]  # pass → fail, answered pairs only
-    fixed: list[CaseRef]  # fail → pass, answered pairs only
-    errored: list[CaseRef]
-    mde: float
-    gate: Gate
-
-
-# -- comparing --------------------------------------------------------------------------------
-
-
-def _outcome(m: Metric, x: CaseResult, y: CaseResult) -> tuple[bool, bool] | None:
-    """Both results' verdicts on one rate, or None when the pair does not count for it."""
-    if m.over == "answered" and (x.error is not None or y.error is not None):
-        return None
-    if m.check is None:
-        return x.passed, y.passed
-    cx, cy = x.check(m.check), y.check(m.check)
-    return None if cx is None or cy is None else (cx.passed, cy.passed)
-
-
-def _metric(m: Metric, pairs: list[Pair]) -> MetricComparison:
-    judged = [(o, x.case_id) for x, y in pairs if (o := _outcome(m, x, y)) is not None]
-    out = MetricComparison(name=m.name, better=m.better, pairs=len(judged))
-    if not judged:
+def measure(m: Metric, e: Evidence) -> MetricComparison:
+    """A rate's difference, interval and discordance over the cases of its evidence; untested."""
+    out = MetricComparison(name=m.name, better=m.better, cases=len(e.cases))
+    if not e.cases:
         return out
-    xs = [float(pa) for (pa, _), _ in judged]
-    ys = [float(pb) for (_, pb), _ in judged]
-    delta, low, high = paired_bootstrap(xs, ys, clusters=[case for _, case in judged])
-    out.a, out.b = round(sum(xs) / len(xs), 6), round(sum(ys) / len(ys), 6)
-    out.delta, out.ci_low, out.ci_high = round(delta, 6), round(low, 6), round(high, 6)
-    out.a_only = sum(1 for (pa, pb), _ in judged if pa and not pb)
-    out.b_only = sum(1 for (pa, pb), _ in judged if pb and not pa)
-    out.p = mcnemar_exact(out.a_only, out.b_only)
+    d = e.diff
+    low, high = paired_interval(d)
+    out.a, out.b = round(Evidence.share(e.a), 6), round(Evidence.share(e.b), 6)
+    out.delta, out.ci_low, out.ci_high = round(float(d.mean()), 6), round(low, 6), round(high, 6)
+    out.a_only, out.b_only = int((d < 0).sum()), int((d > 0).sum())
+    out.discordance = round(float((d * d).mean()), 6)
     return out
 
 
-def _verdict(m: MetricComparison) -> Verdict:
-    """Better or worse only when the adjusted test and the interval agree there is a change."""
-    if m.ci_low is None or m.ci_high is None:
-        return "not judged"
-    if m.p_holm >= ALPHA or m.ci_low <= 0 <= m.ci_high:
-        return "no detectable difference"
-    return "better" if (m.ci_low > 0) == (m.better != "lower") else "worse"
-
-
-def _agreement(name: str, answered: list[Pair], what: Callable[[CaseResult], Any]) -> Agreement:
+def _agreement(name: str, answered: list[Any], what: Callable[[CaseResult], Any]) -> Agreement:
     """How often A and B did the same thing, whether or not it was what the golden expects."""
     agree = sum(1 for x, y in answered if what(x) == what(y))
     return Agreement(name=name, agree=agree, total=len(answered))
@@ -168,25 +79,52 @@ def _side(run: LoadedRun, paired: list[CaseResult], left_out: int) -> Side:
         results=len(run.results),
         left_out=left_out,
         errors=sum(1 for x in paired if x.error is not None),
+        errored_cases=evidence_of.errored_cases(paired),
         unsupported_numbers=sum(len(x.unsupported_numbers) for x in run.results),
         tokens={k: v for k, v in tokens.items() if v or k in TOKENS[:2]},
         cost=run.summary.cost,
         unfinished=run.unfinished,
+        repeats=evidence_of.repeats(paired),
     )
 
 
-def _gate(metrics: list[MetricComparison], b: LoadedRun, margin: float) -> Gate:
-    """Fails on an unfinished B, a rate worse beyond the margin with confidence, or on any
-    unsupported number."""
+def inconclusive(a: Side, b: Side, pairs: int, limit: float) -> str | None:
+    """``B errored on 40 cases`` when a side's errored share of the pairs is over ``limit``."""
+    over = [(name, s) for name, s in (("A", a), ("B", b)) if s.errors / pairs > limit]
+    if not over:
+        return None
+    said = [f"{name} errored on {s.errored_cases} cases" for name, s in over]
+    return " and ".join(said)
+
+
+def _error_reason(a: Side, b: Side, pairs: int, limit: float, why: str) -> str:
+    shares = ", ".join(
+        f"{name} {s.errors} of {pairs} results ({s.errors / pairs:.0%})"
+        for name, s in (("A", a), ("B", b))
+        if s.errors / pairs > limit
+    )
+    return (
+        f"inconclusive: {why} ({shares}), above the error-rate limit {limit:g}: quality was not "
+        "judged; the errors are listed apart"
+    )
+
+
+def _gate(c: Comparison, b: LoadedRun, margin: float) -> Gate:
+    """Fails on an unfinished B, on a run errored past its limit (named as errors, never as a
+    quality regression), on a judged rate worse beyond the margin with confidence, or on any
+    unsupported number in B."""
     reasons = [f"B {b.folder}: {b.unfinished}"] if b.unfinished else []
-    for m in metrics:
-        if m.verdict != "worse" or m.ci_low is None or m.ci_high is None:
+    if c.inconclusive:
+        reasons.append(_error_reason(c.a, c.b, c.pairs, c.max_error_rate, c.inconclusive))
+    for m in c.metrics:
+        if m.verdict != "worse" or m.same_as or m.ci_low is None or m.ci_high is None:
             continue
         beyond = m.ci_low > margin if m.better == "lower" else m.ci_high < -margin
         if beyond:
+            test = "p" if m.role == "primary" else "Holm p"
             reasons.append(
                 f"{m.name} is worse: Δ {m.delta:+.3f} (95% CI {m.ci_low:+.3f} to "
-                f"{m.ci_high:+.3f}, Holm p {p_text(m.p_holm)}), beyond the margin {margin:g}"
+                f"{m.ci_high:+.3f}, {test} {p_text(m.p_adjusted)}), beyond the margin {margin:g}"
             )
     found = [r for r in b.results if r.unsupported_numbers]
     if found:
@@ -198,27 +136,39 @@ def _gate(metrics: list[MetricComparison], b: LoadedRun, margin: float) -> Gate:
     return Gate(margin=margin, passed=not reasons, reasons=reasons)
 
 
-def compare_paired(paired: Paired, *, margin: float = 0.0) -> Comparison:
-    """The statistics of B against A on the (case, repeat) pairs both hold."""
+def compare_paired(
+    paired: Paired,
+    *,
+    margin: float = 0.0,
+    config: CompareConfig | None = None,
+    max_error_rate: float = MAX_ERROR_RATE,
+) -> Comparison:
+    """The statistics of B against A on the cases both hold."""
     ra, rb, pairs = paired.a, paired.b, paired.pairs
     if not pairs:
         raise RecordError(
             f"{ra.folder} and {rb.folder} share no case: nothing to compare "
             f"(golden {ra.record.golden_hash} and {rb.record.golden_hash})"
         )
+    config = config or CompareConfig()
     answered = [(x, y) for x, y in pairs if x.error is None and y.error is None]
-    metrics = [_metric(m, pairs) for m in all_metrics() if m.kind == "rate"]
-    adjusted = holm({m.name: m.p for m in metrics if m.pairs})
-    for m in metrics:
-        m.p_holm = round(adjusted.get(m.name, 1.0), 6)
-        m.verdict = _verdict(m)
-    cases = len({x.case_id for x, _ in pairs})
+    a = _side(ra, [x for x, _ in pairs], paired.left_out("a"))
+    b = _side(rb, [y for _, y in pairs], paired.left_out("b"))
+    rates = [m for m in all_metrics() if m.kind == "rate"]
+    evidence = {m.name: evidence_of.evidence(m, pairs) for m in rates}
+    metrics = [measure(m, evidence[m.name]) for m in rates]
+    why = inconclusive(a, b, len(pairs), max_error_rate)
+    judge(metrics, evidence, config, inconclusive=why)
     flips = [(flip(x, y), x, y) for x, y in pairs]
-    return Comparison(
-        a=_side(ra, [x for x, _ in pairs], paired.left_out("a")),
-        b=_side(rb, [y for _, y in pairs], paired.left_out("b")),
+    c = Comparison(
+        a=a,
+        b=b,
         pairs=len(pairs),
-        cases=cases,
+        cases=len({x.case_id for x, _ in pairs}),
+        primary=config.primary,
+        family=config.members(),
+        max_error_rate=max_error_rate,
+        inconclusive=why,
         metrics=metrics,
         agreement=[
             _agreement("route", answered, lambda r: r.route),
@@ -228,135 +178,27 @@ def compare_paired(paired: Paired, *, margin: float = 0.0) -> Comparison:
         regressed=[_ref(x, y) for f, x, y in flips if f == "regressed"],
         fixed=[_ref(x, y) for f, x, y in flips if f == "fixed"],
         errored=[_ref(x, y, errors=True) for f, x, y in flips if f == "errored"],
-        mde=round(min_detectable_effect(cases), 6),
-        gate=_gate(metrics, rb, margin),
+        gate=Gate(margin=margin, passed=True, reasons=[]),
     )
+    c.gate = _gate(c, rb, margin)
+    return c
 
 
-def compare_runs(a: Path, b: Path, *, margin: float = 0.0) -> Comparison:
-    """Compare run A with run B (the candidate) on the (case, repeat) pairs both hold."""
-    return compare_paired(pair_runs(load_run(a), load_run(b)), margin=margin)
-
-
-# -- writing ----------------------------------------------------------------------------------
-
-
-def _signed(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.3f}"
-
-
-def p_text(p: float | None) -> str:
-    """A p-value as people read one: 0.0123, or < 0.0001 (a float underflows to 0)."""
-    if p is None:
-        return "—"
-    return "< 0.0001" if p < 1e-4 else f"{p:.3g}"
-
-
-def metric_table(c: Comparison, *, full: bool = True) -> str:
-    """The rates as a github table; ``full`` adds the McNemar and Holm p columns."""
-    rows = []
-    for m in c.metrics:
-        ci = "—" if m.ci_low is None else f"[{_signed(m.ci_low)}, {_signed(m.ci_high)}]"
-        tests = [p_text(m.p), p_text(m.p_holm)] if full else []
-        rows.append([m.name, num(m.a), num(m.b), _signed(m.delta), ci, *tests, m.verdict])
-    tests = ["McNemar p", "Holm p"] if full else []
-    return _table(rows, ["metric", "A", "B", "Δ", "95% CI", *tests, "verdict"])
-
-
-def _table(rows: list[list[str]], headers: list[str]) -> str:
-    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
-
-
-def label(s: Side) -> str:
-    """``provider:model`` as the run names them."""
-    return f"{s.provider}:{s.model}" if s.model else s.provider
-
-
-def _describe(name: str, s: Side) -> str:
-    return (
-        f"- **{name}** {md(s.folder)}: {md(label(s))} · run {md(s.run_id or 'baseline')} · "
-        f"golden {md(s.golden_hash[:19])} · {s.results} results, {s.left_out} left out"
+def compare_runs(
+    a: Path,
+    b: Path,
+    *,
+    margin: float = 0.0,
+    config: CompareConfig | None = None,
+    max_error_rate: float = MAX_ERROR_RATE,
+) -> Comparison:
+    """Compare run A with run B (the candidate) on the cases both hold."""
+    return compare_paired(
+        pair_runs(load_run(a), load_run(b)),
+        margin=margin,
+        config=config,
+        max_error_rate=max_error_rate,
     )
-
-
-def _listed(title: str, refs: list[CaseRef], more: Callable[[CaseRef], str]) -> list[str]:
-    lines = [f"### {title} ({len(refs)})", "", *([] if refs else ["_none_"])]
-    for r in refs[:MAX_LISTED]:
-        repeat = f" (repeat {r.repeat})" if r.repeat else ""
-        lines.append(f"- **{md(r.case_id)}**{repeat}: {md(r.question, 160)}{more(r)}")
-    if len(refs) > MAX_LISTED:
-        lines.append(f"- … and {len(refs) - MAX_LISTED} more in {COMPARE_JSON}")
-    return [*lines, ""]
-
-
-def _errors(r: CaseRef) -> str:
-    def side(err: str | None) -> str:
-        return "answered" if err is None else f"error: {md(err, 160)}"
-
-    return f" · A {side(r.error_a)} · B {side(r.error_b)}"
-
-
-def _cost(cost: dict[str, Any] | None) -> str:
-    usd = (cost or {}).get("usd")
-    if isinstance(usd, int | float):
-        return f"${usd:.4f}"
-    return "—" if cost is None else md(cost.get("note", "unknown"))
-
-
-def _share(n: int, total: int) -> str:
-    return f"{n}/{total}" + (f" ({n / total:.0%})" if total else "")
-
-
-def render_compare(c: Comparison, *, gate: bool = False) -> str:
-    """compare.md, a pull-request comment; ``gate`` adds the gate's verdict and its reasons."""
-    tags = [
-        [md(t.tag), str(t.pairs), _share(t.a_passed, t.pairs), _share(t.b_passed, t.pairs)]
-        + [_signed((t.b_passed - t.a_passed) / t.pairs)]
-        + [str(n) for n in (t.fixed, t.regressed, t.errored)]
-        for t in c.per_tag
-    ]
-    tokens = [[k, str(c.a.tokens.get(k, 0)), str(c.b.tokens.get(k, 0))] for k in c.b.tokens]
-    if c.a.cost is not None or c.b.cost is not None:
-        tokens.append(["cost (whole run)", _cost(c.a.cost), _cost(c.b.cost)])
-    lines = [f"## Model comparison: {md(label(c.a))} → {md(label(c.b))}", ""]
-    lines += [_describe("A", c.a), _describe("B", c.b), ""]
-    lines += unfinished_note("A", c.a.folder, c.a.unfinished)
-    lines += unfinished_note("B", c.b.folder, c.b.unfinished)
-    lines += [
-        f"Compared on **{c.pairs} pairs** ({c.cases} cases); left out: {c.a.left_out} results "
-        f"only in A, {c.b.left_out} only in B.",
-        "",
-    ]
-    if c.a.golden_hash != c.b.golden_hash:
-        lines += ["> The golden sets differ: only the cases both runs hold are compared.", ""]
-    lines += [
-        metric_table(c),
-        "",
-        "A and B are over the pairs both runs judged; Δ is B − A; the 95% interval resamples "
-        f"whole cases. A verdict needs Holm p < {ALPHA:g} and an interval clear of 0.",
-        "",
-    ]
-    if c.mde > MDE_NOTE:
-        lines += [
-            f"> With {c.cases} cases a difference in a rate smaller than about {c.mde:.2f} "
-            f"cannot be detected (α {ALPHA:g}, power 0.8): no detectable difference is not "
-            "no difference.",
-            "",
-        ]
-    lines += ["### Agreement between A and B (answered pairs)", ""]
-    lines += [*(f"- {a.name}: {_share(a.agree, a.total)}" for a in c.agreement), ""]
-    headers = ["tag", "pairs", "A", "B", "Δ", "fixed", "regressed", "errored"]
-    lines += ["### pass_rate per tag", "", _table(tags, headers) if tags else "_none_", ""]
-    lines += _listed("Regressed (pass → fail)", c.regressed, lambda _: "")
-    lines += _listed("Fixed (fail → pass)", c.fixed, lambda _: "")
-    lines += [f"Errored results among the pairs: A {c.a.errors}, B {c.b.errors}.", ""]
-    lines += _listed("Errored pairs (not counted as flips)", c.errored, _errors)
-    lines += ["### Tokens (over the pairs) and cost", "", _table(tokens, ["", "A", "B"]), ""]
-    if gate:
-        verdict = "passed" if c.gate.passed else "FAILED"
-        lines += [f"### Gate: {verdict} (margin {c.gate.margin:g})", ""]
-        lines += [*(f"- {md(r, 2000)}" for r in c.gate.reasons), ""] if c.gate.reasons else []
-    return "\n".join(lines)
 
 
 def write_compare(result: Comparison, out: Path, *, gate: bool = False) -> None:

@@ -23,6 +23,7 @@ from ragspine.evals.report.markdown import (
     narrative_note,
     num,
     ordered,
+    repeats_note,
 )
 from ragspine.evals.report.wording import check_text
 from ragspine.evals.run.records import CaseResult, RunRecord, Summary
@@ -190,14 +191,14 @@ def _repeats(summary: Summary) -> str:
     svg = ch.hbars("repeats", f"verdicts over {k} repeats of {cases} cases", bars, scale=cases)
     rates = ch.meta(
         [
-            (f"pass@{k} (some repeat passes)", f"{r['pass_at_k']:.3f}"),
-            (f"pass^{k} (every repeat passes)", f"{r['pass_hat_k']:.3f}"),
+            (f"pass@{k} (some repeat passes)", num(r["pass_at_k"])),
+            (f"pass^{k} (every repeat passes)", num(r["pass_hat_k"])),
             ("flaky cases", esc(", ".join(r["flaky_cases"]) or "none")),
         ]
     )
     note = (
         "The intervals above cluster each case's repeats: they are not independent trials. "
-        "A flaky case is never retried until it is green."
+        "A flaky case is never retried until it is green. " + repeats_note(r)
     )
     fig = ch.figure("repeats", svg, note)
     return ch.section(f"Repeats ({k} per case, {cases} cases)", fig, rates)

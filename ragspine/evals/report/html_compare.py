@@ -7,15 +7,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ragspine.evals.compare.paired import (
-    ALPHA,
-    MDE_NOTE,
-    CaseRef,
-    Comparison,
-    Side,
+from ragspine.evals.compare.paired_md import (
+    errors_line,
     label,
+    mde_note,
+    method_note,
     p_text,
+    repeat_rows,
+    role_text,
 )
+from ragspine.evals.compare.record import CaseRef, Comparison, Side
 from ragspine.evals.report import charts as ch
 from ragspine.evals.report.charts import esc
 
@@ -55,20 +56,30 @@ def _metric_rows(c: Comparison) -> str:
         bar = ch.interval(m.delta, m.ci_low, m.ci_high, lo=-span, hi=span, color=color, title=title)
         pair = ch.paired(m.a, m.b, title=f"{m.name}: A {ch.fmt(m.a)}, B {ch.fmt(m.b)}")
         css = m.verdict if m.verdict in VERDICT_COLOR else "same"
-        badge = f'<span class="badge {css}">{m.verdict}</span>'
+        badge = f'<span class="badge {css}">{esc(m.verdict)}</span>'
+        mde = "—" if m.mde is None else f"{m.mde:.3f}"
         rows.append(
-            f'<tr data-metric="{esc(m.name)}"><td>{esc(m.name)}</td><td class="n">{m.pairs}</td>'
-            f'<td>{pair}</td><td class="nw">{bar} {delta} {ci}</td>'
-            f'<td class="n">{p_text(m.p)}</td>'
-            f'<td class="n">{p_text(m.p_holm)}</td><td>{badge}</td></tr>'
+            f'<tr data-metric="{esc(m.name)}"><td>{esc(m.name)}</td><td>{esc(role_text(m))}</td>'
+            f'<td class="n">{m.cases}</td><td>{pair}</td><td class="nw">{bar} {delta} {ci}</td>'
+            f'<td class="n">{p_text(m.p)}</td><td class="n">{p_text(m.p_adjusted)}</td>'
+            f'<td class="n">{mde}</td><td>{badge}</td></tr>'
         )
-    headers = ["metric", "pairs", "A vs B", f"Δ = B − A, 95% CI (axis ±{span:g})"]
-    rates = ch.table([*headers, "McNemar p", "Holm p", "verdict"], rows, ' data-chart="metrics"')
-    note = (
-        "A and B are over the pairs both runs judged; the interval resamples whole cases. "
-        f"A verdict needs Holm p < {ALPHA:g} and an interval clear of 0."
-    )
-    return rates + f'<p class="note">{note}</p>'
+    headers = ["metric", "role", "cases", "A vs B", f"Δ = B − A, 95% CI (axis ±{span:g})"]
+    headers += ["p (exact)", "adjusted p", "80% power at", "verdict"]
+    rates = ch.table(headers, rows, ' data-chart="metrics"')
+    return rates + f'<p class="note">{esc(method_note(c))}</p>'
+
+
+def _repeats(c: Comparison) -> str:
+    if not (c.a.repeats or c.b.repeats):
+        return ""
+    rows = [
+        f'<tr><td>{esc(name)}</td><td class="n">{a}</td><td class="n">{b}</td>'
+        f'<td class="n">{d}</td></tr>'
+        for name, a, b, d in repeat_rows(c)
+    ]
+    table = ch.table(["", "A", "B", "Δ"], rows, ' class="narrow" data-chart="repeats-compare"')
+    return ch.section("Repeats (each side over its answered repeats)", table)
 
 
 def _tag_rows(c: Comparison) -> str:
@@ -132,9 +143,14 @@ def render_compare_html(comparison: Comparison, *, gate: bool = True) -> str:
     c = comparison
     title = f"Model comparison: {_name(c.a)} → {_name(c.b)}"
     intro = (
-        f"<p>Compared on <b>{c.pairs} pairs</b> ({c.cases} cases); left out: {c.a.left_out} "
+        f"<p>Compared on <b>{c.cases} cases</b> ({c.pairs} pairs); left out: {c.a.left_out} "
         f"results only in A, {c.b.left_out} only in B.</p>"
     )
+    if c.inconclusive:
+        intro += (
+            f'<p class="note" data-note="inconclusive"><b>Inconclusive: {esc(c.inconclusive)}.'
+            f"</b> {esc(errors_line(c))}</p>"
+        )
     for name, side in (("A", c.a), ("B", c.b)):
         if side.unfinished:
             intro += (
@@ -145,24 +161,21 @@ def render_compare_html(comparison: Comparison, *, gate: bool = True) -> str:
         intro += (
             '<p class="note">The golden sets differ: only the cases both hold are compared.</p>'
         )
-    if c.mde > MDE_NOTE:
-        intro += (
-            f'<p class="note" data-note="mde">With {c.cases} cases a difference in a rate smaller '
-            f"than about {c.mde:.2f} cannot be detected (α {ALPHA:g}, power 0.8): no detectable "
-            "difference is not no difference.</p>"
-        )
+    if note := mde_note(c):
+        intro += f'<p class="note" data-note="mde">{esc(note)}</p>'
     agreement = "".join(f"<li>{esc(a.name)}: {a.agree}/{a.total}</li>" for a in c.agreement)
     body = [
         f"<header><h1>{esc(title)}</h1>{ch.meta([_side('A', c.a), _side('B', c.b)])}"
         f"{intro}</header>",
         ch.section("Rates, A vs B", _metric_rows(c)),
+        _repeats(c),
         ch.section("Agreement between A and B (answered pairs)", f"<ul>{agreement}</ul>"),
         ch.section("pass_rate per tag", _tag_rows(c)),
         ch.section(f"Regressed: pass → fail ({len(c.regressed)})", _refs(c.regressed)),
         ch.section(f"Fixed: fail → pass ({len(c.fixed)})", _refs(c.fixed)),
         ch.section(
             f"Errored pairs, not counted as flips ({len(c.errored)})",
-            f'<p class="note">Errored results among the pairs: A {c.a.errors}, B {c.b.errors}.</p>',
+            f'<p class="note">{esc(errors_line(c))}</p>',
             _refs(c.errored, errors=True),
         ),
         ch.section("Tokens (over the pairs) and cost", _tokens(c)),

@@ -21,7 +21,8 @@ from urllib.parse import quote
 
 from ragspine.errors import RagSpineError, RecordError
 from ragspine.evals.compare.diff import DIFF_MD
-from ragspine.evals.compare.paired import COMPARE_JSON, COMPARE_MD
+from ragspine.evals.compare.paired import COMPARE_JSON
+from ragspine.evals.compare.paired_md import COMPARE_MD
 from ragspine.evals.report import charts as ch
 from ragspine.evals.report.charts import esc
 from ragspine.evals.report.html import HTML_FILE

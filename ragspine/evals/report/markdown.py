@@ -79,8 +79,8 @@ def headline_text(summary: Summary) -> str:
     if r := summary.repeats:
         lines.append(
             f"{'repeats':<24}{r['k']} per case: {r['stable_pass']} stable pass, {r['flaky']} "
-            f"flaky, {r['stable_fail']} stable fail; pass@{r['k']} {r['pass_at_k']:.3f}  "
-            f"pass^{r['k']} {r['pass_hat_k']:.3f}"
+            f"flaky, {r['stable_fail']} stable fail; pass@{r['k']} {num(r['pass_at_k'])}  "
+            f"pass^{r['k']} {num(r['pass_hat_k'])}"
         )
     return "\n".join(lines)
 
@@ -145,8 +145,8 @@ def _repeats(summary: Summary) -> list[str]:
         ["stable pass", str(r["stable_pass"])],
         ["flaky", str(r["flaky"])],
         ["stable fail", str(r["stable_fail"])],
-        [f"pass@{k} (some repeat passes)", f"{r['pass_at_k']:.3f}"],
-        [f"pass^{k} (every repeat passes)", f"{r['pass_hat_k']:.3f}"],
+        [f"pass@{k} (some repeat passes)", num(r["pass_at_k"])],
+        [f"pass^{k} (every repeat passes)", num(r["pass_hat_k"])],
     ]
     flaky = ", ".join(md(c) for c in r["flaky_cases"]) or "_none_"
     return [
@@ -155,11 +155,21 @@ def _repeats(summary: Summary) -> list[str]:
         _table(rows, ["verdict", "cases"]),
         "",
         "The intervals above cluster each case's repeats: they are not independent trials. "
-        "A flaky case is never retried until it is green.",
+        "A flaky case is never retried until it is green. " + repeats_note(r),
         "",
         f"Flaky cases: {flaky}",
         "",
     ]
+
+
+def repeats_note(r: dict[str, Any]) -> str:
+    """How errors shaped the repeat verdicts: each case is read over its answered repeats."""
+    note = "Each case is read over the repeats its provider answered."
+    if r.get("short"):
+        note += f" {r['short']} case(s) had fewer than {r['k']} answered (the rest errored)."
+    if r.get("unanswered"):
+        note += f" {r['unanswered']} case(s) had none answered and are in no rate."
+    return note
 
 
 def _per_tag(summary: Summary) -> str:

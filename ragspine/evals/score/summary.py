@@ -17,18 +17,23 @@ import pandas as pd
 
 from ragspine.evals.run.records import CaseResult, Summary
 from ragspine.evals.score.metrics import counted_fields, scored_rates
+from ragspine.evals.score.repeats import repeat_verdicts
 
 Z95 = 1.959963984540054
 
 
-def wilson(count: int, total: int) -> dict[str, Any]:
-    """A proportion with its Wilson score interval: sane at 0/n and n/n, unlike the normal one."""
+def wilson(count: int, total: int, *, effective: float | None = None) -> dict[str, Any]:
+    """A proportion with its Wilson score interval: sane at 0/n and n/n, unlike the normal one.
+
+    ``effective``: the independent draws the trials are worth (fewer when they are clustered).
+    """
     if total == 0:
         return {"value": None, "count": 0, "total": 0, "ci_low": None, "ci_high": None}
     p = count / total
-    denom = 1 + Z95**2 / total
-    centre = (p + Z95**2 / (2 * total)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / total + Z95**2 / (4 * total**2)) / denom
+    n = float(total if effective is None else effective)
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n**2)) / denom
     return {
         "value": round(p, 6),
         "count": count,
@@ -76,11 +81,15 @@ def _frame(results: Iterable[CaseResult], counted: dict[str, str]) -> pd.DataFra
 
 
 def clustered(passed: pd.Series, case: pd.Series) -> dict[str, Any]:
-    """A proportion over repeated trials with an interval that clusters by case.
+    """A proportion over repeated trials: a Wilson interval over the trials a design effect says
+    they are worth.
 
-    Repeats of one case are not independent (the same question, the same passages), so the
-    Wilson interval, which counts every trial as one more independent draw, is too narrow. The
-    ratio estimator's cluster-robust variance widens it by how much cases differ from each other.
+    Repeats of one case are not independent (the same question, the same passages): counted as
+    independent draws they make the interval too narrow. The design effect is the ratio of the
+    cluster-robust variance (cases as the unit) to the binomial one, kept between 1 (repeats as
+    unlike as independent trials) and the repeats per case (every repeat alike: the evidence of
+    one). Where it cannot be read (every trial passed, or none did) it is the repeats per case,
+    so k identical repeats give the interval one repeat gives, and never a zero-width one.
     """
     by_case = pd.DataFrame({"x": passed.astype(float), "case": case.to_numpy()}).groupby("case")
     x, m = by_case["x"].sum(), by_case["x"].count()
@@ -88,16 +97,14 @@ def clustered(passed: pd.Series, case: pd.Series) -> dict[str, Any]:
     if n < 2 or total == 0:
         return wilson(count, total)
     p = count / total
-    var = n / (n - 1) * float(((x - p * m) ** 2).sum()) / total**2
-    half = Z95 * math.sqrt(var)
-    return {
-        "value": round(p, 6),
-        "count": count,
-        "total": total,
-        "ci_low": round(max(0.0, p - half), 6),
-        "ci_high": round(min(1.0, p + half), 6),
-        "clustered": n,  # cases: the interval treats each case's repeats as one draw
-    }
+    most = total / n
+    deff = most
+    if 0 < p < 1:
+        robust = n / (n - 1) * float(((x - p * m) ** 2).sum()) / total**2
+        deff = min(most, max(1.0, robust / (p * (1 - p) / total)))
+    out = wilson(count, total, effective=total / deff)
+    out["clustered"] = n  # cases: the interval counts each case's repeats as worth fewer draws
+    return out
 
 
 def _rate(passed: pd.Series, case: pd.Series) -> dict[str, Any]:
@@ -126,34 +133,13 @@ def _rates(df: pd.DataFrame) -> dict[str, Any]:
 
 
 def repeats(df: pd.DataFrame) -> dict[str, Any] | None:
-    """Each case's verdict over its repeats, and pass@k / pass^k for k = the repeats.
-
-    pass@k (some repeat passes) and pass^k (every repeat passes) are the unbiased estimators
-    over n trials with c passes: 1 − C(n−c, k)/C(n, k) and C(c, k)/C(n, k). A case that passes
-    only sometimes is flaky: listed apart, and never retried until it is green.
-    """
-    answered = df[~df["error"]]
-    per_case = answered.groupby("case_id")["passed"].agg(["sum", "count"])
-    if per_case.empty or int(per_case["count"].max()) < 2:
-        return None
-    k = int(per_case["count"].min())
-    c, n = per_case["sum"].astype(int), per_case["count"].astype(int)
-    stable_pass, stable_fail = c.eq(n), c.eq(0)
-    flaky = sorted(str(i) for i in per_case.index[~(stable_pass | stable_fail)])
-    pass_at = [
-        1 - math.comb(int(ni - ci), k) / math.comb(int(ni), k) for ci, ni in zip(c, n, strict=True)
-    ]
-    pass_hat = [math.comb(int(ci), k) / math.comb(int(ni), k) for ci, ni in zip(c, n, strict=True)]
-    return {
-        "k": k,
-        "cases": len(per_case),
-        "stable_pass": int(stable_pass.sum()),
-        "flaky": len(flaky),
-        "stable_fail": int(stable_fail.sum()),
-        "pass_at_k": round(sum(pass_at) / len(pass_at), 6),
-        "pass_hat_k": round(sum(pass_hat) / len(pass_hat), 6),
-        "flaky_cases": flaky,
-    }
+    """Each case's verdict over its answered repeats, and pass@k / pass^k (``score.repeats``)."""
+    answered = df["passed"].where(~df["error"])
+    per_case = pd.DataFrame({"c": answered.eq(True), "n": answered.notna(), "case": df["case_id"]})
+    sums = per_case.groupby("case").agg(c=("c", "sum"), n=("n", "sum"), run=("c", "size"))
+    return repeat_verdicts(
+        {str(i): (int(c), int(n), int(r)) for i, c, n, r in sums.itertuples(name=None)}
+    )
 
 
 def summarize(run_id: str | None, provider: str, results: Iterable[CaseResult]) -> Summary:

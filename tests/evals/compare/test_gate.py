@@ -128,7 +128,8 @@ def test_new_cases_are_coverage_and_missing_ones_need_allow_subset(tmp_path: Pat
          "the golden set changed (sha256:feed → sha256:beef)"),
         # an outage on a live provider: too few answered cases to judge quality
         ([BASE[0], ERRORED, ERRORED.model_copy(update={"case_id": "c"})], {"provider": "anthropic"},
-         "2 of 3 results ended in an error (67%), above the error-rate limit 0.1"),
+         "inconclusive: the current run errored on 2 case(s) (2 of 3 results, 67%), above "
+         "the error-rate limit 0.1: quality was not judged"),
     ],
 )  # fmt: skip
 def test_a_run_that_proves_nothing_fails_the_gate(
@@ -138,6 +139,33 @@ def test_a_run_that_proves_nothing_fails_the_gate(
     run = make_run(tmp_path / "run", current, **record)
     verdict = gate(base, run, None, allow_subset=True)
     assert not verdict.passed and any(r.startswith(reason) for r in verdict.reasons), verdict
+
+
+def test_an_outage_is_named_as_errors_never_as_a_quality_regression(tmp_path: Path) -> None:
+    base = make_run(tmp_path / "base", GREEN)
+    down = [
+        r.model_copy(update={"passed": False, "checks": [], "error": "ProviderError: 529"})
+        for r in GREEN
+    ]
+    run = make_run(tmp_path / "run", down, provider="anthropic")
+    verdict = gate(base, run, load_thresholds(_thresholds(tmp_path, STRICT)))
+    assert verdict.reasons == [
+        "inconclusive: the current run errored on 3 case(s) (3 of 3 results, 100%), above the "
+        "error-rate limit 0.1: quality was not judged (no regression or rate threshold is read "
+        "from so few answers)",
+        "metric errors = 3 is above its maximum 0",  # a count of errors still names them
+    ]  # no "regressed", no "pass_rate = 0 is below its minimum"
+
+
+def test_under_the_error_limit_a_case_that_only_errored_is_no_regression(tmp_path: Path) -> None:
+    ids = [f"c{i:02d}" for i in range(20)]
+    base = make_run(tmp_path / "base", [result(i) for i in ids])
+    current = [result(i) for i in ids]
+    current[3] = CaseResult(case_id="c03", passed=False, tags=["demo"], error="ProviderError: 529")
+    current[4] = result("c04", failed=ROUTE_FAIL, route="narrative")  # a real regression
+    run = make_run(tmp_path / "run", current, provider="anthropic")
+    verdict = gate(base, run, None)  # 1 of 20 errored: under the 0.1 limit
+    assert verdict.reasons == ["regressed: c04: route (routed narrative, expected structured)"]
 
 
 def test_an_unfinished_run_folder_says_how_to_resume_it(tmp_path: Path) -> None:
@@ -222,6 +250,22 @@ def test_a_thresholds_file_loads(tmp_path: Path) -> None:
     assert load_thresholds(_thresholds(tmp_path, "")).min == {}  # empty: no lines to cross
 
 
+def test_the_compare_section_declares_the_primary_rate_and_the_family(tmp_path: Path) -> None:
+    text = "compare:\n  primary: answered_pass_rate\n  family: [status_accuracy, route_accuracy]\n"
+    declared = load_thresholds(_thresholds(tmp_path, text)).compare
+    assert declared.primary == "answered_pass_rate"
+    assert declared.members() == ["route_accuracy", "status_accuracy"]  # in report order
+    default = load_thresholds(_thresholds(tmp_path, STRICT)).compare
+    assert default.primary == "pass_rate" and "pass_rate" not in default.members()
+    assert "route_accuracy" in default.members()  # unset: every other rate
+
+
+def test_the_shipped_thresholds_files_load() -> None:
+    root = Path(__file__).parents[3]
+    for path in (root / "evals" / "thresholds.yaml", root / "examples/jinyu/thresholds.yaml"):
+        assert load_thresholds(path).compare.primary == "pass_rate", path
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -231,6 +275,16 @@ def test_a_thresholds_file_loads(tmp_path: Path) -> None:
         ("max:\n  errors: yes\n", "max.errors: Input should be a valid number"),  # bool ≠ 1.0
         ("- pass_rate\n", "a thresholds file is a mapping"),  # wrong shape
         ("min: [\n", "invalid YAML"),  # broken YAML
+        # compare's primary rate must be a rate (errors is a count)
+        ("compare:\n  primary: errors\n", "compare.primary.errors: not a rate; rates: pass_rate"),
+        # a typo in the family would judge nothing
+        ("compare:\n  family: [route_acuracy]\n", "compare.family.route_acuracy: not a rate"),
+        # the primary is tested alone: naming it in the family too is a mistake
+        ("compare:\n  family: [pass_rate]\n", "compare.family.pass_rate: the primary rate is"),
+        # a rate named twice
+        ("compare:\n  family: [route_accuracy, route_accuracy]\n", "route_accuracy: named twice"),
+        # an unknown key under compare
+        ("compare:\n  alpha: 0.1\n", "compare.alpha: Extra inputs are not permitted"),
     ],
 )
 def test_a_bad_thresholds_file_names_the_file_and_the_field(

@@ -64,6 +64,15 @@ def test_report_has_the_run_the_metrics_and_every_failure_with_its_reason(tmp_pa
     assert "ok-1" not in failures
 
 
+def test_repeats_say_which_cases_were_read_over_fewer_answered_repeats(tmp_path: Path) -> None:
+    errored = CaseResult(case_id="b", repeat=1, passed=False, error="ProviderError: 529")
+    results = [result("a"), result("a", repeat=1), result("b"), errored]
+    text = (_write(tmp_path, results) / REPORT_FILE).read_text("utf-8")
+    assert "## Repeats (2 per case, 2 cases)" in text
+    assert "1 case(s) had fewer than 2 answered (the rest errored)." in text
+    assert "| pass@2 (some repeat passes)  | 1 " in text  # b over its one answered repeat
+
+
 def test_a_green_run_says_so(tmp_path: Path) -> None:
     text = (_write(tmp_path, [result("ok")]) / REPORT_FILE).read_text("utf-8")
     assert "## Failures (0)" in text and "every case passed" in text

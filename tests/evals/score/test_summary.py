@@ -80,6 +80,8 @@ def test_repeats_get_a_verdict_per_case_and_intervals_that_cluster_by_case() -> 
         "stable_fail": 1,
         "pass_at_k": 0.75,  # all but "never" pass at least once in 3
         "pass_hat_k": 0.5,  # only the two stable ones pass every time
+        "short": 0,  # every case answered all 3
+        "unanswered": 0,
         "flaky_cases": ["sometimes"],
     }
     rate = s.metrics["pass_rate"]
@@ -91,3 +93,67 @@ def test_repeats_get_a_verdict_per_case_and_intervals_that_cluster_by_case() -> 
 def test_a_run_without_repeats_has_no_repeat_verdicts() -> None:
     s = summarize("run", "mock", [_r("a", True, [], []), _r("b", False, [], [])])
     assert s.repeats is None and "clustered" not in s.metrics["pass_rate"]
+
+
+def _repeated(outcomes: dict[str, list[bool | None]]) -> list[CaseResult]:
+    """Each case's repeats: True passed, False failed, None errored."""
+    return [
+        _r(case, bool(ok), ["t"], [] if ok is None else [Check(name="route", passed=ok)],
+           repeat=k, **({"error": "ProviderError: 529"} if ok is None else {}))
+        for case, runs in outcomes.items()
+        for k, ok in enumerate(runs)
+    ]  # fmt: skip
+
+
+def test_a_case_with_errored_repeats_is_read_over_its_answered_ones_and_k_stays() -> None:
+    # 10 cases × 3: 6 stable pass (one of them answered only once), 2 flaky, 2 stable fail
+    outcomes: dict[str, list[bool | None]] = {f"p{i}": [True] * 3 for i in range(5)}
+    outcomes |= {
+        "errored-twice": [None, True, None],  # contributes over its one answered repeat
+        "flaky1": [True, False, True],
+        "flaky2": [False, False, True],
+        "fail1": [False] * 3,
+        "fail2": [False] * 3,
+    }
+    r = summarize("run", "anthropic", _repeated(outcomes)).repeats
+    assert r is not None
+    assert (r["k"], r["cases"], r["short"], r["unanswered"]) == (3, 10, 1, 0)
+    assert (r["pass_at_k"], r["pass_hat_k"]) == (0.8, 0.6)  # not pass@1 = pass^1 = 0.70
+    assert (r["stable_pass"], r["flaky"], r["stable_fail"]) == (6, 2, 2)
+
+
+def test_a_case_with_every_repeat_errored_is_counted_apart() -> None:
+    r = summarize("run", "anthropic", _repeated({"a": [True, True], "b": [None, None]})).repeats
+    assert r is not None and (r["k"], r["cases"], r["unanswered"], r["pass_at_k"]) == (2, 1, 1, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "count", "total"),
+    [
+        # 20 cases × 4 repeats, every one passed: 80/80 is not certainty
+        ({f"c{i}": [True] * 4 for i in range(20)}, 80, 80),
+        # 4 cases each passing 1 of 3: every case alike, yet 4/12 is not exactly a third
+        ({f"c{i}": [True, False, False] for i in range(4)}, 4, 12),
+        # one case failed every repeat
+        ({**{f"c{i}": [True] * 3 for i in range(9)}, "bad": [False] * 3}, 27, 30),
+    ],
+)
+def test_a_repeated_rate_interval_is_never_zero_width(
+    outcomes: dict[str, list[bool | None]], count: int, total: int
+) -> None:
+    rate = summarize("run", "mock", _repeated(outcomes)).metrics["pass_rate"]
+    assert (rate["count"], rate["total"]) == (count, total)
+    assert rate["ci_high"] - rate["ci_low"] > 0.05
+    assert rate["ci_low"] <= rate["value"] <= rate["ci_high"]
+
+
+def test_identical_repeats_give_the_interval_of_one_repeat() -> None:
+    once = {f"c{i}": [i % 4 != 0] for i in range(20)}  # 15 of 20 pass
+    thrice = {case: runs * 3 for case, runs in once.items()}
+    one = summarize("run", "mock", _repeated(once)).metrics["pass_rate"]
+    three = summarize("run", "mock", _repeated(thrice)).metrics["pass_rate"]
+    assert (one["value"], one["ci_low"], one["ci_high"]) == (
+        three["value"],
+        three["ci_low"],
+        three["ci_high"],
+    )
