@@ -35,8 +35,9 @@ def _alias_pattern(alias: str, *, inflect: bool = False) -> str:
     return head + body + tail
 
 
-# After a ratio's name written without 率 (流动比): not what a comparison puts after 比.
-_NOT_A_COMPARISON = r"(?![上去前同本较前往历\d一二两三四五六七八九十])"
+# After a ratio's name written without 率 (流动比): not what a comparison puts after 比, a period
+# (上年, 同期, 年初, 期初, 2020年) or a direction (比…增加, 高, 低).
+_NOT_A_COMPARISON = r"(?![上去前同本较往历年期季月初末增减高低升降\d一二两三四五六七八九十])"
 
 
 class AliasMatcher:
