@@ -139,6 +139,9 @@ class Glossary:
         self.words = frozenset(
             compact(w) for key, words in terms.items() if not key.startswith("place") for w in words
         )
+        self.kinds = tuple(  # (kind, word) for every word matched, places included
+            (key.split(_SEP, 1)[0], w) for key, words in terms.items() for w in words
+        )
         self._all = AliasMatcher(terms, include_codes=False)
         self._last: tuple[str, list[tuple[str, AliasMatch]]] = ("\x00", [])
 
