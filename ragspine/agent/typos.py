@@ -6,9 +6,10 @@ correction is returned with where it was written, for the answer's 【假设】 
 Bounded so that another word is never read as a metric:
 - only a run of Chinese characters as long as the name, standing as a word (the text's edge,
   a known word, or a function character such as 的 or 是 on each side: 营业时间 is not 营业额
-  misspelt), that is not itself a word of the glossary or of the Chinese dictionary, and whose
-  differing character is not part of a dictionary word reaching past it (门店属于 is 门店 and
-  属于, not 门店数 misspelt);
+  misspelt), that is not itself a word of the glossary or of the Chinese dictionary; where its
+  differing character is part of a dictionary word reaching past it and the rest of the run is
+  whole words, the run is read as written (门店属于 is 门店 and 属于, not 门店数 misspelt, while
+  营业收如是 is 营业收入: 营业收 is no whole word);
 - the one character that differs is either
   - a slip of the pen: a character no known term is written with, in a run no known word
     covers (税后利润 is not 税前利润, since 后 is written in other terms; 营业收人 is not
@@ -121,8 +122,8 @@ def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
             if word is None or word not in table.quantities or _dictionary_word(window):
                 continue
             at = start + next(i for i in range(length) if window[i] != word[i])
-            if _joined(text, at, start, end):
-                continue  # 门店属于: 属 is written in 属于, not a slip for 门店数's 数
+            if _as_written(text, at, start, end, covered):
+                continue  # 门店属于: 门店 and 属于 as written, not 门店数 misspelt
             chars[start:end] = list(word)
             covered.update(range(start, end))
             matches = [m for m in matches if not _overlaps(m, start, end)]
@@ -199,15 +200,19 @@ def _dictionary_word(window: str) -> bool:
     return bool(rjieba.has_word(window))
 
 
-def _joined(text: str, at: int, start: int, end: int) -> bool:
-    """Whether the character at ``at`` is part of a dictionary word reaching past the run
-    (属 of 属于 after 门店): a word of the sentence, not a slip."""
+def _as_written(text: str, at: int, start: int, end: int, covered: set[int]) -> bool:
+    """Whether the run reads as whole words as written: its differing character in a dictionary
+    word of the sentence reaching past the run (属于 after 门店), the rest of the run known words
+    or dictionary words of two characters or more (门店; not 营业收 of 营业收如是)."""
     import rjieba
 
-    return any(
-        s <= at < e and e - s > 1 and (s < start or e > end)
-        for _, s, e in rjieba.tokenize(text, "default", False)
-    )
+    words = [(s, e) for _, s, e in rjieba.tokenize(text, "default", False)]
+    joined = next((range(s, e) for s, e in words if s <= at < e and e - s > 1), range(0))
+    if not joined or (joined.start >= start and joined.stop <= end):
+        return False
+    rest = [i for i in range(start, end) if i not in joined]
+    whole = {i for s, e in words if e - s > 1 and start <= s and e <= end for i in range(s, e)}
+    return all(i in covered or i in whole for i in rest)
 
 
 def _masked(word: str, at: int) -> str:

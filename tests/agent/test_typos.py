@@ -27,6 +27,8 @@ def _read(question: str) -> tuple[str, list[tuple[str, str]]]:
         ("香港2024年毛利律是多少?", "毛利律", "毛利率"),  # lv for lv, not 毛利润 (run)
         ("东南亚2024年的门点数是多少?", "门点数", "门店数"),  # dian for dian
         ("東南亞2024年的門點數是多少?", "門點數", "门店数"),  # traditional, folded first
+        # 如 joins 如是 past the run, but 营业收 is no whole word: the run is the slip
+        ("香港2024年营业收如是多少?", "营业收如", "营业收入"),
         # one Damerau edit in an English word of five letters or more
         ("What was Taiwan's revnue in 2024?", "revnue", "revenue"),  # a letter dropped
         ("Hong Kong net proift 2024", "proift", "profit"),  # two letters swapped
@@ -44,12 +46,15 @@ def test_a_slip_reads_as_the_one_name_it_misspells(question: str, written: str, 
     [
         "香港2024年毛利额是多少?",  # 毛利额 is a word of its own (gross profit), not 毛利率
         "2025年门店营业时间是几点?",  # 营业时间: a dictionary word, and longer than 营业额
+        # 属 (shu, as 数) is written in 属于, and 门店 is a whole word: 门店 属于, as written
+        "上海静安区的门店属于中国内地,中国内地2024年门店数是多少?",
         "集团2024年总利润是多少?",  # one character from 净利润 and 毛利润 alike: ambiguous
         "What was Taiwan's revenge in 2024?",  # a dictionary word, one letter from revenue
         "What were the reserve figures for Taiwan in 2024?",  # a word, not reserves misspelt
         "What was Hong Kong's gross margine in 2024?",  # margin or margins: ambiguous
         "What was Taiwna's revenue in 2024?",  # one edit from an entity's name only
         "What was Hong Kong's EBTI in 2024?",  # four letters: one edit reaches too many words
+        "What was ACME's EBITDAR in 2024?",  # a line of its own (shipped), not EBITDA misspelt
     ],
 )  # fmt: skip
 def test_a_real_word_or_an_ambiguous_slip_is_not_corrected(question: str) -> None:
