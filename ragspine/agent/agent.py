@@ -187,6 +187,8 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     with trace.span("clarify"):
         clar = clarify_scope(intent, ref, profile=prof)
     trace.code("route", intent.route)
+    if intent.corrections:  # words read as the name they misspell: counted, never the words
+        trace.count("typos_read", len(intent.corrections))
     trace.code("clarification", clar.mode)
     if clar.decline_kind:
         trace.code("declined", clar.decline_kind)

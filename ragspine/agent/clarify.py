@@ -107,6 +107,13 @@ def _unranked(words: str, question: str, prof: DomainProfile) -> str:
     )
 
 
+def _read_as(written: str, read: str, question: str) -> str:
+    """A misspelt word read as a known name, said in the question's language."""
+    if in_english(question):
+        return f"read “{written}” as “{read}”"
+    return f"按「{read}」理解「{written}」"
+
+
 def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
@@ -205,9 +212,10 @@ def clarify_scope(
             narrowing_options=closest,
             question=f"请问您想查询哪个指标?例如:{names}{more}。",
         )
-    # 4. No entity or period: assume the home entity / latest complete FY, and say so.
+    # 4. No entity or period: assume the home entity / latest complete FY, and say so; a word
+    # read as the name it misspells is an assumption too (按「毛利率」理解「毛利律」).
     assumed: dict[str, str] = {}
-    notes: list[str] = []
+    notes = [_read_as(written, read, intent.raw_question) for written, read in intent.corrections]
     options: list[str] = []  # codes and labels, for --json
     shown: list[str] = []  # the same, as the answer names them
     if intent.entity is None and "entity" not in intent.unrecognized:
@@ -232,7 +240,7 @@ def clarify_scope(
         notes.append(f"未指明年份,按最近已结束的 {p.label}")
         options.append(p.label.replace(str(p.year), str(p.year - 1)))
         shown.append(options[-1])
-    if assumed:
+    if notes:
         narrow = f"(如需收窄:{' / '.join(shown)})" if shown else ""
         note = "【假设】" + ";".join(notes) + "。" + narrow
         return ClarificationResult(

@@ -115,8 +115,9 @@ def parse_intent(
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
     screen = SecurityGate.for_profile(prof).detect(question)
-    text, index = folded(screen.masked_text)
-    text = corrected(text, prof)  # 净力润: one wrong character in a metric's name
+    text, written = folded(screen.masked_text)
+    text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
+    read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
     scan = list(glossary.scan(text))
     taken = [(m.start, m.end) for _, m in scan]
     counted: dict[tuple[int, int], str] = {}
@@ -305,6 +306,7 @@ def parse_intent(
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
+        corrections=read_as,
     )
 
 

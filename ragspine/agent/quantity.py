@@ -8,7 +8,7 @@ makes another quantity of it (净利润现金含量, 固定资产周转率). The
 answer to any of them: the question is mapped to the profile's derived metric that means it,
 recognised by its formula's shape, so a profile need not alias every combination:
 
-    growth of X        (X − prev(X)) / prev(X)
+    growth of X        (X − prev(X)) / prev(X)   (X may be a sum written out: 负债合计)
     share of the group X / X[entity=HOME]
     channel share      X[channel=C] / X[channel=DEFAULT]
     per store          X / a count metric of stores   (per employee, per square metre alike)
@@ -291,8 +291,9 @@ def _mapped(
         return None, mod.end  # a derived metric (but a sum: 负债合计) takes no other modifier
     if mod.kind == COMPOUND:
         return None, mod.end
-    if mod.kind == GROWTH:
-        return shapes.get(("growth", code)), mod.end
+    if mod.kind == GROWTH:  # of a sum the profile names (负债合计): its parts' growth
+        whole = sum_expansions(profile).get(code, code)
+        return shapes.get(("growth", code)) or shapes.get(("growth", whole)), mod.end
     if mod.kind == MARGIN:
         revenue = revenue_metric(profile)
         return (_ratio(code, revenue, profile) if revenue and revenue != code else None), mod.end

@@ -62,6 +62,9 @@ class ParsedIntent:
     # A rank of the company's parts on a profile with none (which segment had the highest
     # revenue, with one entity): declined by these words, never the company's own figure.
     unranked: str | None = None
+    # Words read as a known name they misspell (毛利律 → 毛利率, revnue → revenue): the question's
+    # own words and the name read, said in the answer's 【假设】 note.
+    corrections: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def is_multi(self) -> bool:

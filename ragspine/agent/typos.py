@@ -1,31 +1,56 @@
-"""A near-miss spelling of a metric's name: one wrong character in a Chinese name of three or
-more characters (净力润 for 净利润, 营业成夲 for 营业成本) reads as that name.
+"""A near-miss spelling of a metric's name reads as that name, and says so: one wrong character
+in a Chinese name of three or more characters (净力润 for 净利润, 营业成夲 for 营业成本, 毛利律
+for 毛利率), one slip of the keyboard in an English word (revnue, proift: ``typos_en``). Each
+correction is returned with where it was written, for the answer's 【假设】 note.
 
 Bounded so that another word is never read as a metric:
-- only a run of Chinese characters that no known word covers, as long as the name, standing
-  as a word (the text's edge, a known word, or a function character such as 的 or 是 on each
-  side: 营业时间 is not 营业额 misspelt); a slip at either end of the run must leave no known
-  word behind (门店赚 is 门店 and 赚, not 门店数);
-- the one character that differs is one no known term is written with (a slip of the pen, not
-  a real term's morpheme: 税后利润 is not 税前利润, since 后 is written in other terms; by the
-  same rule 营业收人 is not corrected, 人 being a character of 人均);
+- only a run of Chinese characters as long as the name, standing as a word (the text's edge,
+  a known word, or a function character such as 的 or 是 on each side: 营业时间 is not 营业额
+  misspelt), that is not itself a word of the glossary or of the Chinese dictionary; where its
+  differing character is part of a dictionary word reaching past it and the rest of the run is
+  whole words, the run is read as written (门店属于 is 门店 and 属于, not 门店数 misspelt, while
+  营业收如是 is 营业收入: 营业收 is no whole word);
+- the one character that differs is either
+  - a slip of the pen: a character no known term is written with, in a run no known word
+    covers (税后利润 is not 税前利润, since 后 is written in other terms; 营业收人 is not
+    corrected, 人 being a character of 人均), and a slip at either end of the run leaves no
+    known word behind (门店赚 is 门店 and 赚, not 门店数); or
+  - a slip of the pinyin keyboard, a tighter ground: the same syllable, tones aside (律 for 率,
+    点 for 店), where the known words it holds lie inside the run (毛利律 is 毛利率, not 毛利
+    and 律);
 - exactly one known word (a metric, an entity, a shipped quantity, a term the profile declares
-  unsupported) is one substitution away: two are ambiguous (总利润: 净利润 or 毛利润?) and
-  nothing is read; the one found must name a quantity, not an entity.
-The text keeps its length, so every span into the question stays valid.
+  unsupported) is one substitution away on that ground: two are ambiguous (总利润: 净利润 or
+  毛利润?) and nothing is read (毛利律 on the pen's ground: 毛利率 or 毛利润; on the pinyin's,
+  only 毛利率 sounds the same); the one found must name a quantity, not an entity.
+The Chinese reading keeps the text's length; an English one may not, so the text's index into
+the question is returned with it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+from ragspine.agent.typos_en import english_slips
 from ragspine.profile import DomainProfile
-from ragspine.profile.glossary import glossary_for
+from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.text import CHAR_CACHE_SIZE
 
 _SHORTEST = 3
 # Characters a question writes around a name (and never a slip for a term's character).
 _FUNCTION = frozenset("的在和与及对从到于请问是了把将给向为有年月日季度就跟多少几么什哪呢吗共总")
 _QUANTITY_KINDS = ("metrics", "quantity", "unsupported")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A word read as a known one: its span in the text as written, and the word read."""
+
+    start: int
+    end: int
+    read: str
 
 
 @dataclass(frozen=True)
@@ -37,37 +62,98 @@ class _Table:
     words: frozenset[str]  # every known word
 
 
-def corrected(text: str, profile: DomainProfile) -> str:
-    """``text`` (folded) with each near-miss of a metric's name written as the name."""
+def corrected(
+    text: str, index: list[int], profile: DomainProfile
+) -> tuple[str, list[int], list[Slip]]:
+    """``text`` (folded) with each near-miss of a metric's name written as the name, its index
+    into the question, and the slips read (spans into ``text`` as given)."""
+    text, slips = _chinese(text, profile)
+    found = english_slips(text, profile) if any("a" <= c <= "z" for c in text) else []
+    if not found:
+        return text, index, slips
+    out: list[str] = []
+    mapped: list[int] = []
+    at = 0
+    for start, end, word in found:  # each letter of the word read stands where the slip stood
+        out.append(text[at:start] + word)
+        mapped += index[at:start]
+        mapped += [index[start + min(i, end - start - 1)] for i in range(len(word))]
+        at = end
+    out.append(text[at:])
+    mapped += index[at:]
+    return "".join(out), mapped, [*slips, *(Slip(s, e, w) for s, e, w in found)]
+
+
+def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
     table: _Table = profile.memo("near_miss_table", lambda: _build(profile))
-    # A slip is a character no known word is written with: a window holding none has no
-    # correction, and most questions hold none at all (their scan is then skipped).
-    slips = [0]
-    for c in text:
-        slips.append(slips[-1] + (_cjk(c) and c not in table.chars and c not in _FUNCTION))
-    if not slips[-1]:
-        return text
-    covered = {i for _, m in glossary_for(profile).scan(text) for i in range(m.start, m.end)}
+    runs = [m.span() for m in _CJK_RUN.finditer(text)]
+    if not runs:
+        return text, []
+    matches = [m for _, m in glossary_for(profile).scan(text)]
+    covered = {i for m in matches for i in range(m.start, m.end)}
+    # Counted up to each position: characters no known word is written with, and characters
+    # neither a known word's nor a question's own (的, 是, 多少). A window holding none of the
+    # latter is read as it is written, and most questions hold none at all (香港2024年收入是多少).
+    strange, loose = [0], [0]
+    for i, c in enumerate(text):
+        strange.append(strange[-1] + (c not in table.chars))
+        loose.append(loose[-1] + (_cjk(c) and c not in _FUNCTION and i not in covered))
+    if not loose[-1]:
+        return text, []
     chars = list(text)
+    slips: list[Slip] = []
     for length in table.lengths:
-        for start in range(len(chars) - length + 1):
-            if slips[start + length] == slips[start]:
+        starts = [s for a, b in runs for s in range(a, b - length + 1)]
+        for start in starts:
+            end = start + length
+            if loose[end] == loose[start] or strange[end] - strange[start] > 1:
+                continue  # no substitution reaches two characters of no known word
+            window = "".join(chars[start:end])
+            if window in table.words:
                 continue
-            span = range(start, start + length)
-            window = "".join(chars[start : start + length])
-            if any(i in covered for i in span) or not all(_cjk(c) for c in window):
-                continue
-            if not (_bound(chars, start - 1, covered) and _bound(chars, start + length, covered)):
+            if not (_bound(chars, start - 1, covered) and _bound(chars, end, covered)):
                 continue  # 营业时间: a longer word, not 营业额 misspelt
-            hits: set[str] = set()
-            for i, c in enumerate(window):
-                rest = window[1:] if i == 0 else window[:-1] if i == length - 1 else ""
-                if c not in table.chars and c not in _FUNCTION and rest not in table.words:
-                    hits |= table.keys.get(_masked(window, i), frozenset())
-            if len(hits) == 1 and (word := hits.pop()) in table.quantities:
-                chars[start : start + length] = list(word)
-                covered.update(span)
-    return "".join(chars)
+            inside = [m for m in matches if _overlaps(m, start, end)]
+            if any(m.start < start or m.end > end for m in inside):
+                continue  # a known word running past the window: not this window's word
+            if sum(m.end - m.start for m in inside) == length:
+                continue  # known words end to end (香港收入): read as they are
+            word = _read(window, table, bare=not inside)
+            if word is None or word not in table.quantities or _dictionary_word(window):
+                continue
+            at = start + next(i for i in range(length) if window[i] != word[i])
+            if _as_written(text, at, start, end, covered):
+                continue  # 门店属于: 门店 and 属于 as written, not 门店数 misspelt
+            chars[start:end] = list(word)
+            covered.update(range(start, end))
+            matches = [m for m in matches if not _overlaps(m, start, end)]
+            matches.append(AliasMatch(word, start, end))  # read: a known word from now on
+            slips.append(Slip(start, end, word))
+    return "".join(chars), slips
+
+
+def _read(window: str, table: _Table, *, bare: bool) -> str | None:
+    """The one known word ``window`` is a slip of: by pinyin, else (in a run no known word
+    covers) by a character no term is written with."""
+    sounds: set[str] = set()
+    pen: set[str] = set()
+    length = len(window)
+    for i, c in enumerate(window):
+        if c in _FUNCTION:
+            continue
+        near = table.keys.get(_masked(window, i), frozenset())
+        sounds |= {w for w in near if _readings(w[i]) & _readings(c)}
+        rest = window[1:] if i == 0 else window[:-1] if i == length - 1 else ""
+        if bare and c not in table.chars and rest not in table.words:
+            pen |= near
+    for hits in (sounds, pen):
+        if len(hits) == 1:
+            return next(iter(hits))
+    return None
+
+
+def _overlaps(m: AliasMatch, start: int, end: int) -> bool:
+    return m.start < end and start < m.end
 
 
 def _build(profile: DomainProfile) -> _Table:
@@ -97,6 +183,36 @@ def _bound(chars: list[str], at: int, covered: set[int]) -> bool:
     if at < 0 or at >= len(chars) or at in covered:
         return True
     return not _cjk(chars[at]) or chars[at] in _FUNCTION
+
+
+@lru_cache(maxsize=CHAR_CACHE_SIZE)  # per character, bounded like folding's
+def _readings(c: str) -> frozenset[str]:
+    """Every pinyin syllable of a character, tones aside (率: lv, shuai)."""
+    from pypinyin import Style, pinyin
+
+    return frozenset(pinyin(c, style=Style.NORMAL, heteronym=True)[0])
+
+
+def _dictionary_word(window: str) -> bool:
+    """A word of the Chinese dictionary (营业时间, 市盈率) is no slip, whatever it sounds like."""
+    import rjieba
+
+    return bool(rjieba.has_word(window))
+
+
+def _as_written(text: str, at: int, start: int, end: int, covered: set[int]) -> bool:
+    """Whether the run reads as whole words as written: its differing character in a dictionary
+    word of the sentence reaching past the run (属于 after 门店), the rest of the run known words
+    or dictionary words of two characters or more (门店; not 营业收 of 营业收如是)."""
+    import rjieba
+
+    words = [(s, e) for _, s, e in rjieba.tokenize(text, "default", False)]
+    joined = next((range(s, e) for s, e in words if s <= at < e and e - s > 1), range(0))
+    if not joined or (joined.start >= start and joined.stop <= end):
+        return False
+    rest = [i for i in range(start, end) if i not in joined]
+    whole = {i for s, e in words if e - s > 1 and start <= s and e <= end for i in range(s, e)}
+    return all(i in covered or i in whole for i in rest)
 
 
 def _masked(word: str, at: int) -> str:

@@ -231,17 +231,13 @@ def formula_shape(tree: Node) -> tuple[str, ...] | None:
         if isinstance(tree, tuple) and tree[0] == "-" and tree[2] == Decimal(1):
             inner = tree[1]  # X / prev(X) − 1
             if isinstance(inner, tuple) and inner[0] == "/":
-                a, b = inner[1], inner[2]
-                if _plain(a, 0) and _plain(b, 1) and a.code == b.code:  # type: ignore[union-attr]
-                    return ("growth", a.code)  # type: ignore[union-attr]
+                now, before = _sum_codes(inner[1]), _sum_codes(inner[2], lag=1)
+                if now and sorted(now) == sorted(before or []):
+                    return ("growth", sum_key(now))
         return None
     top, bottom = tree[1], tree[2]
     if isinstance(top, tuple) and top[0] == "-":
-        a, b = top[1], top[2]
-        same = _plain(a, 0) and _plain(b, 1) and _plain(bottom, 1)
-        if same and a.code == b.code == bottom.code:  # type: ignore[union-attr]
-            return ("growth", a.code)  # type: ignore[union-attr]
-        return None
+        return _growth(top, bottom)
     if not (isinstance(top, Operand) and isinstance(bottom, Operand)):
         return None
     if top.lag or bottom.lag:
@@ -256,18 +252,43 @@ def formula_shape(tree: Node) -> tuple[str, ...] | None:
     return None
 
 
+def _growth(top: Node, bottom: Node) -> tuple[str, ...] | None:
+    """(X − prev(X)) / prev(X), X a metric or a sum of metrics written out in any order:
+    (A + B − prev(A) − prev(B)) / (prev(A) + prev(B)) is the growth of A + B (负债合计)."""
+    terms = _signed(top, 1)
+    below = _sum_codes(bottom, lag=1)
+    if terms is None or not below:
+        return None
+    now = sorted(o.code for sign, o in terms if sign > 0 and o.lag == 0)
+    before = sorted(o.code for sign, o in terms if sign < 0 and o.lag == 1)
+    if len(now) + len(before) != len(terms) or not now or not now == before == sorted(below):
+        return None
+    return ("growth", sum_key(now))
+
+
+def _signed(node: Node, sign: int) -> list[tuple[int, Operand]] | None:
+    """A sum and difference of plain operands as signed terms, else None."""
+    if isinstance(node, Operand):
+        plain = node.entity is None and node.channel is None
+        return [(sign, node)] if plain else None
+    if isinstance(node, tuple) and node[0] in "+-":
+        left, right = _signed(node[1], sign), _signed(node[2], sign if node[0] == "+" else -sign)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
 def sum_key(codes: list[str]) -> str:
     """One name for a sum of metrics, whatever order it is written in: A+B+C, sorted."""
     return "+".join(sorted(codes))
 
 
-def _sum_codes(node: Node) -> list[str] | None:
-    """The codes of a plain metric or a sum of plain metrics (this period, the question's
-    entity and channel), else None."""
-    if _plain(node, 0):
+def _sum_codes(node: Node, lag: int = 0) -> list[str] | None:
+    """The codes of a plain metric or a sum of plain metrics (this period, or the one before
+    with ``lag``; the question's entity and channel), else None."""
+    if _plain(node, lag):
         return [node.code]  # type: ignore[union-attr]
     if isinstance(node, tuple) and node[0] == "+":
-        left, right = _sum_codes(node[1]), _sum_codes(node[2])
+        left, right = _sum_codes(node[1], lag), _sum_codes(node[2], lag)
         return left + right if left is not None and right is not None else None
     return None
 

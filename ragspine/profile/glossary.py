@@ -35,8 +35,9 @@ def _alias_pattern(alias: str, *, inflect: bool = False) -> str:
     return head + body + tail
 
 
-# After a ratio's name written without 率 (流动比): not what a comparison puts after 比.
-_NOT_A_COMPARISON = r"(?![上去前同本较前往历\d一二两三四五六七八九十])"
+# After a ratio's name written without 率 (流动比): not what a comparison puts after 比, a period
+# (上年, 同期, 年初, 期初, 2020年) or a direction (比…增加, 高, 低).
+_NOT_A_COMPARISON = r"(?![上去前同本较往历年期季月初末增减高低升降\d一二两三四五六七八九十])"
 
 
 class AliasMatcher:
@@ -137,6 +138,9 @@ class Glossary:
         # Every word that names something of the profile's (places are the shipped list's).
         self.words = frozenset(
             compact(w) for key, words in terms.items() if not key.startswith("place") for w in words
+        )
+        self.kinds = tuple(  # (kind, word) for every word matched, places included
+            (key.split(_SEP, 1)[0], w) for key, words in terms.items() for w in words
         )
         self._all = AliasMatcher(terms, include_codes=False)
         self._last: tuple[str, list[tuple[str, AliasMatch]]] = ("\x00", [])

@@ -68,3 +68,27 @@ def test_without_that_shape_the_quantity_is_declined_not_its_base(
     clar = clarify_scope(intent, REF, profile=ODD)
     assert intent.metrics == [] and intent.declined == declined
     assert clar.mode == "ask_first" and clar.declined == declined
+
+
+# A sum the profile names (负债合计 = 流动 + 非流动) and its growth written out over the parts.
+SUMMED = _demo_with(
+    {"code": "PROFITS", "aliases": ["利润合计", "combined profit"], "percent": False,
+     "unit": "USD_M", "formula": "GROSS_PROFIT + NET_PROFIT"},
+    {"code": "PROFITS_G", "aliases": ["庚指标"],
+     "formula": "(GROSS_PROFIT + NET_PROFIT - prev(GROSS_PROFIT) - prev(NET_PROFIT))"
+                " / (prev(GROSS_PROFIT) + prev(NET_PROFIT))"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港2024年利润合计增长了百分之几?",  # a change asked as a percentage
+        "香港2024年利润合计增长率是多少?",  # the growth word after the sum's name
+        "By what percentage did Hong Kong's combined profit rise in 2024?",
+        "What was Hong Kong's combined profit growth in 2024?",
+    ],
+)
+def test_the_growth_of_a_named_sum_is_its_parts_growth(question: str) -> None:
+    intent = parse_intent(question, REF, profile=SUMMED)
+    assert intent.metrics == ["PROFITS_G"] and intent.declined is None

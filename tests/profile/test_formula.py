@@ -116,6 +116,15 @@ def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
          ("ratio", "ADMIN_EXPENSES+SELLING_EXPENSES", "REVENUE")),
         ("CURRENT_LIABILITIES / (CURRENT_LIABILITIES + NON_CURRENT_LIABILITIES)",
          ("ratio", "CURRENT_LIABILITIES", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES")),
+        # the growth of a sum written out over its parts, in any order: 负债合计's growth
+        ("(CURRENT_LIABILITIES + NON_CURRENT_LIABILITIES - prev(CURRENT_LIABILITIES)"
+         " - prev(NON_CURRENT_LIABILITIES)) / (prev(CURRENT_LIABILITIES)"
+         " + prev(NON_CURRENT_LIABILITIES))",
+         ("growth", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES")),
+        ("((B + A) - (prev(A) + prev(B))) / (prev(B) + prev(A))", ("growth", "A+B")),
+        ("(A + B) / (prev(A) + prev(B)) - 1", ("growth", "A+B")),  # the same, as a quotient
+        ("(A + B - prev(A) - prev(B)) / prev(A)", None),  # over one part: not the sum's growth
+        ("(A - prev(A) + prev(B)) / prev(A)", None),  # a term of another series added
         ("GROSS_PROFIT - NET_PROFIT", None),  # a difference: no modifier means it
         ("(REVENUE - prev(NET_PROFIT)) / prev(REVENUE)", None),  # not one series' growth
     ],

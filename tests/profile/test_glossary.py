@@ -144,3 +144,25 @@ def test_the_first_character_prefilter_finds_what_trying_every_alias_finds(
 @functools.cache
 def _profile(path: Path | None) -> DomainProfile:
     return load_profile(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("2020年流动负债比是多少", ["CURRENT_LIABILITIES_SHARE"]),  # 流动负债比率 without 率
+        ("流动负债比", ["CURRENT_LIABILITIES_SHARE"]),  # at the text's end
+        # 比 the comparison verb: a period or a direction after it, never the ratio
+        ("2021年末流动负债比年初增加了百分之几", ["CURRENT_LIABILITIES"]),
+        ("流动负债比期初增长了多少", ["CURRENT_LIABILITIES"]),
+        ("流动负债比上年末增加", ["CURRENT_LIABILITIES"]),
+        ("流动负债比2020年高", ["CURRENT_LIABILITIES"]),
+        ("流动负债比去年减少", ["CURRENT_LIABILITIES"]),
+    ],
+)  # fmt: skip
+def test_a_ratio_written_without_its_ending_is_never_a_comparisons_bi(
+    text: str, codes: list[str]
+) -> None:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        profile = load_profile(REAL_PROFILE)
+    found = [m.code for k, m in glossary_for(profile).scan(fold(text)) if k == "metrics"]
+    assert found == codes

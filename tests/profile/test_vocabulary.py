@@ -3,12 +3,13 @@ and listed companies whose names hold a profile's alias, reported when a profile
 
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 
 import pytest
 
-from ragspine.profile import default_profile, load_profile
+from ragspine.profile import DomainProfile, default_profile, load_profile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.vocabulary import AliasCollisionWarning, alias_collisions
 from ragspine.text import fold
@@ -78,3 +79,72 @@ def test_no_shipped_phrase_names_two_quantities() -> None:
             if owner.setdefault(key, group.id) != group.id:
                 clashes.append(f"{phrase}: {owner[key]} and {group.id}")
     assert clashes == []
+
+
+def _renamed() -> DomainProfile:
+    """The demo's metrics under codes and names of another company's: operating profit is
+    OP_INCOME named only 营业利润, its margin OPM_X named by no shipped phrase, net profit NP
+    named 净利润, cash flow CFO named 经营活动现金流量净额."""
+    data = default_profile().model_dump(exclude_none=True)
+    renames = {"OPERATING_PROFIT": ("OP_INCOME", ["营业利润"]), "NET_PROFIT": ("NP", ["净利润"])}
+    metrics = []
+    for m in data["metrics"]:
+        code, aliases = renames.get(m["code"], (m["code"], m["aliases"]))
+        metrics.append(m | {"code": code, "aliases": aliases})
+    metrics.append({"code": "CFO", "unit": "USD_M", "aliases": ["经营活动现金流量净额"]})
+    derived = [{"code": "OPM_X", "aliases": ["庚指标"], "formula": "OP_INCOME / REVENUE"}]
+    return DomainProfile.model_validate(data | {"metrics": metrics, "derived_metrics": derived})
+
+
+# Standard financial synonyms shipped once (metric_phrases.yaml), not written into any profile:
+# each finds the profile's metric of that meaning, by a name the profile gives it or, for a
+# derived metric, by its formula's shape, whatever its code.
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("營業利益", "OP_INCOME"),  # Taiwan: operating profit
+        ("op income", "OP_INCOME"),
+        ("營益率", "OPM_X"),  # Taiwan: operating margin, a ratio of operating profit to revenue
+        ("op margin", "OPM_X"),
+        ("营业利益率", "OPM_X"),
+        ("稅後淨利", "NP"),  # Taiwan: net profit after tax
+        ("税后利润", "NP"),  # the mainland's after-tax profit
+        ("profit after tax", "NP"),
+        ("profit for the year", "NP"),  # IFRS's line name
+        ("cash generated from operations", "CFO"),
+        ("net cash provided by operating activities", "CFO"),
+        ("net sales", "REVENUE"),
+    ],
+)  # fmt: skip
+def test_a_shipped_synonym_names_the_profiles_metric_of_that_meaning(text: str, code: str) -> None:
+    (found,) = glossary_for(_renamed()).scan(fold(text))
+    assert (found[0], found[1].code) == ("metrics", code)
+
+
+@functools.cache
+def _jinyu() -> DomainProfile:
+    with pytest.warns(AliasCollisionWarning):  # 金宇 is part of 金宇车城
+        return load_profile(JINYU)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "code"),
+    [
+        ("R&D intensity", "metrics", "RD_TO_REVENUE"),  # its formula: R&D expenses / revenue
+        ("研发投入强度", "metrics", "RD_TO_REVENUE"),
+        ("admin expense ratio", "metrics", "ADMIN_EXPENSE_RATIO"),
+        ("每股盈餘", "metrics", "BASIC_EPS"),  # Taiwan: earnings per share
+    ],
+)  # fmt: skip
+def test_a_real_company_finds_its_metric_by_a_shipped_synonym(
+    text: str, kind: str, code: str
+) -> None:
+    glossary = glossary_for(_jinyu())
+    assert [(k, m.code) for k, m in glossary.scan(fold(text))] == [(kind, code)]
+
+
+def test_a_synonym_of_a_quantity_the_demo_lacks_is_that_quantity_not_a_metric_inside_it() -> None:
+    # no R&D line in the demo: R&D intensity is declined by name, never revenue
+    assert [(k, m.code) for k, m in glossary_for(default_profile()).scan("r&d intensity")] == [
+        ("quantity", "RD_INTENSITY")
+    ]

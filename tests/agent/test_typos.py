@@ -1,0 +1,88 @@
+"""A near-miss spelling of a metric's name reads as the name and says so (agent/typos.py,
+agent/typos_en.py): a Chinese character of the same pinyin (毛利律 for 毛利率), a slip of the
+English keyboard (revnue for revenue); never a real word, never where two names are as near."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.agent.intent_text import folded
+from ragspine.agent.typos import corrected
+from ragspine.engine import Engine
+from ragspine.profile import default_profile
+from tests.agent.asking import ask, found
+
+
+def _read(question: str) -> tuple[str, list[tuple[str, str]]]:
+    text, index = folded(question)
+    out, moved, slips = corrected(text, index, default_profile())
+    assert len(moved) == len(out)  # every character still points into the question
+    return out, [(question[index[s.start] : index[s.end - 1] + 1], s.read) for s in slips]
+
+
+@pytest.mark.parametrize(
+    ("question", "written", "read"),
+    [
+        # the same syllable, tones aside: a slip of the pinyin keyboard
+        ("香港2024年毛利律是多少?", "毛利律", "毛利率"),  # lv for lv, not 毛利润 (run)
+        ("东南亚2024年的门点数是多少?", "门点数", "门店数"),  # dian for dian
+        ("東南亞2024年的門點數是多少?", "門點數", "门店数"),  # traditional, folded first
+        # 如 joins 如是 past the run, but 营业收 is no whole word: the run is the slip
+        ("香港2024年营业收如是多少?", "营业收如", "营业收入"),
+        # one Damerau edit in an English word of five letters or more
+        ("What was Taiwan's revnue in 2024?", "revnue", "revenue"),  # a letter dropped
+        ("Hong Kong net proift 2024", "proift", "profit"),  # two letters swapped
+        ("What was Hong Kong's revenie in 2024?", "revenie", "revenue"),  # a letter changed
+        ("What was Hong Kong's revenuue in 2024?", "revenuue", "revenue"),  # a letter added
+        ("Hong Kong revenue grwoth FY2024", "grwoth", "growth"),  # a modifier's word too
+    ],
+)  # fmt: skip
+def test_a_slip_reads_as_the_one_name_it_misspells(question: str, written: str, read: str) -> None:
+    assert _read(question)[1] == [(written, read)]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港2024年毛利额是多少?",  # 毛利额 is a word of its own (gross profit), not 毛利率
+        "2025年门店营业时间是几点?",  # 营业时间: a dictionary word, and longer than 营业额
+        # 属 (shu, as 数) is written in 属于, and 门店 is a whole word: 门店 属于, as written
+        "上海静安区的门店属于中国内地,中国内地2024年门店数是多少?",
+        "集团2024年总利润是多少?",  # one character from 净利润 and 毛利润 alike: ambiguous
+        "What was Taiwan's revenge in 2024?",  # a dictionary word, one letter from revenue
+        "What were the reserve figures for Taiwan in 2024?",  # a word, not reserves misspelt
+        "What was Hong Kong's gross margine in 2024?",  # margin or margins: ambiguous
+        "What was Taiwna's revenue in 2024?",  # one edit from an entity's name only
+        "What was Hong Kong's EBTI in 2024?",  # four letters: one edit reaches too many words
+        "What was ACME's EBITDAR in 2024?",  # a line of its own (shipped), not EBITDA misspelt
+    ],
+)  # fmt: skip
+def test_a_real_word_or_an_ambiguous_slip_is_not_corrected(question: str) -> None:
+    text, slips = _read(question)
+    assert slips == [] and text == folded(question)[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "note"),
+    [
+        ("香港2024年毛利律是多少?", "GROSS_MARGIN", "【假设】按「毛利率」理解「毛利律」"),
+        ("东南亚2024年的门点数是多少?", "STORE_COUNT", "【假设】按「门店数」理解「门点数」"),
+        # a slip of the pen (颔, written in no known term) says so the same way
+        ("中国内地2023年的营业颔是多少?", "REVENUE", "【假设】按「营业额」理解「营业颔」"),
+        ("What was Taiwan's revnue in 2024?", "REVENUE", "【假设】read “revnue” as “revenue”"),
+        ("Hong Kong net proift 2024", "NET_PROFIT", "【假设】read “proift” as “profit”"),
+    ],
+)  # fmt: skip
+def test_a_question_read_through_a_correction_says_so(
+    demo: Engine, question: str, metric: str, note: str
+) -> None:
+    result = ask(demo, question)
+    assert found(result) == [metric]
+    assert result.answer.startswith(note), result.answer
+    assert result.clarification.mode == "answer_with_assumptions"
+    assert result.trace.counts["typos_read"] == 1  # counted, never the words
+
+
+def test_a_question_read_as_written_has_no_note(demo: Engine) -> None:
+    result = ask(demo, "What was Taiwan's revenue in 2024?")
+    assert "【假设】" not in result.answer and "typos_read" not in result.trace.counts
