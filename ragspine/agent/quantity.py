@@ -291,8 +291,9 @@ def _mapped(
         return None, mod.end  # a derived metric (but a sum: 负债合计) takes no other modifier
     if mod.kind == COMPOUND:
         return None, mod.end
-    if mod.kind == GROWTH:
-        return shapes.get(("growth", code)), mod.end
+    if mod.kind == GROWTH:  # of a sum too: 负债合计's growth is that of 流动 + 非流动负债
+        grown = sum_expansions(profile).get(code, code)
+        return (shapes.get(("growth", code)) or shapes.get(("growth", grown))), mod.end
     if mod.kind == MARGIN:
         revenue = revenue_metric(profile)
         return (_ratio(code, revenue, profile) if revenue and revenue != code else None), mod.end

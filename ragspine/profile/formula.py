@@ -217,7 +217,8 @@ def _render(node: Node, name: Callable[[Operand], str], outer: int) -> str:
 def formula_shape(tree: Node) -> tuple[str, ...] | None:
     """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D),
     ("sum", "X+Y") or None, ignoring a ×100. In a ratio, X or Y may be a sum of metrics, named
-    by ``sum_key`` (三项费用 over revenue: ("ratio", "ADMIN_EXPENSES+…", "REVENUE"))."""
+    by ``sum_key`` (三项费用 over revenue: ("ratio", "ADMIN_EXPENSES+…", "REVENUE")); so may X
+    of a growth (总负债增长率: ("growth", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES"))."""
     if isinstance(tree, tuple) and tree[0] == "*" and Decimal(100) in (tree[1], tree[2]):
         tree = tree[2] if tree[1] == Decimal(100) else tree[1]
     total = _sum_codes(tree)
@@ -236,6 +237,9 @@ def formula_shape(tree: Node) -> tuple[str, ...] | None:
                     return ("growth", a.code)  # type: ignore[union-attr]
         return None
     top, bottom = tree[1], tree[2]
+    grown = _sum_growth(top, bottom)
+    if grown is not None:
+        return ("growth", grown)
     if isinstance(top, tuple) and top[0] == "-":
         a, b = top[1], top[2]
         same = _plain(a, 0) and _plain(b, 1) and _plain(bottom, 1)
@@ -270,6 +274,33 @@ def _sum_codes(node: Node) -> list[str] | None:
         left, right = _sum_codes(node[1]), _sum_codes(node[2])
         return left + right if left is not None and right is not None else None
     return None
+
+
+def _signed(node: Node, sign: int = 1) -> list[tuple[int, Operand]] | None:
+    """A sum and difference of operands as (sign, operand) terms, else None."""
+    if isinstance(node, Operand):
+        return [(sign, node)]
+    if isinstance(node, tuple) and node[0] in ("+", "-"):
+        left, right = _signed(node[1], sign), _signed(node[2], sign if node[0] == "+" else -sign)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _sum_growth(top: Node, bottom: Node) -> str | None:
+    """(A + B − prev(A) − prev(B)) / (prev(A) + prev(B)): the growth of the sum A+B, named by
+    ``sum_key`` (总负债增长率 over 流动负债 and 非流动负债), in any order of its terms."""
+    terms, below = _signed(top), _signed(bottom)
+    if terms is None or below is None or any(s < 0 for s, _ in below):
+        return None
+    if not all(_plain(o, 0 if s > 0 else 1) for s, o in terms):
+        return None
+    now = sorted(o.code for s, o in terms if s > 0)
+    before = sorted(o.code for s, o in terms if s < 0)
+    if len(now) < 2 or now != before:
+        return None
+    if not all(_plain(o, 1) for _, o in below) or sorted(o.code for _, o in below) != now:
+        return None
+    return sum_key(now)
 
 
 def _plain(node: Node, lag: int) -> bool:

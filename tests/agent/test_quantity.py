@@ -68,3 +68,25 @@ def test_without_that_shape_the_quantity_is_declined_not_its_base(
     clar = clarify_scope(intent, REF, profile=ODD)
     assert intent.metrics == [] and intent.declined == declined
     assert clar.mode == "ask_first" and clar.declined == declined
+
+
+# A metric that is a sum of others, and the growth of that sum written over its parts.
+SUMS = _demo_with(
+    {"code": "T1", "aliases": ["利润合计", "total profits"], "percent": False, "unit": "USD_M",
+     "formula": "GROSS_PROFIT + NET_PROFIT"},
+    {"code": "G2", "aliases": ["庚指标"], "formula":
+     "(NET_PROFIT + GROSS_PROFIT - prev(GROSS_PROFIT) - prev(NET_PROFIT)) / "
+     "(prev(GROSS_PROFIT) + prev(NET_PROFIT))"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港2024年利润合计增速是多少?",  # growth after the sum's name
+        "By what percentage did Hong Kong's total profits rise in 2024?",  # a rate asked apart
+    ],
+)
+def test_the_growth_of_a_sum_is_the_derived_growth_written_over_its_parts(question: str) -> None:
+    intent = parse_intent(question, REF, profile=SUMS)
+    assert intent.metrics == ["G2"] and intent.declined is None, intent

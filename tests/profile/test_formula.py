@@ -116,6 +116,14 @@ def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
          ("ratio", "ADMIN_EXPENSES+SELLING_EXPENSES", "REVENUE")),
         ("CURRENT_LIABILITIES / (CURRENT_LIABILITIES + NON_CURRENT_LIABILITIES)",
          ("ratio", "CURRENT_LIABILITIES", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES")),
+        # the growth of a sum (总负债增长率), its terms in any order
+        ("(CURRENT_LIABILITIES + NON_CURRENT_LIABILITIES - prev(CURRENT_LIABILITIES) - "
+         "prev(NON_CURRENT_LIABILITIES)) / (prev(CURRENT_LIABILITIES) + "
+         "prev(NON_CURRENT_LIABILITIES))",
+         ("growth", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES")),
+        ("(B + A - prev(A) - prev(B)) / (prev(B) + prev(A))", ("growth", "A+B")),
+        ("(A + B - prev(A) - prev(C)) / (prev(A) + prev(B))", None),  # not the same series
+        ("(A + B - prev(A) - prev(B)) / prev(A)", None),  # over one part: no growth of the sum
         ("GROSS_PROFIT - NET_PROFIT", None),  # a difference: no modifier means it
         ("(REVENUE - prev(NET_PROFIT)) / prev(REVENUE)", None),  # not one series' growth
     ],
