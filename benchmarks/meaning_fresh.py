@@ -6,8 +6,10 @@ the per-class and per-language table of ``benchmarks.meaning_suites``, and the c
 promise is about, read from each run's results (the harness's checks, never the engine's parser):
 
 * **another quantity**: a case expecting ``metric`` whose answer found another metric
-  (``answered REVENUE, asked REVENUE_YOY``), or a case expecting ``declined`` whose answer
-  found a metric and gave its figure instead (``answered REVENUE; gives 330 百万``);
+  (``answered REVENUE, asked REVENUE_YOY``), a case expecting ``declined`` whose answer
+  found a metric and gave its figure instead (``answered REVENUE; gives 330 百万``), or any
+  case whose answered metric's name is only part of the term the question asks (the
+  ``asked_quantity`` check: ``answered RD_EXPENSES, asked 研发费用加计扣除``);
 * **unknown subject answered**: a ``class3`` case whose answer found a figure, gave a number
   or cited a source instead of declining;
 * **recall**: the ``class4`` cases (the profile holds the quantity) answered with it, found.
@@ -46,6 +48,9 @@ def another_quantity(result: Mapping[str, Any]) -> str | None:
     reasons = _reasons(_check(result, "declined"))
     if any(r.startswith("answered ") for r in reasons):
         return "; ".join(r for r in reasons if r.startswith(("answered ", "gives ")))
+    asked = _check(result, "asked_quantity")  # 研发费用 for 研发费用加计扣除: a part of the term
+    if asked is not None and not asked.get("passed"):
+        return str(asked.get("why"))
     return None
 
 

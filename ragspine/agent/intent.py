@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ragspine.agent.change_cues import change_cues
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
@@ -81,12 +82,6 @@ _NARRATIVE_CUES = re.compile(
     r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
     r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
 )
-# "How much did it grow": one period named, the change from the one before is wanted.
-_CHANGE_CUES = re.compile(
-    r"(?:增长|增加|减少|下降|下滑|变化|变动|上升|提高|提升|降低)了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|"
-    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+did\b.*\b(?:grow|increase|fall|decline|drop|change|rise)|"
-    r"(?:the\s+)?change\s+in\b)"
-)
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
@@ -141,8 +136,9 @@ def parse_intent(
         scan += colloquial_matches(text, prof)  # 卖了多少钱, 赚了多少: no metric word names it
     scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
+    cues = change_cues(text, [(pm.start, pm.end) for pm in find_periods(text, ref)])
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
-        not any(s <= c.start() < e for s, e in named) for c in _CHANGE_CUES.finditer(text)
+        not any(s <= c < e for s, e in named) for c, _ in cues
     )
     rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
     change = (change or bool(net) or points_asked(text) is not None) and rate is None
@@ -168,7 +164,7 @@ def parse_intent(
         *[(m.start, m.end) for _, m in scan],
         *[(s.start, s.end) for s in subjects],
         *reading.wholes,
-        *[c.span() for c in _CHANGE_CUES.finditer(text)],
+        *cues,
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(s, e) for _, s, e in per_anywhere(text)],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine.agent.head_nouns import head_after, head_before, paid_to
 from ragspine.profile.glossary import AliasMatch
 
 GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
@@ -83,7 +84,7 @@ _PER_AFTER = [
 ]  # fmt: skip
 # A count metric before 人均 / 每人 is the unit: 研发人员人均研发费用 is R&D spend per R&D staff.
 _PER_HEAD = re.compile(r"\s*(?:的)?\s*(?:人均|平均每人|每人|每名|每位|per[\s-]capita)")
-_MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio)(?![a-z])")
+_MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio|rate)(?![a-z])")
 # A ratio of two metrics: 研发经费与营业收入的比值, ratio of R&D expenses to revenue.
 _RATIO_JOIN = re.compile(
     r"\s*(?:与|和|跟|同|对)\s*|[\s-]+(?:to|over|divided\s+by)[\s-]+(?:the\s+)?"
@@ -92,14 +93,6 @@ _RATIO_END = re.compile(r"\s*(?:的)?\s*(?:比值|之比|比率|的比|比例)|[
 _TO_BEFORE = re.compile(r"(?<![a-z'’])[a-z][a-z&]*[\s-]+to[\s-]+$")
 _RATIO_WORD = re.compile(r"[\s-]+(?:ratio|multiple|coverage|cover)(?![a-z])")
 _RATIO_BEFORE = re.compile(r"(?<![a-z])ratio\s+(?:of|between)\s+(?:the\s+)?$")
-# A head noun after a metric word makes another quantity of it: 净利润现金含量, 固定资产周转率.
-_HEAD_NOUN = re.compile(
-    _GAP + r"(?:现金含量|含量|保障倍数|覆盖倍数|倍数|覆盖率|收现比|现金比率|现金比|弹性|密度|"
-    r"集中度|周转天数|周转次数|周转率|周转|回报率|收益率|转化率|达成率|完成率|利用率|回收期)|"
-    r"\s+(?:coverage|cover|multiple|yield|intensity|density|turnover|days|conversion|efficiency|"
-    r"payback|elasticity|concentration)(?:\s+(?:ratio|rate))?(?![a-z])"
-)
-
 # Question-wide cues: a change asked as a percentage, how fast, a per-unit phrase written apart.
 _RATE_ASKED = re.compile(
     r"(?:增长|增加|上升|下降|减少|下滑|变化|变动|增减|提高|提升|降低|上涨|下跌)(?:了|的)?\s*(?:约|大约)?"
@@ -235,10 +228,6 @@ def whole_of_share(text: str, m: AliasMatch) -> tuple[int, int] | None:
     return start, after.end()
 
 
-def head_noun(text: str, m: AliasMatch) -> re.Match[str] | None:
-    return _HEAD_NOUN.match(text, m.end)
-
-
 def whole_before(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> AliasMatch | None:
     """职工中研发人员的占比: the metric written before 中 is the whole of the share."""
     among = re.compile(r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*(?:的)?\s*")
@@ -262,11 +251,12 @@ def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[lis
 
 def modifier_at(
     text: str, m: AliasMatch, metrics: list[AliasMatch], entities: list[AliasMatch],
-    change: bool, floor: int = 0,
+    change: bool, floor: int = 0, counted: bool = False,
 ) -> Modifier | None:  # fmt: skip
     """The modifier right after the metric word, or right before it (after ``floor``);
     ``metrics`` and ``entities`` are the question's matches of each (a ratio's other metric,
-    the owner between a modifier and its metric: growth rate of Southeast Asia's store count)."""
+    the owner between a modifier and its metric: growth rate of Southeast Asia's store count);
+    ``counted``: the metric counts people or things (who is paid is not what is paid)."""
     g = _GROWTH_AFTER.match(text, m.end)
     if g and not (change and not g.group("explicit")):
         return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
@@ -308,9 +298,15 @@ def modifier_at(
                           _PER_HEAD.fullmatch(text, c.end, m.start)), None)  # fmt: skip
             start = count.start if count else p.start()
             return Modifier(PER, start, p.end(), unit=unit, other=count)
-    h = head_noun(text, m)
+    h = head_after(text, m)  # 研发费用加计扣除, sales return rate: another quantity
     if h:
         return Modifier(COMPOUND, h.start(), h.end())
+    for lead in leads:
+        b = head_before(text, lead, floor)  # return on sales
+        paid = paid_to(text, m, lead, floor) if counted else None  # cash paid to employees
+        if b or paid:
+            start, end = (b.start(), b.end()) if b else paid  # type: ignore[misc]
+            return Modifier(COMPOUND, start, end)
     to = _TO_BEFORE.search(text, floor, m.start)
     ratio = _RATIO_WORD.match(text, m.end) if to else None
     if to and ratio:  # rent-to-sales ratio: a ratio of something no metric names

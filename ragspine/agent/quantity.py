@@ -115,7 +115,7 @@ def read_quantities(
             continue  # 研发人员人均研发费用: the unit of the next metric
         if following is not None and whole_before(text, following, [m]) is not None:
             continue  # 职工中研发人员的占比: the whole of the next metric's share
-        mod = modifier_at(text, m, metrics, entities, change, floor)
+        mod = modifier_at(text, m, metrics, entities, change, floor, count)
         if mod is None:
             mod = _remote(text, scan, out, used, change, rate)
         elif rate is not None and mod.kind == GROWTH:

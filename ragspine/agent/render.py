@@ -125,6 +125,11 @@ def entity_name(code: str, prof: DomainProfile) -> str:
     return _entity_name(code, prof)
 
 
+def channel_name(code: str, prof: DomainProfile) -> str:
+    """(线上) after a metric's name; nothing for the default channel."""
+    return _channel_name(code, prof)
+
+
 def _cite(src: Source) -> str:
     return f"(来源:{src['doc']} · {src['locator']})"
 

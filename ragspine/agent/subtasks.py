@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from ragspine.agent.change_answers import Unmade, decline_unmade
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
 from ragspine.agent.ranks import rank_lines
@@ -84,6 +85,13 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
     req.trace.code("structured", "multi_subtask")
     results = [query(req, t.args()) for t in tasks]
     req.trace.count("tool_calls", len(results))
+    unmade = Unmade(results)
+    if intent.change and len(intent.periods) == 2:  # no level alone for a change asked
+        unmade = decline_unmade([t.args() for t in tasks], results, req.profile,
+                                lambda args: query(req, args))  # fmt: skip
+        if unmade.lines or unmade.growths:
+            req.trace.count("changes_declined", len(unmade.lines) + len(unmade.growths))
+    results = unmade.results + unmade.growths
     lines = []
     decimals = asked_decimals(req.question)
     for r in results:
@@ -93,6 +101,8 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
             lines.append(not_found_line(r, req.profile))
         else:
             lines.append(unrecognized_line(r, req.question, req.profile))
+    lines += unmade.lines
+    results += unmade.missing
     changes: list[str] = []
     if len(intent.periods) == 2:
         diffs = differences(results, req.profile)

@@ -24,6 +24,8 @@ The words, by what they make of a metric (folded text: simplified, lower case):
   accounting, measurement
 - another balance: 递延 预收 待摊 应计 未实现; deferred, unearned, accrued, prepaid, unrealised
 - its cost: 成本; cost(s)
+- an amount taken off it or given back: 扣除 抵扣 抵减 减免 退货 退款 退回 折扣 折让 返利 返点;
+  return(s), refund(s), rebate(s), deduction(s), allowance(s), discount(s), write-off(s)
 - a plan, not the actual: 目标 预算 预测 预期 预计 指引 规划 考核; target, budget, forecast,
   guidance, projected, projection, expected, estimate(d), plan(ned), goal
 - another basis: 调整后 经调整 备考 不变汇率 固定汇率; adjusted, underlying, pro forma, constant
@@ -61,7 +63,7 @@ _WORDS = re.compile(
     r"倍|比率|比值|之比|比例|占(?!用|有率)|占比|比重|份额|"
     r"数量|个数|家数|次数|笔数|"
     r"政策|确认|口径|会计处理|准则|计量|"
-    r"递延|预收|待摊|应计|未实现|成本|"
+    r"递延|预收|待摊|应计|未实现|成本|扣除|抵扣|抵减|减免|退货|退款|退回|折扣|折让|返利|返点|"
     r"目标|预算|预测|预期|预计|指引|规划|考核|"
     r"调整后|经调整|备考|不变汇率|固定汇率|"
     r"(?<![a-z])(?:average|mean|median|monthly|daily|weekly|per\s+(?:month|year|day|week|quarter)|"
@@ -69,7 +71,9 @@ _WORDS = re.compile(
     r"(?:two|three|four|five|2|3|4|5)[\s-]years?|over\s+the\s+(?:last|past)\s+\w+\s+years|"
     r"times|multiple|ratio|proportion|share(?!holders?)|portion|percentage\s+of|fraction|"
     r"number\s+of|count\s+of|polic(?:y|ies)|recogni(?:tion|[sz]ed)|accounting|measurement|"
-    r"deferred|unearned|accrued|prepaid|unreali[sz]ed|costs?|"
+    r"deferred|unearned|accrued|prepaid|unreali[sz]ed|costs?|return(?:s|ed)?|refund(?:s|ed)?|"
+    r"rebates?|deduct(?:ions?|ed|ible)?|allowances?|discount(?:s|ed)?|"
+    r"write[\s-]?(?:offs?|downs?)|"
     r"targets?|budget(?:ed)?|forecast(?:ed)?|guidance|projected|projections?|expected|"
     r"estimated?|plan(?:ned)?|goals?|adjusted|underlying|pro[\s-]?forma|constant[\s-]currency)"
     r"(?![a-z])"

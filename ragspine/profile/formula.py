@@ -217,7 +217,8 @@ def _render(node: Node, name: Callable[[Operand], str], outer: int) -> str:
 def formula_shape(tree: Node) -> tuple[str, ...] | None:
     """("growth", X), ("ratio", X, Y), ("entity_share", X, E), ("channel_share", X, C, D),
     ("sum", "X+Y") or None, ignoring a ×100. In a ratio, X or Y may be a sum of metrics, named
-    by ``sum_key`` (三项费用 over revenue: ("ratio", "ADMIN_EXPENSES+…", "REVENUE"))."""
+    by ``sum_key`` (三项费用 over revenue: ("ratio", "ADMIN_EXPENSES+…", "REVENUE")); so may X
+    of a growth (总负债增长率: ("growth", "CURRENT_LIABILITIES+NON_CURRENT_LIABILITIES"))."""
     if isinstance(tree, tuple) and tree[0] == "*" and Decimal(100) in (tree[1], tree[2]):
         tree = tree[2] if tree[1] == Decimal(100) else tree[1]
     total = _sum_codes(tree)

@@ -229,7 +229,33 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
             taken.append((start, end))
             found.append(PeriodMatch(handler(m, reference_date), start, end, raw=m.group()))
     found.sort(key=lambda pm: pm.start)
-    return tuple(_fill_years(found, reference_date))
+    return tuple(_same_part(_fill_years(found, reference_date), folded))
+
+
+# "2023年同期", "the same period of 2023": the year's part the question names elsewhere.
+_SAME_AFTER = re.compile(r"\s*(?:的)?\s*同期")
+_SAME_BEFORE = re.compile(
+    r"(?<![a-z])(?:the\s+)?same\s+(?:period|half|quarter|months?)\s+(?:of|in|last)\s+$"
+)
+
+
+def _same_part(found: list[PeriodMatch], folded: str) -> list[PeriodMatch]:
+    """A year written as the same period (2023年同期, the same period of 2023) is the half or
+    quarter the question names beside it (2024年下半年 … 2023年同期: 2023H2), never the whole
+    year: a change between a half and a full year is no change."""
+    parts = [pm.period for pm in found if pm.period and pm.period.period_type != FY]
+    if len({p.period[4:] for p in parts}) != 1:
+        return found  # no part named, or two: which one is meant is not said
+    part = parts[0]
+    out = []
+    for pm in found:
+        p = pm.period
+        same = _SAME_AFTER.match(folded, pm.end) or _SAME_BEFORE.search(folded, 0, pm.start)
+        if p is not None and p.period_type == FY and same:
+            pm = PeriodMatch(Period(part.period_type, f"{p.year:04d}{part.period[4:]}"),
+                             pm.start, pm.end, pm.raw, pm.year_assumed)  # fmt: skip
+        out.append(pm)
+    return out
 
 
 def _fill_years(found: list[PeriodMatch], ref: date) -> list[PeriodMatch]:

@@ -85,6 +85,7 @@ SUMMED = _demo_with(
     [
         "香港2024年利润合计增长了百分之几?",  # a change asked as a percentage
         "香港2024年利润合计增长率是多少?",  # the growth word after the sum's name
+        "香港2024年利润合计增速是多少?",  # 增速 after the sum's name
         "By what percentage did Hong Kong's combined profit rise in 2024?",
         "What was Hong Kong's combined profit growth in 2024?",
     ],

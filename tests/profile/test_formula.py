@@ -125,6 +125,7 @@ def test_a_bad_qualifier_is_refused_saying_why(formula: str, why: str) -> None:
         ("(A + B) / (prev(A) + prev(B)) - 1", ("growth", "A+B")),  # the same, as a quotient
         ("(A + B - prev(A) - prev(B)) / prev(A)", None),  # over one part: not the sum's growth
         ("(A - prev(A) + prev(B)) / prev(A)", None),  # a term of another series added
+        ("(A + B - prev(A) - prev(C)) / (prev(A) + prev(B))", None),  # not the same series
         ("GROSS_PROFIT - NET_PROFIT", None),  # a difference: no modifier means it
         ("(REVENUE - prev(NET_PROFIT)) / prev(REVENUE)", None),  # not one series' growth
     ],

@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from ragspine.profile.glossary import glossary_for, normalize_period
-from ragspine.profile.periods import Period
+from ragspine.profile.periods import Period, find_periods
 from ragspine.text import fold
 
 REF = date(2025, 6, 30)
@@ -89,3 +89,23 @@ def test_chronological_order() -> None:
         "2024Q1",
         "FY2024",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        # 同期 after a year: the half the question names beside it
+        ("香港2024年下半年收入比2023年同期增长了多少", ["2024H2", "2023H2"]),
+        # the same period of a year, in English
+        ("revenue in the second half of 2024 versus the same period of 2023", ["2024H2", "2023H2"]),
+        ("2024年第三季度收入较2023年同期下降", ["2024Q3", "2023Q3"]),  # a quarter
+        # no 同期: a year is the year, beside a half
+        ("2023年收入和2024年上半年收入", ["FY2023", "2024H1"]),
+        ("2024年收入比2023年同期", ["FY2024", "FY2023"]),  # no part named: the year
+    ],
+)  # fmt: skip
+def test_the_same_period_of_a_year_is_the_part_named_beside_it(
+    text: str, labels: list[str]
+) -> None:
+    found = [pm.period.label for pm in find_periods(fold(text), REF) if pm.period]
+    assert found == labels

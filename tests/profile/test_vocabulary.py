@@ -63,6 +63,10 @@ def test_a_real_company_anchors_the_phrases_its_profile_shares() -> None:
         ("metrics", "REVENUE_GROWTH")
     ]
     assert [(k, m.code) for k, m in glossary.scan("同店销售")] == [("quantity", "SSSG")]
+    # R&D intensity names its derived metric of the shape R&D expenses / revenue, by the shape
+    assert [(k, m.code) for k, m in glossary.scan("r&d intensity")] == [
+        ("metrics", "RD_TO_REVENUE")
+    ]
 
 
 def test_no_shipped_phrase_names_two_quantities() -> None:

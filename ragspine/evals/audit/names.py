@@ -32,6 +32,8 @@ class SlotNames:
     metric_units: Mapping[str, str] = field(default_factory=dict)
     # companies the profile names but does not cover (competitors, partners): name → aliases
     external: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # unit code → its kind as the profile declares it (count, currency, percent …)
+    unit_kinds: Mapping[str, str] = field(default_factory=dict)
 
 
 EXTERNAL = "EXTERNAL:"  # the entity code of a company the profile does not cover

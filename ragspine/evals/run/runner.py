@@ -202,6 +202,7 @@ def slot_names(profile: DomainProfile) -> SlotNames:
         metric_units={m.code: m.unit for m in profile.metrics}
         | {d.code: d.unit for d in profile.derived_metrics},
         external={x.name: [x.name, *x.aliases] for x in profile.external_entities},
+        unit_kinds={u.code: u.kind for u in profile.units},
     )
 
 

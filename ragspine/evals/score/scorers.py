@@ -21,6 +21,7 @@ from ragspine.evals.audit.claims import normalise
 from ragspine.evals.audit.findings import Finding, SlotNames, audit_answer
 from ragspine.evals.golden.suite import GoldenCase
 from ragspine.evals.run.records import Check
+from ragspine.evals.score.asked import longer_term
 from ragspine.evals.score.reading import found_metrics, metrics_about, read_decline
 
 ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
@@ -346,6 +347,17 @@ def score_metric(case: GoldenCase, seen: Observed) -> Check | None:
         found = bool(found_metrics(seen.tool_results))
         why = f"{'answered' if found else 'looked for'} {', '.join(about)}, asked {want}"
     return Check(name="metric", passed=ok, expected=want, actual=about, why=why)
+
+
+@scorer("asked_quantity")
+def score_asked_quantity(case: GoldenCase, seen: Observed) -> Check | None:
+    """The answered metric's name is not only part of a longer term the question asks about
+    (研发费用 for 研发费用加计扣除, sales for "sales return rate"), read by ``asked.py``."""
+    found = found_metrics(seen.tool_results)
+    if not found or seen.names is None:
+        return None
+    why = longer_term(seen.question, found, seen.names, seen.changes) or ""
+    return Check(name="asked_quantity", passed=not why, actual=found, why=why)
 
 
 # The model, apart from the engine: what a careless model did that the engine then overruled.

@@ -111,6 +111,13 @@ UNKNOWN_PASSAGES = _result(
     [{"name": "declined", "passed": False, "expected": ["X"],
       "actual": ["gives 95.93%", "cites report.pdf", "does not name X"]}],
 )  # fmt: skip
+PART_OF_TERM = _result(  # only answer_excludes expected: the harness's own reading names it
+    "f",
+    ["class2"],
+    [{"name": "answer_excludes", "passed": False, "expected": ["1"], "actual": ["1"]},
+     {"name": "asked_quantity", "passed": False, "actual": ["RD_EXPENSES"],
+      "why": "answered RD_EXPENSES, asked 研发费用加计扣除"}],
+)  # fmt: skip
 RECALLED = _result(
     "e",
     ["class4"],
@@ -123,6 +130,8 @@ def test_another_quantity_is_a_found_metric_not_asked() -> None:
     assert another_quantity(WRONG_METRIC) == "answered REVENUE, asked REVENUE_YOY"
     assert another_quantity(LEVEL_NOT_DECLINE) == "answered REVENUE; gives 330 百万"
     assert another_quantity(NOT_FOUND_UNNAMED) is None  # nothing found: not another quantity
+    assert another_quantity(PART_OF_TERM) == "answered RD_EXPENSES, asked 研发费用加计扣除"
+    assert another_quantity(RECALLED) is None  # the metric asked, found
     assert unknown_subject_answered(UNKNOWN_PASSAGES) == "gives 95.93%; cites report.pdf"
     assert unknown_subject_answered(LEVEL_NOT_DECLINE) is None  # not a class3 case
 

@@ -1,0 +1,77 @@
+"""A change asked: the words that make a question ask how much a quantity moved, not its level.
+
+"How much did revenue grow", 收入增长了多少, "what was the increase in revenue", 收入比上年多
+多少: the answer is the change between two periods (both sourced levels and their difference),
+never one level. A change is asked by
+
+- a change verb asked as an amount: 增长 / 增加 / 减少 / 下降 / 上涨 / 下跌 … (了)多少; how much
+  did / has / was … grow, rise, fall, go up, go down, climb, shrink, decrease …; by how much;
+- a change named as a noun: the change / increase / decrease / rise / fall / drop / decline /
+  gain / jump / reduction in X; 增加额 / 增长额 / 减少额 / 增量 / 减量 / 变动额 / 变化额 / 增减额;
+- a comparative against another period: X比上年(多 / 高 / 少 / 低)(了)多少, 较2023年少了多少;
+  how much more / higher / lower / less … than (in) 2023 / the year before / last year. Against
+  another entity (香港比台湾多多少, how much higher than Taiwan's) it is a comparison of two
+  levels, not a change: the comparative counts only where a period is what it is compared with.
+
+A growth rate is not a change of this kind (增长率, 增速, by what percentage: ``modifiers``), and a
+growth named by a metric's own alias (同店销售增长) is that metric: the caller drops a cue inside a
+metric's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+Span = tuple[int, int]
+
+_VERBS_ZH = (
+    r"增长|增加|减少|下降|下滑|变化|变动|上升|提高|提升|降低|上涨|下跌|增减|缩减|缩水|扩大|回落|"
+    r"减|增|涨|跌"
+)
+_VERBS_EN = (  # verb forms only: "how much was the gain on disposal" asks a line item
+    r"grow|grew|grown|increase[sd]?|decrease[sd]?|fall|fell|fallen|decline[sd]?|drop(?:ped)?|"
+    r"change[sd]?|rise|risen|rose|(?:go|goes|gone|went)\s+(?:up|down)|climb(?:ed)?|jump(?:ed)?|"
+    r"shrink|shrank|shrunk|slip(?:ped)?|slide|slid|surge[sd]?|soar(?:ed)?|plunge[sd]?|"
+    r"tumble[sd]?|gained|expanded|widen(?:ed)?|narrow(?:ed)?|reduced?|improved?|deteriorated?"
+)
+_CUES = re.compile(
+    rf"(?:{_VERBS_ZH})了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|(?<![多少])[多少]了多少|"
+    r"增加额|增长额|减少额|增量|减量|变动额|变化额|增减额|变动金额|增加金额|减少金额|增长金额|"
+    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+(?:did|has|have|had|was|were|is|does|do)\b"
+    rf"[^?;]*?\b(?:{_VERBS_EN})(?![a-z])|"
+    r"(?:(?:the|an?|its|their|[a-z]+'s)\s+(?:year[\s-]+(?:on|over)[\s-]+year\s+|yoy\s+|annual\s+)?"
+    r"(?:change|increase|decrease|rise|fall|drop|decline|jump|reduction)|change)\s+in\b)"
+)
+# A comparative, and what follows it: the other side of the comparison.
+_MORE_ZH = re.compile(r"(?:比|较|相比|相较|对比)\s*(?:于|起)?\s*")
+_MORE_ZH_END = re.compile(r"[^,,。??;;]{0,12}?(?:多|高|少|低)(?:出|了)?(?:是|有)?多少")
+_MORE_EN = re.compile(
+    r"(?<![a-z])how\s+much\s+(?:more|less|higher|lower|bigger|smaller|larger|greater)\b[^?;]*?"
+    r"\bthan\s+(?:it\s+was\s+|they\s+were\s+)?(?:in\s+|during\s+|for\s+|at\s+)?(?:the\s+)?"
+)
+_PRIOR = re.compile(
+    r"上一?年度?|去年|前一年|上一?财年|上一?期|同期|"
+    r"(?<![a-z])(?:(?:the\s+)?(?:year|period)\s+before|(?:the\s+)?(?:previous|prior|preceding)\s+"
+    r"(?:fiscal\s+)?(?:year|period)|last\s+year|a\s+year\s+(?:earlier|before|ago)|"
+    r"(?:the\s+)?same\s+period|year[\s-]+earlier)(?![a-z])"
+)
+
+
+def change_cues(text: str, periods: Sequence[Span] = ()) -> list[Span]:
+    """The spans of ``text`` (folded) asking for a change; ``periods``: the spans naming a period
+    (``find_periods``), which a comparative must be made against to be a change."""
+    spans = [c.span() for c in _CUES.finditer(text)]
+    for m in _MORE_ZH.finditer(text):
+        end = _MORE_ZH_END.match(text, m.end())
+        if end and _against_period(text, m.end(), periods):
+            spans.append((m.start(), end.end()))
+    for m in _MORE_EN.finditer(text):
+        if _against_period(text, m.end(), periods):
+            spans.append(m.span())
+    return sorted(spans)
+
+
+def _against_period(text: str, at: int, periods: Sequence[Span]) -> bool:
+    """Does a period start the other side of a comparison (上年, 2023年, the year before)?"""
+    return any(s == at for s, _ in periods) or _PRIOR.match(text, at) is not None

@@ -1,0 +1,57 @@
+"""A change asked (``change_cues``): the verbs, nouns and comparatives that ask how much a
+quantity moved are read as a change between two periods, never as one level; the same words
+about a level, another entity or a line item are not."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine.agent.intent import parse_intent
+from ragspine.profile import default_profile
+
+REF = date(2025, 6, 30)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much did Hong Kong's revenue go up in 2024?",  # a phrasal verb, one year named
+        "How much did Hong Kong's revenue go down in 2024?",  # the other way
+        "How much has Hong Kong's revenue fallen in 2024?",  # has + participle
+        "What was the increase in Hong Kong's revenue in 2024?",  # a change named as a noun
+        "What was the year-on-year increase in Hong Kong's revenue in 2024?",  # yoy noun
+        "What was Hong Kong's decline in revenue in 2024?",  # an owner before the noun
+        "How much higher was Hong Kong's revenue in 2024 than in 2023?",  # comparative, period
+        "How much more revenue did Hong Kong make in 2024 than the year before?",  # prior word
+        "香港2024年收入比2023年多多少?",  # 比 a year … 多多少
+        "香港2024年收入比上年高了多少?",  # 比上年 … 高了多少
+        "香港2024年收入较上年少了多少?",  # 较 … 少了多少
+        "香港2024年收入涨了多少?",  # a one-character verb
+        "香港2024年收入的增加额是多少?",  # the change named as an amount
+        "香港2024年收入增量是多少?",  # 增量
+        "香港2024年下半年收入比2023年下半年增长了多少?",  # two halves, 比…增长了多少
+    ],
+)
+def test_a_change_asked_is_read_as_a_change_between_two_periods(question: str) -> None:
+    intent = parse_intent(question, REF, profile=default_profile())
+    assert intent.metrics == ["REVENUE"], intent
+    assert intent.change and len(intent.periods) == 2, intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Hong Kong's revenue in the second half of 2024?",  # a level in a half
+        "What was Hong Kong's revenue in 2024?",  # a level
+        "How much higher was Hong Kong's revenue than Taiwan's in 2024?",  # against an entity
+        "香港2024年收入比台湾多多少?",  # 比 an entity: two levels compared, no change
+        "Why did mainland China's revenue decline in 2024?",  # a verb with no amount asked
+        "香港2024年的销售额是多少?",  # 销售额 alone stays revenue, a level
+    ],
+)
+def test_a_level_or_a_comparison_of_entities_is_no_change(question: str) -> None:
+    intent = parse_intent(question, REF, profile=default_profile())
+    assert intent.metrics == ["REVENUE"], intent
+    assert not intent.change, intent

@@ -1,0 +1,49 @@
+"""The safety net (``unexplained``): an amount taken off a metric or given back (a return, a
+refund, a deduction, a discount), written apart from the metric's words, declines the phrase by
+the question's words, never the metric's level; the word in another sentence does not."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine.agent.intent import parse_intent
+from ragspine.profile import default_profile, load_profile
+from tests.agent.conftest import JINYU
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "declined"),
+    [
+        # a return rate whose metric is written after an entity and a channel
+        ("acme", "What was the return rate on mainland China's online sales in 2024?",
+         "return rate on online sales"),
+        ("acme", "2024年中国内地线上收入中的退款金额是多少?", "收入中的退款"),  # refunds in it
+        ("acme", "How much of Hong Kong's 2024 revenue was refunded?", "revenue was refunded"),
+        # the deductible part of R&D expenses
+        ("jy", "金宇生物2020年研发费用中可加计扣除的部分是多少?", "研发费用中可加计扣除"),
+    ],
+)  # fmt: skip
+def test_an_amount_taken_off_the_metric_is_declined_by_its_words(
+    which: str, question: str, declined: str
+) -> None:
+    if which == "jy":
+        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+            profile = load_profile(JINYU / "profile.yaml")
+        intent = parse_intent(question, date(2022, 6, 30), profile=profile)
+    else:
+        intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [] and intent.declined == declined, intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ACME的退货政策是什么?2024年香港收入是多少?",  # the returns policy: another sentence
+        "What was Hong Kong's revenue in 2024?",  # the metric alone
+    ],
+)
+def test_the_metric_alone_or_with_the_word_elsewhere_is_the_metric(question: str) -> None:
+    intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == ["REVENUE"] and intent.declined is None, intent
