@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ragspine.agent.asked import asked_of
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
@@ -285,6 +286,9 @@ def parse_intent(
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
+    if route == ROUTE_NARRATIVE and _FIGURE_CUES.search(text):  # 首席执行官的薪酬是多少:
+        of_name = asked_of(text, index, question, scan, explained, subjects)
+        subjects += [of_name] if of_name else []  # passages must name the pay too
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,

@@ -18,7 +18,7 @@ from ragspine.agent.request import (
     Request,
     note_provider_error,
 )
-from ragspine.agent.subjects import WORD, Subject, in_english, mentions
+from ragspine.agent.subjects import QUANTITY, WORD, Subject, in_english, mentions
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -48,6 +48,15 @@ NO_SUBJECT_FIGURE_EN = (
     "“{name}” is not mentioned in any passage of the documents available to you, so no figure "
     "can be given for it; nothing is guessed."
 )
+# The name is found, the quantity asked of it is not (首席执行官 named, 薪酬 nowhere beside it):
+# said by both, never answered with what the passages say of the name.
+NO_ASKED_FIGURE_ZH = (
+    "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;为避免误导,不提供任何数字。"
+)
+NO_ASKED_FIGURE_EN = (
+    "The {asked} of “{name}” is not mentioned in any passage of the documents available to you, "
+    "so no figure can be given for it; nothing is guessed."
+)
 
 TOP_K = 5
 RERANK_POOL = 12
@@ -73,7 +82,8 @@ def run_narrative(
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
     ``define`` is a concept question's term: only passages that define it may answer;
-    ``subjects`` are names the profile does not know: only documents that name each may answer;
+    ``subjects`` are names the profile does not know, and the quantity a figure is asked of
+    them (``asked.py``): only documents that name each may answer;
     ``figure``: the question asks for a figure, so a name no passage holds is declined by it."""
     trace = req.trace
     if req.retriever is None:
@@ -92,18 +102,14 @@ def run_narrative(
             return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
-        hits = _about(hits, subjects, req)
+        retrieved, hits = hits, _about(hits, subjects, req)
         trace.count("subject_hits", len(hits))
         if not hits:
             trace.code("narrative", "no_subject")
             trace.code("declined", "subject")
             english = in_english(req.question)
             if figure:
-                name = next(
-                    (s.name for s in subjects if not _about(hits, [s], req)), subjects[0].name
-                )
-                shown = NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH
-                return NarrativeAnswer(shown.format(name=name), [])
+                return NarrativeAnswer(_not_found(retrieved, subjects, req, english), [])
             return NarrativeAnswer(NO_SUBJECT_EN if english else NO_SUBJECT_ZH, [])
     if not hits:
         trace.code("narrative", "no_hits")
@@ -151,6 +157,21 @@ def run_narrative(
             sources.append(src)
     trace.code("narrative", "answered")
     return NarrativeAnswer(answer, sources, model_text=response.text)
+
+
+def _not_found(
+    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request, english: bool
+) -> str:
+    """A figure's not-found, naming what no passage holds: the first name, or where every name
+    is found, the quantity asked of it (「首席执行官」的「薪酬」)."""
+    names = [s for s in subjects if s.kind != QUANTITY]
+    missing = next((s for s in names if not _about(hits, [s], req)), None)
+    asked = next((s for s in subjects if s.kind == QUANTITY), None)
+    if missing is None and asked is not None and names:
+        shown = NO_ASKED_FIGURE_EN if english else NO_ASKED_FIGURE_ZH
+        return shown.format(name=names[0].name, asked=asked.name)
+    name = (missing or subjects[0]).name
+    return (NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH).format(name=name)
 
 
 def _about(

@@ -129,11 +129,14 @@ def _content(word: str) -> bool:
     return len(word) > 2 and word not in COMMON_EN and word not in _FRAME_EN
 
 
-def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Span]) -> Span | None:
+def unnamed_quantity(
+    text: str, explained: Sequence[Span], channels: Sequence[Span], *, generic: bool = False
+) -> Span | None:
     """A figure asked of no metric the profile knows (门店租金是多少, how many online customers):
     the phrase left once the explained words and the frame are taken out names the quantity, so
     the decline names it instead of asking "which metric?". Its first clause only; a channel
-    glued to it is part of its name (线上订单履约时效)."""
+    glued to it is part of its name (线上订单履约时效). ``generic``: a common word (薪酬, 预算)
+    may name it too, as where a name it is asked of is already held (首席执行官的薪酬)."""
     end = _CLAUSE_END.search(text)
     stop = end.start() if end else len(text)
     mask = list(text[:stop])
@@ -144,6 +147,9 @@ def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Sp
     if re.search(r"[\u4e00-\u9fff]", text):
         cjk = _FRAME_CJK.sub(lambda m: " " * len(m.group()), rest)
         runs = [m.span() for m in _CJK_RUN.finditer(cjk) if _quantity_run(m.group())]
+        if generic:  # 预算: a word a frame character (算) cut is read whole
+            wholes = [_whole(rest, *m.span()) for m in _CJK_RUN.finditer(cjk)]
+            runs = [(s, e) for s, e in wholes if _quantity_run(rest[s:e], generic=True)]
     else:
         words = [m for m in _EN_WORD.finditer(rest) if _content(m.group())]
         runs = [m.span() for m in words]
@@ -164,8 +170,9 @@ def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Sp
     return s, e
 
 
-def _quantity_run(word: str) -> bool:
-    return len(word) >= 2 and word not in GENERIC_CJK and not re.fullmatch(r"[a-z0-9]+", word)
+def _quantity_run(word: str, generic: bool = False) -> bool:
+    common = word in GENERIC_CJK and not generic
+    return len(word) >= 2 and not common and not re.fullmatch(r"[a-z0-9]+", word)
 
 
 _LEAD_FRAME = re.compile(r"(?:的|是|为|有|了|在|和|与|及|年|月|日)+")
