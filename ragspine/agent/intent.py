@@ -286,9 +286,13 @@ def parse_intent(
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
-    if route == ROUTE_NARRATIVE and _FIGURE_CUES.search(text):  # 首席执行官的薪酬是多少:
-        of_name = asked_of(text, index, question, scan, explained, subjects)
-        subjects += [of_name] if of_name else []  # passages must name the pay too
+    if route == ROUTE_NARRATIVE:  # 首席执行官的薪酬是多少 / 怎么确定的: the pay, not the role
+        cues = [m.span() for m in _NARRATIVE_CUES.finditer(text)]  # a document question's frame
+        figure = _FIGURE_CUES.search(text) is not None
+        of_name = asked_of(
+            text, index, question, scan, [*explained, *cues], subjects, figure=figure
+        )
+        subjects += [of_name] if of_name else []
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,

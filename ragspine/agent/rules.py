@@ -19,7 +19,8 @@ _EN = r"(?<![a-z])(?:{})(?![a-z])"
 RULE_CUES = re.compile(
     # a limit a rule sets: 底线, 上限, 红线, 门槛, 不得低于
     r"底线|红线|上限|下限|封顶|门槛|阈值|限额|最低标准|最高标准|"
-    r"不得(?:低于|高于|超过|少于|多于)|不(?:能|可|应)(?:低于|高于|超过)|"
+    r"不(?:得|能|可|应|宜)?(?:低于|高于|超过|少于|多于)|"
+    r"(?:最多|最少|最长|最短|最高|最低|至多|至少)(?:可以|可|能|允许|须|需要|需|要)|允许|"
     # how a document rules it: 怎么规定, 如何设定, 有何要求, 规定是什么
     r"(?:怎么|怎样|如何|是怎么|是如何|有何|有什么|有哪些|作何|作了什么|做了什么|哪些)\s*"
     r"(?:规定|约定|限定|限制|设定|界定|要求)|"
@@ -27,8 +28,9 @@ RULE_CUES = re.compile(
     # a rank in a plan: 优先级, 第几优先, 按什么顺序
     r"优先级|优先顺序|优先次序|第几优先|(?:什么|何种|怎样的?|哪种)(?:顺序|次序)|"
     + _EN.format(
-        r"thresholds?|caps?|capped|ceilings?|floors?|limits?|minimum\s+allowed"
-        r"|maximum\s+allowed|not\s+(?:be\s+)?(?:below|above|exceed|fall\s+below)"
+        r"thresholds?|caps?|capped|ceilings?|floors?|limits?|allowed|permitted|at\s+(?:the\s+)?most"
+        r"|no\s+(?:more|less|later|earlier)\s+than|(?:not|cannot|can't|mustn't)\s+(?:be\s+)?"
+        r"(?:below|above|exceed|fall\s+below)"
         r"|priorit(?:y|ies|i[sz]ed?|i[sz]ation)|order\s+of\s+priority"
         # what the policy or rule is; how a figure is set or ranked in a plan
         r"|(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}(?:polic(?:y|ies)|rules?)"

@@ -28,6 +28,10 @@ REF = date(2025, 6, 30)
         ("新店投资回收期的上限是多少个月?", True),  # a cap
         ("资本开支按什么顺序分配?", True),  # an order in a plan
         ("成交价不得低于正价的几折?", True),  # a limit a rule sets
+        ("新店投资回收期不超过多少个月?", True),  # the same without 得
+        ("同一商品每年最多可以参加多少天全场性促销?", True),  # what is allowed at most
+        ("What is the maximum payback period allowed for new stores?", True),  # allowed
+        ("How many days a year can one product be on promotion at most?", True),  # at most
         ("What is the floor on category gross margin during promotions?", True),  # English floor
         ("Which priority is store digital equipment in 2025 capex?", True),  # a priority
         ("What is the cap on new flagship stores in 2025?", True),  # a cap
@@ -40,6 +44,8 @@ REF = date(2025, 6, 30)
         ("What was the selling floor area of Hong Kong stores in 2024?", False),
         ("What was ACME's market cap at the end of 2024?", False),
         ("Under which rules was revenue recognised in 2024?", False),  # rules, not asked
+        ("香港2024年门店数最多的是哪个区域?", False),  # a rank of facts: 最多 with no modal
+        ("Which region had the most stores in 2024?", False),
     ],
 )  # fmt: skip
 def test_a_rule_is_asked(question: str, ruled: bool) -> None:
@@ -53,6 +59,7 @@ def test_a_rule_is_asked(question: str, ruled: bool) -> None:
         "2025年门店资本开支中,门店数字化设备排在第几优先级?",  # 门店数 inside 门店数字化
         "What is the floor on category gross margin during promotions?",
         "新店投资回收期的上限是多少个月?",  # a figure of the rule: the document's, not a fact
+        "新店投资回收期不超过多少个月?",  # not declined as a quantity the fact table lacks
     ],
 )  # fmt: skip
 def test_a_rule_question_goes_to_the_documents_with_no_metric(question: str) -> None:
