@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ragspine.agent.asked import asked_of
 from ragspine.agent.change_cues import change_cues
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
@@ -35,6 +36,7 @@ from ragspine.agent.modifiers import (
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
+from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
@@ -149,7 +151,8 @@ def parse_intent(
     unnamed = "".join(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
     )
-    narrative_cue = bool(_NARRATIVE_CUES.search(unnamed))
+    ruled = ruled_sentences(unnamed)  # 毛利率的底线怎么规定: a document's rule, not a figure
+    narrative_cue = bool(_NARRATIVE_CUES.search(unnamed) or ruled)
     yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held
     asked = rate or yoy
     reading = read_quantities(
@@ -168,6 +171,7 @@ def parse_intent(
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(s, e) for _, s, e in per_anywhere(text)],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+        *ruled,  # the rule's topic: its words ask no figure
     ]
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
@@ -183,6 +187,7 @@ def parse_intent(
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
+    without_ruled(reading, ruled, text)
     unknown = (
         blocking is None and reading.declined is None and reading.metrics and not narrative_cue
     )
@@ -278,6 +283,13 @@ def parse_intent(
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
+    if route == ROUTE_NARRATIVE:  # 首席执行官的薪酬是多少 / 怎么确定的: the pay, not the role
+        cues = [m.span() for m in _NARRATIVE_CUES.finditer(text)]  # a document question's frame
+        figure = _FIGURE_CUES.search(text) is not None
+        of_name = asked_of(
+            text, index, question, scan, [*explained, *cues], subjects, figure=figure
+        )
+        subjects += [of_name] if of_name else []
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,

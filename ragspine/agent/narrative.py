@@ -18,11 +18,13 @@ from ragspine.agent.request import (
     Request,
     note_provider_error,
 )
-from ragspine.agent.subjects import WORD, Subject, in_english, mentions
+from ragspine.agent.subjects import QUANTITY, WORD, Subject, in_english, mentions
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
+from ragspine.profile.model import compact
 from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
+from ragspine.text import fold
 
 __all__ = ["NarrativeAnswer", "NarrativeHit", "NarrativeRetriever", "run_narrative"]
 
@@ -47,6 +49,22 @@ NO_SUBJECT_FIGURE_ZH = (
 NO_SUBJECT_FIGURE_EN = (
     "“{name}” is not mentioned in any passage of the documents available to you, so no figure "
     "can be given for it; nothing is guessed."
+)
+# The name is found, the quantity asked of it is not (首席执行官 named, 薪酬 nowhere beside it):
+# said by both, never answered with what the passages say of the name.
+NO_ASKED_FIGURE_ZH = (
+    "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;为避免误导,不提供任何数字。"
+)
+NO_ASKED_FIGURE_EN = (
+    "The {asked} of “{name}” is not mentioned in any passage of the documents available to you, "
+    "so no figure can be given for it; nothing is guessed."
+)
+NO_ASKED_ZH = (
+    "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;为避免误导,不提供任何推测。"
+)
+NO_ASKED_EN = (
+    "The {asked} of “{name}” is not mentioned in any passage of the documents available to you, "
+    "so it cannot be answered from them; nothing is guessed."
 )
 
 TOP_K = 5
@@ -73,7 +91,8 @@ def run_narrative(
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
     ``define`` is a concept question's term: only passages that define it may answer;
-    ``subjects`` are names the profile does not know: only documents that name each may answer;
+    ``subjects`` are names the profile does not know, and the quantity a figure is asked of
+    them (``asked.py``): only documents that name each may answer;
     ``figure``: the question asks for a figure, so a name no passage holds is declined by it."""
     trace = req.trace
     if req.retriever is None:
@@ -92,19 +111,12 @@ def run_narrative(
             return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
-        hits = _about(hits, subjects, req)
+        retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
         trace.count("subject_hits", len(hits))
         if not hits:
             trace.code("narrative", "no_subject")
             trace.code("declined", "subject")
-            english = in_english(req.question)
-            if figure:
-                name = next(
-                    (s.name for s in subjects if not _about(hits, [s], req)), subjects[0].name
-                )
-                shown = NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH
-                return NarrativeAnswer(shown.format(name=name), [])
-            return NarrativeAnswer(NO_SUBJECT_EN if english else NO_SUBJECT_ZH, [])
+            return NarrativeAnswer(_not_found(retrieved, subjects, req, figure), [])
     if not hits:
         trace.code("narrative", "no_hits")
         return NarrativeAnswer(NARRATIVE_NO_HITS, [])
@@ -153,13 +165,67 @@ def run_narrative(
     return NarrativeAnswer(answer, sources, model_text=response.text)
 
 
+def _not_found(
+    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request, figure: bool
+) -> str:
+    """The not-found, in the question's language. Where every name is found, what is asked of
+    it is not, and both are named (「首席执行官」的「薪酬」: the caller sees passages naming the
+    name). Otherwise a figure's names the first name missing (the user's own words); a document
+    question's names nothing (the caller may not be cleared for what it is)."""
+    english = in_english(req.question)
+    names = [s for s in subjects if s.kind != QUANTITY]
+    missing = next((s for s in names if not _about(hits, [s], req)), None)
+    asked = next((s for s in subjects if s.kind == QUANTITY), None)
+    if missing is None and asked is not None and names:
+        shown = {
+            (True, True): NO_ASKED_FIGURE_EN, (True, False): NO_ASKED_FIGURE_ZH,
+            (False, True): NO_ASKED_EN, (False, False): NO_ASKED_ZH,
+        }[(figure, english)]  # fmt: skip
+        return shown.format(name=names[0].name, asked=asked.name)
+    if not figure:
+        return NO_SUBJECT_EN if english else NO_SUBJECT_ZH
+    name = (missing or subjects[0]).name
+    return (NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH).format(name=name)
+
+
 def _about(
-    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request
+    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request, strict: bool = True
 ) -> list[NarrativeHit]:
     """The passages of the documents that name every subject in some retrieved passage (a
-    codename is named once in a document, then referred to), or none."""
+    codename is named once in a document, then referred to), or none. Not ``strict``: what a
+    document question asks of a name, in another language than a passage, is not judged by that
+    passage's words (a question in English, a report in Chinese)."""
     docs: set[str] | None = None
     for subject in subjects:
-        naming = {h.doc_id for h in hits if mentions(subject, h.text, req.profile)}
+        naming = {h.doc_id for h in hits if _names(subject, h.text, req, strict)}
         docs = naming if docs is None else docs & naming
     return [h for h in hits if docs and h.doc_id in docs]
+
+
+def _names(subject: Subject, text: str, req: Request, strict: bool) -> bool:
+    if mentions(subject, text, req.profile):
+        return True
+    if subject.kind != QUANTITY:
+        return False
+    if not strict and _cjk(subject.stem) != _cjk(text):
+        return True
+    return _holds(subject, text)
+
+
+def _holds(asked: Subject, text: str) -> bool:
+    """Whether a passage holds what is asked in its pieces: a phrase the question coins from
+    the document's words (排他性谈判期, the passage's 排他性谈判) is named by all but one of its
+    pieces where it has four or more (two-character pieces in Chinese, words in English); a
+    shorter one only whole (薪酬, 交易对价)."""
+    flat = compact(fold(text))
+    if _cjk(asked.stem):
+        pieces = [asked.stem[i : i + 2] for i in range(len(asked.stem) - 1)]
+    else:
+        pieces = [w for w in fold(asked.name).split() if len(w) > 2]
+    if len(pieces) < 4:
+        return False
+    return sum(p in flat for p in pieces) >= len(pieces) - 1
+
+
+def _cjk(text: str) -> bool:
+    return not in_english(text)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ragspine.agent.rules import ruled_sentences
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
@@ -95,10 +96,16 @@ def _entity_spans(
 ) -> list[tuple[int, int]]:
     """Spans where an entity stands, naming nobody the profile knows: right after a year and
     before a statement term (2019年特变电工利息收入), or before a year that a statement term
-    follows (立昂微2020年的企业研发经费)."""
+    follows (立昂微2020年的企业研发经费). A term in a sentence asking a rule (``rules.py``) asks
+    no figure: no name is guessed before it (促销期间品类毛利率的底线)."""
     if not _YEAR.search(text):
         return []
-    terms = [m.start() for m in terms_pattern.finditer(text)]
+    ruled = ruled_sentences(text)  # 毛利率的底线怎么规定: a rule asked, no figure of a name
+    terms = [
+        m.start()
+        for m in terms_pattern.finditer(text)
+        if not any(s <= m.start() < e for s, e in ruled)
+    ]
     out = []
     for year in _YEAR.finditer(text):
         after = next((t for t in terms if t >= year.end()), None)

@@ -52,7 +52,7 @@ _FRAME_CJK = re.compile(
     r"的时候|时候|时期|当时|"
     r"年末|年底|年初|期末|期初|年度|年内|当年|本年|上年|去年|今年|同期|全期|末|年|月|日|"
     r"单位|金额|数值|数额|规模|水平|情况|数据|数字|分别|各自|各|该|本|其|此|这|那|它|他们|"
-    r"哪家|哪个|哪些|哪|什么|几家|第[一二三四五六七八九十百\d]+|最高|最低|最大|最小|最多|最少|排名|排第|"
+    r"哪家|哪个|哪些|哪|什么|是谁|谁|几家|第[一二三四五六七八九十百\d]+|最高|最低|最大|最小|最多|最少|排名|排第|"
     r"高|低|股份有限公司|有限责任公司|有限公司|股份|上市公司|公司|集团|本公司|贵公司|企业"
 )
 _FRAME_EN = frozenset(
@@ -129,11 +129,14 @@ def _content(word: str) -> bool:
     return len(word) > 2 and word not in COMMON_EN and word not in _FRAME_EN
 
 
-def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Span]) -> Span | None:
+def unnamed_quantity(
+    text: str, explained: Sequence[Span], channels: Sequence[Span], *, generic: bool = False
+) -> Span | None:
     """A figure asked of no metric the profile knows (门店租金是多少, how many online customers):
     the phrase left once the explained words and the frame are taken out names the quantity, so
     the decline names it instead of asking "which metric?". Its first clause only; a channel
-    glued to it is part of its name (线上订单履约时效)."""
+    glued to it is part of its name (线上订单履约时效). ``generic``: a common word (薪酬, 预算)
+    may name it too, as where a name it is asked of is already held (首席执行官的薪酬)."""
     end = _CLAUSE_END.search(text)
     stop = end.start() if end else len(text)
     mask = list(text[:stop])
@@ -144,6 +147,9 @@ def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Sp
     if re.search(r"[\u4e00-\u9fff]", text):
         cjk = _FRAME_CJK.sub(lambda m: " " * len(m.group()), rest)
         runs = [m.span() for m in _CJK_RUN.finditer(cjk) if _quantity_run(m.group())]
+        if generic:  # 预算, 年薪: a word a frame character (算, 年) cut is read whole
+            read = [_word(rest, cjk, *m.span()) for m in _CJK_RUN.finditer(cjk)]
+            runs = [(s, e) for s, e in read if _quantity_run(rest[s:e], generic=True)]
     else:
         words = [m for m in _EN_WORD.finditer(rest) if _content(m.group())]
         runs = [m.span() for m in words]
@@ -155,7 +161,7 @@ def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Sp
             runs = [first]
     if not runs:
         return None
-    s, e = _whole(rest, *runs[0])
+    s, e = runs[0] if generic else _whole(rest, *runs[0])
     for cs, ce in channels:
         if text[ce:s].strip() == "" and ce <= s:
             s = cs
@@ -164,8 +170,36 @@ def unnamed_quantity(text: str, explained: Sequence[Span], channels: Sequence[Sp
     return s, e
 
 
-def _quantity_run(word: str) -> bool:
-    return len(word) >= 2 and word not in GENERIC_CJK and not re.fullmatch(r"[a-z0-9]+", word)
+# The frame's function characters: where a clause goes on after a word (薪酬是怎么确定).
+_FUNCTION = frozenset("的是为有了呢吗么啊呀在于和与及或对从到把将给向按以还")
+
+
+def _word(rest: str, cjk: str, s: int, e: int) -> Span:
+    """The whole word a run of the residue is part of (预 + 算, 年 + 薪, 交易对价: what the
+    frame cut out of it), up to where the clause goes on after it (薪酬 | 是怎么确定)."""
+    whole = _whole(rest, s, e)
+    if whole[1] - whole[0] >= 2:
+        s, e = whole
+        return s, next((i for i in range(s + 1, e) if _goes_on(rest, cjk, i, e)), e)
+    for a, b in ((s - 1, e), (s, e + 1)):  # 年 + 薪: the frame's 年 was the word's
+        if a >= 0 and b <= len(rest) and all(_content_char(c) for c in rest[a:b]):
+            return a, b
+    return s, e
+
+
+def _goes_on(rest: str, cjk: str, i: int, e: int) -> bool:
+    """A clause goes on at a function character where two or more characters, or only the
+    frame's, follow it (薪酬 | 是怎么确定, 买方 | 是谁; not 交易对价)."""
+    return rest[i] in _FUNCTION and (e - i - 1 >= 2 or not cjk[i + 1 : e].strip())
+
+
+def _content_char(c: str) -> bool:
+    return "\u4e00" <= c <= "\u9fff" and c not in _FUNCTION
+
+
+def _quantity_run(word: str, generic: bool = False) -> bool:
+    common = word in GENERIC_CJK and not generic
+    return len(word) >= 2 and not common and not re.fullmatch(r"[a-z0-9]+", word)
 
 
 _LEAD_FRAME = re.compile(r"(?:的|是|为|有|了|在|和|与|及|年|月|日)+")

@@ -33,6 +33,7 @@ from ragspine.profile.model import compact
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
+QUANTITY = "quantity"  # what a figure question asks of a name (``asked.py``): 首席执行官的薪酬
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,10 @@ PROFILE = default_profile()
         ("2021年净利润最高的5家上市公司是?", "ranking", ""),
         ("2020年注册地址在重庆,有多少上市公司的净利润大于五亿?", "ranking", ""),
         ("Which listed company had the highest revenue in 2021?", "ranking", ""),
+        # a rule asked of another company: a listed name is still found
+        ("2019年特变电工毛利率的底线是怎么规定的?", "company", "特变电工"),
+        # a figure asked where a name stands: still guessed a name, never the group's figure
+        ("2024年春节期间的收入是多少?", "company", "春节期间"),
     ],
 )
 def test_another_company_or_a_ranking_is_found(question: str, kind: str, name: str) -> None:
@@ -67,6 +71,9 @@ def test_another_company_or_a_ranking_is_found(question: str, kind: str, name: s
         "ACME集团股份有限公司2024年收入是多少?",  # the home company's own legal name
         "2024年第四季度董事会会议做了哪些决议?",  # 哪些 without a company
         "同款同价原则适用于哪些渠道?",
+        # a rule asked of a statement term: no figure, so no name is guessed where one stands
+        "2025年促销期间品类毛利率的底线是怎么规定的?",
+        "2025年门店资本开支中,门店数字化设备排在第几优先级?",
     ],
 )
 def test_the_home_companys_questions_are_not_declined(question: str) -> None:

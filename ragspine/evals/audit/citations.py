@@ -39,7 +39,7 @@ def citations(line: str, known: Collection[tuple[str, str]] = ()) -> list[Citati
     out = []
     for m in _PAREN.finditer(line):
         entries = []
-        for part in re.split(r"[、;]", m.group(1)):
+        for part in _parts(m.group(1), known):
             exact = _known(part, known)
             if exact is not None:
                 entries.append(exact)
@@ -52,6 +52,22 @@ def citations(line: str, known: Collection[tuple[str, str]] = ()) -> list[Citati
         else:
             if entries:
                 out.append(Citation(m.start(), m.end(), tuple(entries)))
+    return out
+
+
+def _parts(body: str, known: Collection[tuple[str, str]]) -> list[str]:
+    """The entries of a citation, split at 、 and ;, except where a run of pieces together
+    names one known source: a found fact's locator may hold the separator itself (a column
+    named 处置固定资产、无形资产…), and is still one entry."""
+    pieces = re.split(r"([、;])", body)  # text, separator, text, …
+    out, i = [], 0
+    while i < len(pieces):
+        whole = next(
+            (j for j in range(len(pieces), i + 1, -2) if _known("".join(pieces[i:j]), known)),
+            i + 1,
+        )
+        out.append("".join(pieces[i:whole]))
+        i = whole + 1  # past the separator after it
     return out
 
 

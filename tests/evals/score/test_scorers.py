@@ -24,6 +24,14 @@ FACT = {
         "locator": "slide=2,table=1,row=REVENUE,col=FY2024",
     },
 }
+BOOK = "statements_600201_603339.xlsx"
+DISPOSAL_AT = (
+    "sheet=cash_flow_statement,year=2020,col=处置固定资产、无形资产和其他长期资产收回的现金净额"
+)
+DISPOSAL = FACT | {
+    "value": 1580550.0, "unit": "CNY", "metric_code": "CASH_FROM_ASSET_DISPOSAL",
+    "entity": "JINYU", "period": "2020", "source": {"doc": BOOK, "locator": DISPOSAL_AT},
+}  # fmt: skip
 ANSWER = (
     "中国内地 FY2024 收入:1,320 百万美元"
     "(来源:ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024)"
@@ -228,6 +236,16 @@ def test_each_scorer_fails_with_a_reason(
             },
             ["1400百万 (contradicts_fact)"],
         ),  # a passage's number, given to the fact's slot
+        (
+            f"金宇生物 FY2020 处置收回的现金净额:1,580,550.00 元(来源:{BOOK} · {DISPOSAL_AT})",
+            {"tool_results": [DISPOSAL], "sources": [DISPOSAL["source"]]},
+            [],
+        ),  # the stock codes in the cited workbook's name, its column named with 、
+        (
+            f"金宇生物 FY2020 另有600201元。(来源:{BOOK} · {DISPOSAL_AT})",
+            {"tool_results": [DISPOSAL], "sources": [DISPOSAL["source"]]},
+            ["600201 (unsupported)"],
+        ),  # the same digits in the sentence are a claim
     ],
 )
 def test_what_explains_a_number(answer: str, extra: dict[str, Any], bad: list[str]) -> None:
