@@ -114,6 +114,7 @@ class AgentResult:
                     "assumed_slots": dict(c.assumed_slots),
                     "narrowing_options": list(c.narrowing_options),
                     "declined": c.declined or None,
+                    "declined_kind": c.decline_kind or None,
                 },
                 "sources": self.sources,
                 "tool_results": self.tool_results,
