@@ -114,6 +114,7 @@ class AgentResult:
                     "assumed_slots": dict(c.assumed_slots),
                     "narrowing_options": list(c.narrowing_options),
                     "declined": c.declined or None,
+                    "declined_kind": c.decline_kind or None,
                 },
                 "sources": self.sources,
                 "tool_results": self.tool_results,
@@ -372,7 +373,7 @@ def _structured_answer(
         return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
-        return not_found_answer(not_found[0], prof), []
+        return not_found_answer(not_found[0], prof, question), []
     unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
         return unrecognized_answer(unrecognized[0], question, prof), []

@@ -9,7 +9,10 @@ Two readings, each after a name of the home entity:
   as Review, a word of the company's own longer name or its start: Jinyu Bio), a period or
   code (FY2024), or a word the profile knows (Hong Kong, Same-Store).
 - Chinese: a run of characters before a period or 的 (ACME自有品牌咖啡2024年), less the common
-  words it starts with, when what is left is name-like and not a period or a reporting basis.
+  words it starts with (but an organisation's kind word is never left alone: 研发中心, not 中心),
+  when what is left is name-like and not a period or a reporting basis.
+  A run that modifies a name-like noun through 的, itself before a period or 的, is that
+  noun's modifier: the part is the noun (金宇生物冠名的马拉松赛事2020年: 马拉松赛事).
 - A store format or type, wherever it stands (快捷便利店业态, 旗下的奥莱业态, 社区店型): a fact
   table that breaks figures down by format holds it as an entity the profile names; one that
   does not cannot give a format's figure, however common the format's word.
@@ -20,7 +23,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ragspine.agent.subject_words import COMMON_EN, GENERIC_CJK, STOPS, folded_span, name_like
+from ragspine.agent.subject_words import (
+    COMMON_EN,
+    GENERIC_CJK,
+    KIND_WORDS,
+    STOPS,
+    folded_span,
+    name_like,
+)
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.model import compact
@@ -140,6 +150,8 @@ _NOT_A_PART = re.compile(
     r"[年月季期度]|公司|股份|有限|控股|目前|当前|总共|累计|截至|截止|合并|母公司|本部|口径|报表|整体"
 )
 _HOME_PART = re.compile(rf"(?P<run>[{_CJK}]{{2,10}}?)(?=\s*(?:(?:19|20)\d{{2}}|fy\d|的))")
+# The noun a part's run modifies through 的, before a period or 的: 冠名的[马拉松赛事]2020年.
+_HEAD_AFTER = re.compile(rf"的(?P<run>[{_CJK}]{{2,10}}?)(?=\s*(?:(?:19|20)\d{{2}}|fy\d|的))")
 
 
 def cjk_parts(
@@ -157,13 +169,19 @@ def cjk_parts(
         own = k == "entities" and w.code == home
         own = own and compact(text[w.start : w.end]) not in GENERIC_ALIASES
         part = _HOME_PART.match(text, w.end) if own else None
+        head = _HEAD_AFTER.match(text, part.end()) if part is not None else None
+        if head is not None and name_like(head.group("run"), known):
+            part = head  # 金宇生物冠名的马拉松赛事: what 的 heads is the part, not its modifier
         if part is not None:
-            start = w.end + _generic_lead(part.group("run"))
+            start = part.start("run") + _generic_lead(part.group("run"))
+            unit = start > part.start("run") and KIND_WORDS.fullmatch(text, start, part.end("run"))
+            start = part.start("run") if unit else start  # 研发中心, not 中心: a unit, whole
             core = text[start : part.end("run")]
             plain = _NOT_A_PART.search(core) is None  # 全年, 合并报表: a period, a basis
             plain = plain and compact(part.group("run")) not in known  # 会员计划: a known word
             plain = plain and not suffix.fullmatch(core)  # 计划 alone names nothing
-            if len(core) >= 2 and plain and name_like(core, known) and core[0] not in STOPS:
+            named = unit or name_like(core, known)
+            if len(core) >= 2 and plain and named and core[0] not in STOPS:
                 add(start, part.end("run"), core, True)
 
 

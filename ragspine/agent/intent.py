@@ -33,6 +33,7 @@ from ragspine.agent.modifiers import (
     rate_asked,
     yoy_how_much,
 )
+from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
@@ -51,7 +52,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subject_residue import unknown_qualifier, unnamed_quantity
+from ragspine.agent.subject_residue import name_pieces, unknown_qualifier, unnamed_quantity
 from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
@@ -61,6 +62,7 @@ from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
 from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
+from ragspine.text import fold
 
 # A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
 # period, it is answered from documents, never with the home company's figure.
@@ -163,14 +165,17 @@ def parse_intent(
         narrative=narrative_cue,
         rate=asked.span() if asked else None,
     )
+    asked_cues = [  # how the question asks (增长了多少, 同比) and when: no part of a name
+        *cues,
+        *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
+        *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+    ]
     explained = [
         *[(m.start, m.end) for _, m in scan],
         *[(s.start, s.end) for s in subjects],
         *reading.wholes,
-        *cues,
-        *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
+        *asked_cues,
         *[(s, e) for _, s, e in per_anywhere(text)],
-        *[(pm.start, pm.end) for pm in find_periods(text, ref)],
         *ruled,  # the rule's topic: its words ask no figure
     ]
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
@@ -191,7 +196,8 @@ def parse_intent(
     unknown = (
         blocking is None and reading.declined is None and reading.metrics and not narrative_cue
     )
-    if unknown and out_of_scope(question, prof) is None:  # another company: said as such
+    beyond = out_of_scope(question, prof)
+    if unknown and beyond is None:  # another company: said as such
         blocking = _qualifier(text, index, question, scan, explained, reading.spans)
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
     metrics = reading.metrics
@@ -242,13 +248,17 @@ def parse_intent(
     if reading.declined is not None and reading.declined_name is not None:
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
-        declined = original_words(question, index, reading.declined)
+        cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
+        cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
+        whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
+        declined = original_words(question, index, whole)
         owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
-            (m.start, m.end)
+            (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
             for k, m in scan
-            if k == "entities" and not _WHOLE_BEFORE.search(text, 0, m.start)
+            if k == "entities"
+            and (not _WHOLE_BEFORE.search(text, 0, m.start) or _possessed(text, m, home))
         ]
-        declined = without_periods(declined, text, reading.declined, index, question, owners)
+        declined = without_periods(declined, text, whole, index, question, owners)
     if declined is None and not metrics and blocking is None and not narrative_cue:
         declined = _unnamed(text, index, question, scan, explained, unsupported or partner)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
@@ -318,6 +328,19 @@ def parse_intent(
     )
 
 
+def _spans_of(text: str, words: str) -> list[tuple[int, int]]:
+    """Where ``words`` (as the question writes them) stand in the folded text."""
+    flat = fold(words).strip()
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(flat), text)] if flat else []
+
+
+def _possessed(text: str, m: AliasMatch, home: str) -> bool:
+    """The home company written with its possessive (Jinyu's): whose the quantity is, never the
+    whole of a share (the company owns every figure of its fact table)."""
+    around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
+    return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None
+
+
 def _qualifier(
     text: str,
     index: list[int],
@@ -349,7 +372,9 @@ def _unnamed(
         return None
     channels = [(m.start, m.end) for k, m in scan if k == "channels"]
     found = unnamed_quantity(text, explained, channels)
-    return original_words(question, index, found) if found else None
+    if found is None:
+        return None
+    return "".join(original_words(question, index, p) for p in name_pieces(text, found))
 
 
 class RuleIntentParser:

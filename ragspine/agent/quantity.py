@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from ragspine.agent import quantity_names as qn
 from ragspine.agent.modifiers import (
     COMPOUND,
     GROWTH,
@@ -44,7 +45,7 @@ from ragspine.agent.modifiers import (
     whole_before,
     whole_of_share,
 )
-from ragspine.agent.quantity_names import built_name, channel_share_name, unheld_name
+from ragspine.agent.phrases import in_one_phrase
 from ragspine.profile import DomainProfile, MetricSpec
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.vocabulary import group_key, named_shapes, sum_expansions
@@ -101,7 +102,7 @@ def read_quantities(
             spec = profile.any_metric(_base_of_growth(m.code, profile))
             if out.declined is None:
                 out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
-                out.declined_name = unheld_name(unheld[0], spec, m.code)
+                out.declined_name = qn.unheld_name(unheld[0], spec, m.code)
             continue
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
@@ -160,8 +161,10 @@ def read_quantities(
         elif out.declined is None:  # a growth rate of a percentage (净利率增长率) is not held
             out.declined = (span[0], max(span[1], until)) if not mod.remote else span
             owned = any(out.declined[0] <= e.start < out.declined[1] for e in entities)
-            if mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
-                out.declined_name = built_name(mod, spec, text[m.start : m.end])
+            if mod.remote and in_one_phrase(text, (mod.start, mod.end), (m.start, m.end), scan):
+                out.declined = (min(m.start, mod.start), max(m.end, mod.end))  # 人均可支配收入
+            elif mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
+                out.declined_name = qn.built_name(mod, spec, text[m.start : m.end])
     out.metrics = list(dict.fromkeys(out.metrics))
     if out.declined is not None:
         _keep_listed(text, out)
@@ -358,6 +361,8 @@ def _share(
             found = part if held else _composed(part, text, m, profile)
             if found is not None:
                 return _ratio(found, code, profile), until
+        if out.declined is None:  # what share of employees worked in production: named so
+            out.declined_name = qn.part_share_name(text, mod, m) or out.declined_name
     outside = [(k, w) for k, w in scan if not (mod.start <= w.start < mod.end) and w != m]
     channel = next(
         (w.code for k, w in outside if k == "channels" and w.code != profile.default_channel),
@@ -368,7 +373,7 @@ def _share(
         shape = ("channel_share", code, channel, profile.default_channel)
         held = named_shapes(profile).get(shape)
         if held is None and out.declined is None:  # share of revenue … offline: whose share
-            out.declined_name = channel_share_name(channel, code, profile)
+            out.declined_name = qn.channel_share_name(channel, code, profile)
         return held, mod.end
     home = profile.home_entity_code
     entity = next((w.code for k, w in outside if k == "entities" and w.code != home), None)

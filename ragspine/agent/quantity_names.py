@@ -1,8 +1,10 @@
 """Names for a quantity declined where the question's words do not name it whole (收入复合增长率,
-门店数增长率, 线下收入占比), and the share of the group asked of no part of it: a decline says
-which quantity it will not give, in the question's language."""
+门店数增长率, 线下收入占比, share of employees in production), and the share of the group asked
+of no part of it: a decline says which quantity it will not give, in the question's language."""
 
 from __future__ import annotations
+
+import re
 
 from ragspine.agent.modifiers import CAGR, CONTRIBUTION, GROWTH, Modifier
 from ragspine.profile import DomainProfile
@@ -31,6 +33,33 @@ def built_name(mod: Modifier, spec: object, words: str) -> tuple[str, str]:
     unit = {"store": ("单店", "per store"), "employee": ("人均", "per employee")}
     before, after = unit.get(mod.unit, ("每单位", "per unit"))
     return f"{before}{zh}", f"{en} {after}"
+
+
+# The part of a share written after its whole: where its members are (who worked in production,
+# are in R&D), what they hold (held a master's degree) or what they are (are women).
+_PART_AFTER = re.compile(
+    r"\s+(?:who\s+|that\s+)?(?:(?P<have>held|hold|holds|had|have|has)|(?P<verb>[a-z]+ed|works?)|"
+    r"are|were|is|was)\s+(?:(?P<prep>in|at|on|within)\s+)?(?:the\s+|an?\s+)?"
+    r"(?P<part>[a-z&'’-]+(?:\s+(?!(?:in|at|on|for|during|of)(?![a-z]))[a-z&'’-]+)?)"
+)
+
+
+def part_share_name(text: str, mod: Modifier, m: AliasMatch) -> tuple[str, str] | None:
+    """What share of employees worked in production / held a master's degree / were women: a
+    share of the whole's members named by the share word, the whole and the part (share of
+    employees in production, with a master's degree, share of women among employees), without
+    the verb and without whose employees they are."""
+    p = _PART_AFTER.match(text, m.end)
+    if p is None or re.search(r"\d", p["part"]) or (p["verb"] and not p["prep"]):
+        return None
+    share, whole, part = text[mod.start : mod.end].split()[0], text[m.start : m.end], p["part"]
+    if p["have"]:
+        name = f"{share} of {whole} with {part}"
+    elif p["prep"]:
+        name = f"{share} of {whole} {p['prep']} {part}"
+    else:
+        name = f"{share} of {part} among {whole}"
+    return name, name
 
 
 def channel_share_name(channel: str, code: str, profile: DomainProfile) -> tuple[str, str]:

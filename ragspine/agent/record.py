@@ -18,10 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from ragspine.observability import CODE_PATTERN
 from ragspine.sensitivity import Clearance
 
-RECORD_VERSION = 1
+# 2: ``clarification.declined_kind`` (a decline stated apart from a question back). Add-only: a
+# version-1 record still reads, its decline kind unstated.
+RECORD_VERSION = 2
 
 Route = Literal["structured", "narrative", "composite", "faq"]
 Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
+DeclineKind = Literal["quantity", "subject", "company", "ranking"]
 Degraded = Literal["provider_unavailable", "narrative_unavailable"]
 Code = Annotated[str, StringConstraints(pattern=CODE_PATTERN)]
 
@@ -46,6 +49,10 @@ class Clarification(_Part):
     # what the engine would not answer, as the question named it: a quantity the fact table
     # lacks (坪效), a subject it does not know (Project Nightingale), another company
     declined: str | None = None
+    # Set whenever the engine declines, whatever the mode: a quantity the fact table lacks (mode
+    # ask_first, which then states no question back), a name it does not know, another company,
+    # a rank it cannot make. ``ask_first`` without it is a question back ("which metric?").
+    declined_kind: DeclineKind | None = None
 
 
 class Lineage(_Part):
@@ -145,6 +152,7 @@ __all__ = [
     "AnswerRecord",
     "AnswerTrace",
     "Clarification",
+    "DeclineKind",
     "Found",
     "NotFound",
     "Source",

@@ -3,7 +3,8 @@
 Nothing here reads model output. A found fact becomes ``实体 期间 指标(渠道):值 单位(来源:…)`` in
 the profile's names and display units; a derived metric adds its formula and one line per operand
 with that operand's source; a miss names what was looked for; a difference is computed from two
-found facts and says so. Codes appear only in ``--json``.
+found facts and says so. Codes appear only in ``--json``. A miss is words, so it is said in the
+question's language (``english.py``); a figure's line keeps the profile's names.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from ragspine.agent.english import NOT_FOUND_TAIL_EN, english_not_found_line
 from ragspine.agent.query_tools import (
     FoundResult,
     NotFoundResult,
@@ -18,6 +20,7 @@ from ragspine.agent.query_tools import (
     ToolResult,
     UnrecognizedResult,
 )
+from ragspine.agent.subjects import in_english
 from ragspine.profile import DomainProfile
 from ragspine.profile.formula import Operand, parse_formula
 from ragspine.profile.glossary import closest_metrics
@@ -171,7 +174,11 @@ def fact_line(r: FoundResult, prof: DomainProfile, decimals: int | None = None) 
     return "\n".join(lines)
 
 
-def not_found_line(r: NotFoundResult, prof: DomainProfile) -> str:
+def not_found_line(r: NotFoundResult, prof: DomainProfile, question: str = "") -> str:
+    """What was looked for and not found, in the question's language (an English question gets
+    the profile's English names: mainland China FY2024 online gross margin)."""
+    if in_english(question):
+        return english_not_found_line(r, prof)
     n = r["normalized"]
     what = (
         f"{_entity_name(n['entity'], prof)} {period_label(n['period_type'], n['period'])} "
@@ -184,8 +191,9 @@ def not_found_line(r: NotFoundResult, prof: DomainProfile) -> str:
     return f"查不到:{what} 未在事实表中找到。"
 
 
-def not_found_answer(r: NotFoundResult, prof: DomainProfile) -> str:
-    return f"{not_found_line(r, prof)}\n{NOT_FOUND_TAIL}"
+def not_found_answer(r: NotFoundResult, prof: DomainProfile, question: str = "") -> str:
+    tail = NOT_FOUND_TAIL_EN if in_english(question) else NOT_FOUND_TAIL
+    return f"{not_found_line(r, prof, question)}\n{tail}"
 
 
 def metric_menu(codes: list[str], prof: DomainProfile) -> str:

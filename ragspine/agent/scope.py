@@ -137,8 +137,8 @@ def _own_part(text: str, span: tuple[int, int] | None, home: list[str]) -> tuple
     start, end = span
     cut = _NOT_A_COMPANY.search(text, start, end)
     if cut is not None:
-        if cut.start() == start:
-            return None
+        if cut.start() == start or _PER_UNIT.fullmatch(cut.group()):
+            return None  # 居民人均可支配收入: who a figure is per is part of the quantity
         end = cut.start()
     owner = text.find("的", start, end)
     end = owner if owner > start else end
@@ -169,6 +169,7 @@ _NOT_A_NAME = re.compile(
 _NOT_A_COMPANY = re.compile(
     r"相比|相较|对比|比较|同比|环比|平均|每家|每个|每名|每位|人均|店均|单店|拥有|具有|持有|以上|以下"
 )
+_PER_UNIT = re.compile(r"平均|每家|每个|每名|每位|人均|店均|单店")
 _PERIOD_WORDS = re.compile(r"季|半年|上半|下半|财年|年度|月|全年|前三|h[12]|q[1-4]|fy")
 
 

@@ -1,8 +1,11 @@
 """The words a name in a question is read against: common words that name nothing (Chinese and
-English), the surnames a person's name starts with, the characters that end a name; and whether
-a run of text is name-like at all. Data for ``subjects`` and ``home_parts``."""
+English), the surnames a person's name starts with, the characters that end a name, an
+organisation's kind words; and whether a run of text is name-like at all. Data for
+``subjects``, ``subject_residue`` and ``home_parts``."""
 
 from __future__ import annotations
+
+import re
 
 from ragspine.profile.model import compact
 
@@ -37,6 +40,12 @@ GENERIC_CJK = frozenset(
         "平均 每间 每店 单店 店均 人均 周末 周日 周六 平日 工作日 节假日 假日 节日 春节 晚间 "
         "夜间 早间 早班 晚班 夜班 高峰 旺季 淡季 "
     ).split()
+)
+# An organisation's kind word: written right after its name it is part of the name (物业公司,
+# 研发中心), though alone it names no one (公司 is a question's frame).
+KIND_WORDS = re.compile(
+    r"子公司|分公司|孙公司|公司|集团|中心|研究院|研究所|事业部|部门|基地|工厂|项目|基金会|协会|"
+    r"合作社|医院|学校|学院|实验室"
 )
 # English words that start a sentence or title without naming anything.
 COMMON_EN = frozenset(

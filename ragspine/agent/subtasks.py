@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass
 
 from ragspine.agent.change_answers import Unmade, decline_unmade
+from ragspine.agent.english import NO_GUESS_EN
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
 from ragspine.agent.ranks import rank_lines
@@ -22,6 +23,7 @@ from ragspine.agent.render import (
     unrecognized_line,
 )
 from ragspine.agent.request import Request
+from ragspine.agent.subjects import in_english
 from ragspine.profile import DomainProfile
 
 MAX_SUBTASKS = 48
@@ -98,7 +100,7 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
         if r["status"] == "found":
             lines.append(fact_line(r, req.profile, decimals))
         elif r["status"] == "not_found":
-            lines.append(not_found_line(r, req.profile))
+            lines.append(not_found_line(r, req.profile, req.question))
         else:
             lines.append(unrecognized_line(r, req.question, req.profile))
     lines += unmade.lines
@@ -116,5 +118,5 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
         lines.extend(ranks)
     found = distinct_found(results)
     if not found:
-        lines.append("为避免误导,不提供任何推测数字。")
+        lines.append(NO_GUESS_EN if in_english(req.question) else "为避免误导,不提供任何推测数字。")
     return MultiAnswer("\n".join(lines), fact_sources(found), results, changes)

@@ -33,6 +33,8 @@ def ask(engine: Engine, question: str) -> AgentResult:
         ("demo", "ACME旗下的奥莱业态在香港2024年的收入是多少?", "奥莱业态"),  # beside a market
         ("demo", "集团社区店型2023年的毛利是多少?", "社区店型"),  # a store type
         ("jinyu", "金宇生物直播渠道2020年的营业收入是多少?", "直播渠道"),  # a channel not held
+        # common words and a kind word: the unit whole, never the kind word alone (中心)
+        ("demo", "ACME研发中心2024年的收入是多少?", "研发中心"),
     ],
 )  # fmt: skip
 def test_the_company_name_and_an_unknown_name_after_it_is_declined_by_that_name(
@@ -65,3 +67,20 @@ def test_the_company_name_shortened_is_the_company(jinyu: Engine) -> None:
     """Jinyu Bio is Jinyu Bio-Technology shortened, not a part of it."""
     result = ask(jinyu, "What was the debt-to-asset ratio of Jinyu Bio in 2020?")
     assert [r["metric_code"] for r in result.tool_results] == ["DEBT_TO_ASSETS"], result.answer  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # 冠名的 modifies the subject: what 的 heads is named, not its modifier
+        ("金宇生物冠名的馬拉松賽事2020年花費了多少?", "馬拉松賽事"),
+        ("金宇生物冠名的马拉松赛事的花费是多少?", "马拉松赛事"),
+        # negative: a metric after 的 heads nothing new; the part before it is named
+        ("金宇生物猪瘟疫苗的毛利率2020年是多少?", "猪瘟疫苗"),
+    ],
+)
+def test_a_part_named_through_de_is_the_noun_it_heads(
+    jinyu: Engine, question: str, name: str
+) -> None:
+    result = ask(jinyu, question)
+    assert result.tool_results == [] and result.clarification.declined == name, result.answer

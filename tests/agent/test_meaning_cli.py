@@ -50,6 +50,23 @@ def test_a_quantity_not_held_is_declined_by_name_in_the_json_record(demo_db: Pat
     assert data["tool_results"] == [] and data["answer"].startswith("「坪效」不在事实表中")
 
 
+@pytest.mark.parametrize(
+    ("question", "declined", "kind"),
+    [
+        # a quantity not held: asked under ask_first, yet the record states a decline
+        ("香港2024年坪效是多少?", "坪效", "quantity"),
+        # no metric at all: "which metric?" is a question back, no decline stated
+        ("香港2024年的是多少?", None, None),
+    ],
+)  # fmt: skip
+def test_the_record_states_a_decline_apart_from_a_question_back(
+    demo_db: Path, question: str, declined: str | None, kind: str | None
+) -> None:
+    clar = ask_json("--db", str(demo_db), question)["clarification"]
+    assert clar["mode"] == "ask_first"
+    assert (clar["declined"], clar["declined_kind"]) == (declined, kind)
+
+
 def test_a_sub_entity_is_declined_never_answered_with_its_parent(demo_db: Path) -> None:
     data = ask_json("--db", str(demo_db), "深圳的门店数是多少?")
     assert data["clarification"]["declined"] == "深圳" and data["tool_results"] == []

@@ -36,6 +36,8 @@ PROFILE = default_profile()
         ("立昂微2020年的企业研发经费与营业收入比值保留两位小数是多少?", "company", "立昂微"),
         # a short name after the year, before a statement term or 的
         ("2019年特变电工利息收入是多少元?", "company", "特变电工"),
+        # a listed name before a per-unit word is still that company (居民人均 is not one)
+        ("2024年特变电工人均收入是多少?", "company", "特变电工"),
         ("2020年汉马科技的法定代表人与上一年是否相同?", "company", "汉马科技"),
         ("在2021年,德创环保归属母公司所有者的净利润是多少元?", "company", "德创环保"),
         # a name that holds a common word is still a name
@@ -74,6 +76,7 @@ def test_another_company_or_a_ranking_is_found(question: str, kind: str, name: s
         # a rule asked of a statement term: no figure, so no name is guessed where one stands
         "2025年促销期间品类毛利率的底线是怎么规定的?",
         "2025年门店资本开支中,门店数字化设备排在第几优先级?",
+        "中国内地2024年居民人均可支配收入是多少?",  # 居民人均: whom a figure is per, no company
     ],
 )
 def test_the_home_companys_questions_are_not_declined(question: str) -> None:

@@ -89,3 +89,18 @@ def test_the_record_refuses_text_in_its_trace() -> None:
     for trace in ({"codes": {"route": "七天内可退货。"}}, {"ids": {"chunk_ids": ["七天 内"]}}):
         with pytest.raises(ValidationError):
             AnswerRecord.model_validate({**record, "trace": trace})
+
+
+def test_a_version_1_record_still_reads() -> None:
+    # declined_kind (version 2) is add-only: a record written before it validates, unstated
+    record = {
+        "schema_version": 1,
+        "request_id": "r1",
+        "question": "香港2024年坪效是多少?",
+        "answer": "「坪效」不在事实表中",
+        "route": "structured",
+        "clarification": {"mode": "ask_first", "declined": "坪效"},
+    }
+    clar = AnswerRecord.model_validate(record).clarification
+    assert (clar.declined, clar.declined_kind) == ("坪效", None)
+    assert RECORD_VERSION == 2

@@ -10,10 +10,15 @@ audit's number reader (``audit/claims.py``, which shares no code with the engine
   looked for and did not find (an honest "查不到 X" is about X). Nothing queried: about none.
   A metric the record lists in ``changes`` (the answer gives its change between two periods,
   asked as a change) is read as ``change(CODE)``: a level is not a change, nor a change a level.
-* **A decline.** No found tool result, no source cited, not a question back ("which metric?"),
-  and no number in the answer's text outside its citations (a period label such as FY2024 or
-  2024年 is not a number); and when the case names the quantity, the answer names it (any of
-  the words given; compared folded, so 同店銷售 is 同店销售 and case and width do not matter).
+* **A decline.** No found tool result, no source cited, not a question back, and no number in
+  the answer's text outside its citations (a period label such as FY2024 or 2024年 is not a
+  number); and when the case names the quantity, the answer names it (any of the words given;
+  compared folded, so 同店銷售 is 同店销售 and case and width do not matter).
+* **A question back** ("which metric?"). Read from the text: a question mark outside quotes
+  (「…」, “…”) and citations asks the user something. Read from the record: mode ``ask_first``
+  asks back unless the record states a decline (``clarification.declined`` / ``declined_kind``:
+  a quantity the fact table lacks is declined under that mode, its answer offering what may be
+  asked instead) or, for a record that predates the kind, the answer names the quantity.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from ragspine.text import fold
 
 # A citation's text (document names, locators) is where a number is not a claim.
 _CITE = re.compile(r"[((](?:来源|出处|sources?)\s*[::][^()()]*[))]", re.I)
+# A quoted name (「哪个地区最高?」, “…”) is the user's words, not a question the answer asks.
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|\"[^\"]*\"")
+_ASKS = re.compile(r"[?？]")
 ASK_FIRST = "ask_first"
 
 
@@ -86,6 +94,13 @@ def names(answer: str, words: Sequence[str]) -> str | None:
     return None
 
 
+def asks_back(answer: str, clarification: str, *, stated: bool) -> bool:
+    """The answer asks the user something back: a question mark in its own words, or an
+    ``ask_first`` clarification that states no decline."""
+    own = _QUOTED.sub(" ", _CITE.sub(" ", answer))
+    return bool(_ASKS.search(own)) or (clarification == ASK_FIRST and not stated)
+
+
 @dataclass(frozen=True)
 class Decline:
     """Whether an answer declines, and if not, each reason it does not."""
@@ -101,9 +116,12 @@ def read_decline(
     tool_results: Sequence[Mapping[str, Any]],
     sources: Sequence[Mapping[str, Any]],
     clarification: str = "none",
+    stated: bool = False,
     quantity: Sequence[str] = (),
 ) -> Decline:
-    """Does the answer decline (to give ``quantity``, when named)? Read from the answer alone."""
+    """Does the answer decline (to give ``quantity``, when named)? Read from the answer, its
+    tool results and sources; ``stated``: the record says the engine declined (which tells a
+    decline under ``ask_first`` from a question back, never a decline the text does not make)."""
     reasons: list[str] = []
     found = found_metrics(tool_results)
     if found:
@@ -115,8 +133,8 @@ def read_decline(
         docs = dict.fromkeys(str(s.get("doc", "")) for s in sources)
         reasons.append(f"cites {', '.join(docs)}")
     named = names(answer, quantity) if quantity else None
-    if clarification == ASK_FIRST and named is None:
-        reasons.append("asks which metric instead")  # a decline names what it will not give
+    if asks_back(answer, clarification, stated=stated or named is not None):
+        reasons.append("asks which metric instead")
     if quantity and named is None:
         reasons.append(f"does not name {' / '.join(quantity)}")
     return Decline(not reasons, reasons, named)

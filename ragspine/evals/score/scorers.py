@@ -68,6 +68,8 @@ class Observed:
     model_text: str | None = None  # the narrative model's prose before the guard
     forced_tool_call: bool = False  # the model answered without the tool; the engine queried
     changes: Sequence[str] = ()  # the metrics whose asked change the answer gives (the record's)
+    declined: str | None = None  # what the record says was declined, as the question named it
+    declined_kind: str | None = None  # … and which kind of decline (record version 2)
 
     @classmethod
     def of(
@@ -96,6 +98,8 @@ class Observed:
             model_text=model_text,
             forced_tool_call=record.trace.flags.get("forced_tool_call", False),
             changes=list(record.changes),
+            declined=clar.declined,
+            declined_kind=clar.declined_kind,
         )
 
     @cached_property
@@ -317,6 +321,7 @@ def score_declined(case: GoldenCase, seen: Observed) -> Check | None:
         tool_results=seen.tool_results,
         sources=seen.sources,
         clarification=seen.clarification,
+        stated=bool(seen.declined or seen.declined_kind),
         quantity=quantity,
     )
     if want is False:

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from ragspine.agent.record import AnswerRecord
 from ragspine.evals.compare.diff import diff_runs
 from ragspine.evals.compare.diff_render import render_diff
 from ragspine.evals.report.wording import check_text
 from ragspine.evals.score.reading import metrics_about, numbers_in, read_decline
+from ragspine.evals.score.scorers import Observed
 from tests.evals.compare.test_diff import make_run, result
 from tests.evals.score.test_scorers import ANSWER, FACT, _case, _checks, _seen
 
@@ -155,6 +157,65 @@ def test_a_wrong_metric_regression_reads_with_both_codes_in_diff_md(tmp_path: Pa
     failed = base.model_copy(update={"passed": False, "checks": [wrong["metric"]]})
     after = make_run(tmp_path / "b", [failed])
     assert "answered REVENUE, asked SSSG" in render_diff(diff_runs(before, after))
+
+
+BUDGET = (
+    "「研發費用預算」不在事实表中:没有这个指标的数据,也不会用其他指标的数字代替。"
+    "为避免误导,不提供任何数字。可查询的指标如:研发费用、销售费用等。"
+)
+WHICH = "请问您想查询哪个指标?例如:研发费用、销售费用等。"
+
+
+@pytest.mark.parametrize(
+    ("want", "seen", "passed", "why"),
+    [
+        # the record states a decline (a quantity not held): its ask_first mode is no question
+        # back, though the answer offers what may be asked instead
+        (True, {"answer": BUDGET, "clarification": "ask_first", "declined_kind": "quantity",
+                **NO_FACT}, True, ""),
+        # the same answer with no decline stated: ask_first is then a question back
+        (True, {"answer": BUDGET, "clarification": "ask_first", **NO_FACT}, False,
+         "asks which metric instead"),
+        # "which metric?" asks back whatever the record states: the text asks a question
+        (True, {"answer": WHICH, "clarification": "ask_first", "declined_kind": "quantity",
+                **NO_FACT}, False, "asks which metric instead"),
+        # a question back read from the text alone, in English too, whatever the mode says
+        (True, {"answer": "Which metric would you like? For example: revenue.", **NO_FACT},
+         False, "asks which metric instead"),
+        # a question mark inside the quantity's quoted name asks nothing
+        (True, {"answer": "「哪个地区的收入最高?」无法排名,不提供任何数字。",
+                "clarification": "out_of_scope_entity", "declined_kind": "ranking", **NO_FACT},
+         True, ""),
+        # a stated decline is still read from the text: a figure in it is no decline
+        (True, {"answer": BUDGET + "约 1.3 亿元。", "clarification": "ask_first",
+                "declined_kind": "quantity", **NO_FACT}, False, "gives 1.3 亿"),
+    ],
+)  # fmt: skip
+def test_a_stated_decline_is_not_a_question_back(
+    want: Any, seen: dict[str, Any], passed: bool, why: str
+) -> None:
+    check = _checks(_case(declined=want), _seen(**seen))["declined"]
+    assert check.passed is passed, check.why
+    assert why in check.why
+
+
+def test_the_observed_decline_is_the_records_own() -> None:
+    record = AnswerRecord.model_validate(
+        {
+            "request_id": "r1",
+            "question": "金宇生物2025年的研發費用預算是多少?",
+            "answer": BUDGET,
+            "route": "structured",
+            "clarification": {
+                "mode": "ask_first",
+                "declined": "研發費用預算",
+                "declined_kind": "quantity",
+            },
+        }
+    )
+    seen = Observed.of(record)
+    assert (seen.declined, seen.declined_kind) == ("研發費用預算", "quantity")
+    assert _checks(_case(declined=True), seen)["declined"].passed
 
 
 @pytest.mark.parametrize(

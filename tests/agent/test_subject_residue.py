@@ -1,0 +1,57 @@
+"""What a decline names when nothing but the residue names it (subject_residue.py): an
+organisation with its kind word (物业公司, 研发中心), a figure of no metric without the
+question's frame inside it (草原畜牧业振兴专项补助, not 从…获得了多少补助)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.agent.subject_residue import name_pieces
+from ragspine.engine import Engine
+from tests.agent.asking import ask, found
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "name"),
+    [
+        # the kind word is part of the organisation's name, the company's name is not
+        ("demo", "ACME香港物业公司2024年的收入是多少?", "物业公司"),
+        # common words before a kind word still name a unit the fact table does not hold
+        ("demo", "香港研发中心2024年的收入是多少?", "研发中心"),
+        ("demo", "香港物流中心2024年的收入是多少?", "物流中心"),
+        # a programme and the quantity asked of it, without 从 / 获得了 / 多少
+        ("jinyu", "金宇生物2020年从草原畜牧业振兴专项获得了多少补助?", "草原畜牧业振兴专项补助"),
+    ],
+)  # fmt: skip
+def test_a_decline_names_the_whole_organisation_or_quantity(
+    request: pytest.FixtureRequest, which: str, question: str, name: str
+) -> None:
+    result = ask(request.getfixturevalue(which), question)
+    assert result.tool_results == [] and result.sources == [], result.answer
+    assert result.clarification.declined == name and f"「{name}」" in result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ACME上市公司2024年的收入是多少?",  # the frame's own words: the listed company, itself
+        "本公司2024年的收入是多少?",  # 本 + 公司: the company
+    ],
+)
+def test_the_frames_organisation_words_name_the_company_itself(demo: Engine, question: str) -> None:
+    assert found(ask(demo, question)) == ["REVENUE"]
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        # the frame's words inside the span are cut out, a function character at an end too
+        ("从草原畜牧业振兴专项获得了多少补助", ["草原畜牧业振兴专项", "补助"]),
+        # one character of the frame inside a word stays (约 in 履约)
+        ("订单履约时效", ["订单履约时效"]),
+        # a Latin span is one piece
+        ("online customers", ["online customers"]),
+    ],
+)  # fmt: skip
+def test_name_pieces(text: str, pieces: list[str]) -> None:
+    assert [text[s:e] for s, e in name_pieces(text, (0, len(text)))] == pieces
