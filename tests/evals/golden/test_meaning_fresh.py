@@ -154,3 +154,18 @@ def test_the_counts_and_the_printout(tmp_path: Path, capsys: pytest.CaptureFixtu
     printed = capsys.readouterr().out
     assert "measured, not gated" in printed and text in printed
     assert main([]) == 2
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        "meaning_fresh_2",  # round 2
+        "meaning_fresh_3",  # round 3
+        "meaning_fresh_4",  # round 4
+        "meaning_fresh_5",  # round 5
+    ],
+)
+def test_every_later_round_validates(folder: str) -> None:
+    out = invoke("eval", "validate", "--golden", str(ROOT / "evals" / folder), cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok: ") and "2 files" in out.stdout
