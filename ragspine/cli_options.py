@@ -164,7 +164,7 @@ def live_options(command: F) -> F:
             help="replay: recorded, else call and record in place; record: call and rewrite in "
             "place; strict: recorded only, a miss fails the run (eval run: whatever "
             "--max-error-rate). After an eval run over the whole suite, replay and record "
-            "delete the files no case used",
+            "delete the files no case used (repeats past --repeat are kept)",
         ),
     ]
     for option in reversed(options):

@@ -184,17 +184,29 @@ class CassetteProvider:
             self.recorded += 1
         return response
 
-    def prune(self, keep: Collection[tuple[str, int]] = ()) -> int:
+    def prune(
+        self,
+        keep: Collection[tuple[str, int]] = (),
+        *,
+        cases: Collection[str] = (),
+        repeats: int | None = None,
+    ) -> int:
         """Delete the recordings no call of this provider used (and empty folders left), except
         in the folders of the episodes in ``keep`` (cases that ended in an error: their later
-        turns were not reached, not stale). Call it only after a run over the whole suite; a
-        strict cassette is never pruned. Returns how many files went."""
+        turns were not reached, not stale), and the repeats from ``repeats`` on of the
+        ``cases`` run (recorded by a run with more repeats, and paid for: not asked for is not
+        stale; a case no longer run goes with all its repeats). Call it only after a run over
+        the whole suite; a strict cassette is never pruned. Returns how many files went."""
         if self.mode == "strict" or not self.directory.is_dir():
             return 0
         kept = {episode_folder(case, repeat) for case, repeat in keep}
         gone = 0
         for folder in sorted(p for p in self.directory.iterdir() if p.is_dir()):
             if folder.name in kept or folder.name == ASK_FOLDER:
+                continue
+            case, _, repeat = folder.name.rpartition(".")
+            unasked = repeats is not None and repeat.isdigit() and int(repeat) >= repeats
+            if unasked and case in cases:
                 continue
             for path in sorted(folder.glob("*.json")):
                 if path not in self._used:

@@ -212,7 +212,9 @@ def test_the_action_replays_a_cassette_strictly_with_no_key_and_gates_it(
     assert recorded.returncode == 0, recorded.stderr
     blessed = invoke("eval", "bless", str(tmp_path / "rec"), "--baseline", str(tmp_path / "base"))
     assert blessed.returncode == 0, blessed.stderr
-    (tmp_path / "thresholds.yaml").write_text("max:\n  errors: 0\n", "utf-8")
+    (tmp_path / "thresholds.yaml").write_text(
+        "max:\n  errors: 0\ncompare:\n  primary: route_accuracy\n", "utf-8"
+    )
     inputs = {
         "name": "demo", "golden": str(golden), "baseline": str(tmp_path / "base"),
         "thresholds": str(tmp_path / "thresholds.yaml"), "cassette": str(tape),
@@ -226,6 +228,8 @@ def test_the_action_replays_a_cassette_strictly_with_no_key_and_gates_it(
     assert (read_run(run).endpoint or "").endswith("(strict)")  # replayed, never called
     for name in ("junit.xml", "report.html", "diff.md", "compare.md", "compare.html"):
         assert (run / name).is_file(), name
+    # compare judges what the thresholds file's compare: section declares
+    assert "The primary rate (route_accuracy)" in (run / "compare.md").read_text("utf-8")
     section = (tmp_path / outputs["report"]["section"]).read_text("utf-8")
     assert section.startswith("### ragspine evals · demo: gate passed ✅\n")
     assert "gate: passed" in section and section in summary

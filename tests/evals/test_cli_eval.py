@@ -387,6 +387,8 @@ def test_repeats_are_trials_of_one_case(tmp_path: Path, stores: list[str]) -> No
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     # the mock is deterministic: every case passes or fails all three times
+    # 4 cases, each asked 3 times: the console counts cases as cases, results as results
+    assert out.stdout.startswith("cases: 4 × 3 repeats (12 results)  errors: 0\n")
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("repeats"))
     assert line.startswith("repeats                 3 per case: 4 stable pass, 0 flaky")
     report = (tmp_path / "r" / "report.md").read_text("utf-8")

@@ -61,7 +61,7 @@ def compare_command(
     from ragspine.evals.cli import warn_unfinished
     from ragspine.evals.compare.gate import load_thresholds
     from ragspine.evals.compare.paired import compare_runs, write_compare
-    from ragspine.evals.compare.paired_md import COMPARE_MD, metric_table
+    from ragspine.evals.compare.paired_md import COMPARE_MD, mde_note, metric_table, repeats_table
     from ragspine.evals.report.html_compare import COMPARE_HTML, write_compare_html
 
     out = out if out is not None else b
@@ -80,6 +80,10 @@ def compare_command(
     if result.inconclusive:
         click.echo(f"inconclusive: {result.inconclusive}: no rate was judged")
     click.echo(metric_table(result, full=False))
+    if note := mde_note(result):  # "no detectable difference" is read with what it could see
+        click.echo(note)
+    if repeats := repeats_table(result):
+        click.echo(f"repeats, each side over its answered repeats:\n{repeats}")
     click.echo(f"compare: {out / COMPARE_MD}, {out / COMPARE_HTML}")
     if gate:
         if result.gate.passed:

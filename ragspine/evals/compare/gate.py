@@ -65,6 +65,8 @@ def load_thresholds(path: Path) -> Thresholds:
         err = exc.errors()[0]
         field = ".".join(str(part) for part in err["loc"])
         msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "model_type":  # a section given a value: pydantic names its class
+            msg = "should be a mapping with 'primary' and/or 'family'"
         sep = "." if err["type"] == "value_error" else ": "
         raise ThresholdsError(f"{path}: {field}{sep}{msg}") from exc
 

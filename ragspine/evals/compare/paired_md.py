@@ -100,6 +100,13 @@ def repeat_rows(c: Comparison) -> list[list[str]]:
     return rows
 
 
+def repeats_table(c: Comparison) -> str | None:
+    """The repeats' table (compare.md and the console), None when neither run repeated."""
+    if not (c.a.repeats or c.b.repeats):
+        return None
+    return _table(repeat_rows(c), ["", "A", "B", "Δ"])
+
+
 def _table(rows: list[list[str]], headers: list[str]) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
@@ -183,9 +190,8 @@ def render_compare(c: Comparison, *, gate: bool = False) -> str:
     lines += [metric_table(c), "", method_note(c), ""]
     if note := mde_note(c):
         lines += [f"> {note}", ""]
-    if c.a.repeats or c.b.repeats:
-        lines += ["### Repeats (each side over its answered repeats)", ""]
-        lines += [_table(repeat_rows(c), ["", "A", "B", "Δ"]), ""]
+    if repeats := repeats_table(c):
+        lines += ["### Repeats (each side over its answered repeats)", "", repeats, ""]
     lines += ["### Agreement between A and B (answered pairs)", ""]
     lines += [*(f"- {a.name}: {_share(a.agree, a.total)}" for a in c.agreement), ""]
     headers = ["tag", "pairs", "A", "B", "Δ", "fixed", "regressed", "errored"]

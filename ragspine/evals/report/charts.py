@@ -52,7 +52,7 @@ white-space:nowrap}
 .error{background:#fff1d6;color:#8a5300}.same{background:#eef1f4;color:#3e4c59}
 figure{margin:8px 0}figcaption,.note{color:#52606d;font-size:13px}
 svg{font:12px system-ui,sans-serif;display:block;max-width:100%;height:auto}
-td svg{display:inline-block;vertical-align:middle}
+td svg{display:inline-block;vertical-align:middle}.figs td svg{max-width:none}
 .filters{display:flex;gap:16px;align-items:center;flex-wrap:wrap;padding:8px 0;
 position:sticky;top:0;background:#fff;border-bottom:1px solid #d9dee3}
 #count{font-weight:600}select{max-width:16em}

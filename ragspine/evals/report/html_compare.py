@@ -60,13 +60,15 @@ def _metric_rows(c: Comparison) -> str:
         mde = "—" if m.mde is None else f"{m.mde:.3f}"
         rows.append(
             f'<tr data-metric="{esc(m.name)}"><td>{esc(m.name)}</td><td>{esc(role_text(m))}</td>'
-            f'<td class="n">{m.cases}</td><td>{pair}</td><td class="nw">{bar} {delta} {ci}</td>'
+            f'<td class="n">{m.cases}</td><td>{pair}</td>'
+            f'<td>{bar} <span class="nw">{delta} {ci}</span></td>'
             f'<td class="n">{p_text(m.p)}</td><td class="n">{p_text(m.p_adjusted)}</td>'
             f'<td class="n">{mde}</td><td>{badge}</td></tr>'
         )
     headers = ["metric", "role", "cases", "A vs B", f"Δ = B − A, 95% CI (axis ±{span:g})"]
     headers += ["p (exact)", "adjusted p", "80% power at", "verdict"]
-    rates = ch.table(headers, rows, ' data-chart="metrics"')
+    # a chart keeps the width it is drawn at; the interval's text goes under it when short
+    rates = ch.table(headers, rows, ' class="figs" data-chart="metrics"')
     return rates + f'<p class="note">{esc(method_note(c))}</p>'
 
 
@@ -97,7 +99,7 @@ def _tag_rows(c: Comparison) -> str:
         )
     headers = ["tag", "pairs", "A vs B", "passed", "Δ", "fixed", "regressed", "errored"]
     note = '<p class="note">Most worsened first; Δ is B − A in the share passed.</p>'
-    return ch.table(headers, rows, ' data-chart="per-tag-compare"') + note
+    return ch.table(headers, rows, ' class="figs" data-chart="per-tag-compare"') + note
 
 
 def _refs(refs: list[CaseRef], *, errors: bool = False) -> str:

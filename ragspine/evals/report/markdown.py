@@ -56,7 +56,10 @@ def flatten_metrics(metrics: dict[str, Any]) -> dict[str, float | None]:
 def headline_text(summary: Summary) -> str:
     """The console's summary: a line per headline metric, rates with count/total and interval."""
     m = summary.metrics
-    lines = [f"cases: {summary.cases}  errors: {m.get('errors', 0)}{_kinds(summary)}"]
+    r = summary.repeats
+    # with repeats a result is one trial of a case: the cases are counted as cases
+    cases = f"{r['cases']} × {r['k']} repeats ({summary.cases} results)" if r else summary.cases
+    lines = [f"cases: {cases}  errors: {m.get('errors', 0)}{_kinds(summary)}"]
     for metric in all_metrics():
         value = m.get(metric.name)
         if not metric.headline or not value:
@@ -76,11 +79,13 @@ def headline_text(summary: Summary) -> str:
         lines.append(f"{'unsupported_numbers':<24}0 in 0 cases")
     if summary.cost is not None:
         lines.append(f"{'cost':<24}{cost_text(summary.cost)}")
-    if r := summary.repeats:
+    if r:
+        fewer = f"; {r['short']} case(s) over fewer answered repeats" if r.get("short") else ""
+        none = f"; {r['unanswered']} case(s) with none answered" if r.get("unanswered") else ""
         lines.append(
             f"{'repeats':<24}{r['k']} per case: {r['stable_pass']} stable pass, {r['flaky']} "
             f"flaky, {r['stable_fail']} stable fail; pass@{r['k']} {num(r['pass_at_k'])}  "
-            f"pass^{r['k']} {num(r['pass_hat_k'])}"
+            f"pass^{r['k']} {num(r['pass_hat_k'])}{fewer}{none}"
         )
     return "\n".join(lines)
 

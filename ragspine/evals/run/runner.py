@@ -365,19 +365,20 @@ def _run(
         raise KeyboardInterrupt  # cases are left: the CLI says how to resume
     status = "stopped" if meter.spent_out() and len(todo) > meter.results else "complete"
     if status == "complete" and not resume and opts.filter is None and opts.limit is None:
-        _prune_cassette(engine, opts.out)
+        _prune_cassette(engine, opts.out, {case.id for case in scan.cases}, opts.repeat)
     record = record.model_copy(update={"status": status, "finished_at": _now()})
     write_json(opts.out / RUN_FILE, record)
     return record
 
 
-def _prune_cassette(engine: Engine, out: Path) -> None:
+def _prune_cassette(engine: Engine, out: Path, cases: set[str], repeats: int) -> None:
     """After a run over the whole suite (no --filter, --limit, --resume or --retry-errors), a
     cassette keeps only what the run used: a case removed or renamed, or a turn no longer
-    reached, leaves no file behind. The folders of cases that ended in an error are kept."""
+    reached, leaves no file behind. The folders of cases that ended in an error are kept, and
+    so are the repeats of its cases past this run's --repeat (recorded with more)."""
     if isinstance(engine.provider, CassetteProvider):
         errored = {(r.case_id, r.repeat) for r in iter_results(out) if r.error is not None}
-        engine.provider.prune(keep=errored)
+        engine.provider.prune(keep=errored, cases=cases, repeats=repeats)
 
 
 def _deliver(result: CaseResult, on_result: Progress | None) -> None:

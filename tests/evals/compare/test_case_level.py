@@ -151,7 +151,11 @@ def test_pass_at_k_pass_hat_k_and_flaky_cases_are_compared_with_their_delta(
     b_results[1] = res("c000", repeat=1, error="ProviderError: 529")
     b_results[3] = res("c001", repeat=0, fail=("route",), route="semantic")  # flaky
     b_results[6:9] = [res("c002", repeat=r, fail=("route",), route="semantic") for r in range(3)]
-    _, record = compare(a, write_run(tmp_path / "b", b_results, repeat=3), tmp_path / "out")
+    ran, record = compare(a, write_run(tmp_path / "b", b_results, repeat=3), tmp_path / "out")
+    # the console shows them too, under the rates, and the primary rate's power in words
+    assert "| pass@3 (some repeat passes)  | 1   | 0.9 | -0.100 |" in ran.stdout
+    assert "| flaky (cases)                | 0   | 1   | 1      |" in ran.stdout
+    assert "would be found 80% of the time" in ran.stdout
     rb = record["b"]["repeats"]
     assert (rb["k"], rb["pass_at_k"], rb["pass_hat_k"], rb["flaky"], rb["short"]) == (
         3,

@@ -285,6 +285,8 @@ def test_the_shipped_thresholds_files_load() -> None:
         ("compare:\n  family: [route_accuracy, route_accuracy]\n", "route_accuracy: named twice"),
         # an unknown key under compare
         ("compare:\n  alpha: 0.1\n", "compare.alpha: Extra inputs are not permitted"),
+        # compare is a section, not a value: said in the file's words, not the model's class
+        ("compare: pass_rate\n", "compare: should be a mapping with 'primary' and/or 'family'"),
     ],
 )
 def test_a_bad_thresholds_file_names_the_file_and_the_field(

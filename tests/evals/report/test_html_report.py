@@ -38,7 +38,7 @@ from ragspine.evals.run.records import (
 )
 from ragspine.evals.score.summary import summarize
 from tests.cli import invoke
-from tests.evals.report.browser import browse, console
+from tests.evals.report.browser import browse, console, overflowing
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 ROOT = Path(__file__).parents[3]
@@ -337,6 +337,13 @@ def test_the_filters_read_the_hash(
     assert console(ran.stderr) == []
     assert _counter(ran.stdout) == (shown, len(results))
     assert len(re.findall(r'<tr data-row="\d+" hidden', ran.stdout)) == len(results) - shown
+
+
+def test_compare_html_fits_a_laptop_screen(comparison: Comparison, tmp_path: Path) -> None:
+    """Every figure in its own cell at 1366 px: the interval's text beside its bar once ran
+    over the p column."""
+    page = write_compare_html(comparison, tmp_path / "compare")
+    assert overflowing(page, tmp_path / "profile") == []
 
 
 def test_screenshots(

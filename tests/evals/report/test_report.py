@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.evals.report.markdown import write_report
+from ragspine.evals.report.markdown import headline_text, write_report
 from ragspine.evals.report.wording import check_text
 from ragspine.evals.run.records import JUNIT_FILE, REPORT_FILE, CaseResult, Check, RunRecord
 from ragspine.evals.score.summary import summarize
@@ -71,6 +71,9 @@ def test_repeats_say_which_cases_were_read_over_fewer_answered_repeats(tmp_path:
     assert "## Repeats (2 per case, 2 cases)" in text
     assert "1 case(s) had fewer than 2 answered (the rest errored)." in text
     assert "| pass@2 (some repeat passes)  | 1 " in text  # b over its one answered repeat
+    console = headline_text(summarize(RECORD.run_id, RECORD.provider, results))
+    assert console.startswith("cases: 2 × 2 repeats (4 results)  errors: 1")
+    assert "; 1 case(s) over fewer answered repeats" in console  # the console says it too
 
 
 def test_a_green_run_says_so(tmp_path: Path) -> None:

@@ -105,3 +105,20 @@ def test_a_whole_suite_run_prunes_what_no_case_used_and_a_filtered_run_does_not(
     assert whole.returncode == 0
     assert sorted(p.name for p in tape.iterdir()) == ["tape-cn.0"]  # the removed case is gone
     assert len(fake_anthropic.requests) == 6  # the filtered run replayed; record called again
+
+
+def test_a_run_with_fewer_repeats_keeps_the_recordings_of_the_repeats_it_did_not_ask_for(
+    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+) -> None:
+    """Recorded at --repeat 2 (paid for), replayed at --repeat 1 (replay is the default mode):
+    repeat 1 was not asked for, which does not make it stale; a removed case's repeats are."""
+    assert _run(tmp_path, demo_db, "rec", "--repeat", "2", **model).returncode == 0
+    tape = tmp_path / "tape"
+    assert len(fake_anthropic.requests) == 8
+    only_cn = GOLDEN.split("  - id: tape-hk")[0]
+    once = _run(tmp_path, demo_db, "once", golden=only_cn, **model)
+    assert once.returncode == 0 and len(fake_anthropic.requests) == 8  # all replayed
+    assert sorted(p.name for p in tape.iterdir()) == ["tape-cn.0", "tape-cn.1"]
+    twice = _run(tmp_path, demo_db, "twice", "--repeat", "2", "--cassette-mode", "strict",
+                 golden=only_cn, ANTHROPIC_API_KEY="")  # fmt: skip
+    assert twice.returncode == 0, twice.stderr  # both repeats still play
