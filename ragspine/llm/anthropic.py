@@ -42,7 +42,8 @@ class AnthropicProvider:
         key = api_key or os.environ.get("ANTHROPIC_API_KEY")
         if not key:
             raise ProviderConfigError(
-                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= to AnthropicProvider"
+                "no Anthropic API key: set ANTHROPIC_API_KEY (a cassette replayed with "
+                "--cassette-mode strict needs none)"
             )
         try:
             import anthropic
