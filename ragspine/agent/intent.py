@@ -16,6 +16,7 @@ from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_text import (
     base_of_growth,
     codes,
@@ -57,6 +58,7 @@ from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, i
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
+from ragspine.agent.variants import read_as_variant
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
@@ -117,7 +119,7 @@ def parse_intent(
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
     read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
-    scan = list(glossary.scan(text))
+    scan = as_written(glossary.scan(text), text, question, index, prof)  # OP, never op / OPEN
     taken = [(m.start, m.end) for _, m in scan]
     counted: dict[tuple[int, int], str] = {}
     for kind, m in count_matches(text, prof):  # 有多少家门店, how many stores
@@ -199,6 +201,8 @@ def parse_intent(
     beyond = out_of_scope(question, prof)
     if unknown and beyond is None:  # another company: said as such
         blocking = _qualifier(text, index, question, scan, explained, reading.spans)
+        if blocking and read_as_variant(reading, (blocking.start, blocking.end), text, prof):
+            blocking = None  # same-branch sales growth: a quantity's name, not a part's
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
-from ragspine.profile.periods import Period, previous_period
+from ragspine.profile.periods import Period, arabic_years, previous_period
 from ragspine.profile.vocabulary import derived_shapes
 from ragspine.text import fold_with_index
 
@@ -86,9 +86,11 @@ def without_periods(
 
 
 def folded(text: str) -> tuple[str, list[int]]:
-    """The folded text, stray spaces between CJK characters removed, and where each of its
+    """The folded text, stray spaces between CJK characters removed, years in Chinese numerals
+    written in digits (二〇二四年: 2024年, one digit for each numeral), and where each of its
     characters was in ``text``."""
     folded, index = fold_with_index(text)
+    folded = arabic_years(folded)
     cuts = [m.span() for m in _CJK_SPACE.finditer(folded)]
     for start, end in reversed(cuts):
         folded = folded[:start] + folded[end:]

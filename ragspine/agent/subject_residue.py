@@ -79,7 +79,7 @@ _FRAME_EN = frozenset(
     ).split()
 )
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+(?:[a-z0-9]+[\u4e00-\u9fff]*)*|[a-z0-9]+[\u4e00-\u9fff]+")
-_EN_WORD = re.compile(r"[a-z][a-z-]*")
+_EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: one word
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
 _CLAUSE_END = re.compile(r"[?？。!！;；,,]")
 

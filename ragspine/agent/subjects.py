@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
+from ragspine.agent.initialisms import code_subjects
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
@@ -205,6 +206,7 @@ def find_subjects(
         _capitalised(question, m, index, known, add)
     cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)
     format_parts(text, scan, known, add)  # 便利店业态: a format the fact table has not
+    code_subjects(question, text, index, scan, known, add)  # SG net profit: a code, not the group
     return sorted(out, key=lambda s: s.start)
 
 

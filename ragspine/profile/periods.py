@@ -57,15 +57,17 @@ class PeriodMatch:
 _CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _YEAR = r"(?:19|20)\d{2}"
 _YY = rf"{_YEAR}|\d{{2}}"
-_REL_YEAR = r"去年|前年|今年|本年|上一年"
+# Years back from the reference date's calendar year (README: the day 去年 is relative to):
+# 大前年 three, 前年 and 上上年 two, 去年 one. Longest first: 大前年 is never 前年.
+_REL_YEAR = r"大前年|上上年|去年|前年|今年|本年|上一年"
+_REL_BACK = {"大前年": -3, "上上年": -2, "前年": -2, "去年": -1, "上一年": -1, "今年": 0, "本年": 0}
 _NB = r"(?<![a-z0-9_])"  # not inside a Latin word
 _NA = r"(?![a-z0-9_])"
 
 
 def _year(text: str, ref: date) -> int:
-    rel = {"去年": -1, "上一年": -1, "前年": -2, "今年": 0, "本年": 0}
-    if text in rel:
-        return ref.year + rel[text]
+    if text in _REL_BACK:
+        return ref.year + _REL_BACK[text]
     value = int(text)
     return 2000 + value if value < 100 else value
 
@@ -164,7 +166,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     ),
     (re.compile(r"上半年"), lambda m, r: _half(_NO_YEAR, 1)),
     (re.compile(r"下半年"), lambda m, r: _half(_NO_YEAR, 2)),
-    (re.compile(r"前年"), lambda m, r: _fy(r.year - 2)),
+    (re.compile(r"大前年"), lambda m, r: _fy(r.year - 3)),
+    (re.compile(r"前年|上上(?:个)?(?:财)?年"), lambda m, r: _fy(r.year - 2)),
     (re.compile(rf"{_NB}(?:the\s+)?year\s+before\s+last{_NA}"), lambda m, r: _fy(r.year - 2)),
     (re.compile(r"去年|上一?个?财年|上一年"), lambda m, r: _fy(r.year - 1)),
     (
@@ -203,9 +206,27 @@ _IMPOSSIBLE = re.compile(
 _CANONICAL = re.compile(r"^(?:fy)?((?:19|20)\d{2})(?:([hq])([1-4]))?$")
 
 
+# A year written in Chinese numerals (二〇二四年, 二零二一年, 一九九九年; ○ stands for 〇 in many
+# documents): four numerals of a year of this century or the last, before 年 / 财年 / 财政年度.
+_CN_DIGITS = str.maketrans("〇○零一二三四五六七八九", "000123456789")
+_NUMERAL = "〇○零一二三四五六七八九十百千万两"
+_CN_YEAR = re.compile(
+    rf"(?<![{_NUMERAL}])(?:一九|二[〇○零])[〇○零一二三四五六七八九]{{2}}(?=\s*(?:财政年度|财年|年))"
+)
+
+
+def arabic_years(folded: str) -> str:
+    """Folded text with each year written in Chinese numerals rewritten in digits, numeral for
+    digit, so every span keeps its place: 二〇二四年 is 2024年, never a name 「二四」."""
+    if not any(c in folded for c in "〇○零九"):
+        return folded  # every such year holds one of these
+    return _CN_YEAR.sub(lambda m: m.group().translate(_CN_DIGITS), folded)
+
+
 @lru_cache(maxsize=4096)
 def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
     """Every period named in folded text, in order of appearance, without overlaps."""
+    folded = arabic_years(folded)
     canonical = _CANONICAL.match(folded)
     if canonical and not (canonical[2] == "h" and canonical[3] not in ("1", "2")):
         year, kind, n = canonical.groups()

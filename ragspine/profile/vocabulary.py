@@ -18,6 +18,7 @@ import yaml
 
 from ragspine.profile.formula import formula_shape, sum_key
 from ragspine.profile.model import DomainProfile, compact
+from ragspine.profile.regions import entity_codes
 from ragspine.text import fold
 
 # Words every group of companies uses of itself: never a collision.
@@ -55,9 +56,11 @@ def phrase_groups() -> tuple[PhraseGroup, ...]:
     lines, never by rewriting a group."""
     raw = _read("metric_phrases.yaml")["groups"]
     assert isinstance(raw, list)
+    written = {compact(str(p)) for g in raw for p in g["phrases"]}
     groups: dict[str, PhraseGroup] = {}
     for g in raw:
         phrases = tuple(str(p) for p in g["phrases"])
+        phrases += tuple(v for p in phrases for v in _shop_variants(p) if compact(v) not in written)
         first = groups.get(g["id"])
         if first is not None:
             more = tuple(p for p in phrases if p not in first.phrases)
@@ -68,6 +71,21 @@ def phrase_groups() -> tuple[PhraseGroup, ...]:
         shape = tuple(g.get("shape") or ())
         groups[g["id"]] = PhraseGroup(g["id"], g["zh"], g["en"], phrases, shape)
     return tuple(groups.values())
+
+
+# A retail unit is a store, a shop or an outlet in English (same-store, same-shop and
+# same-outlet sales are one quantity; so are revenue per store and per shop).
+_RETAIL_UNIT = re.compile(r"(?<![a-z])(store|shop|outlet)(s?)(?![a-z])")
+
+
+def _shop_variants(phrase: str) -> list[str]:
+    """An English phrase naming a store written with shop and outlet instead (same-shop sales
+    growth), where no group writes that variant already."""
+    m = _RETAIL_UNIT.search(phrase)
+    if m is None:
+        return []
+    words = [w for w in ("store", "shop", "outlet") if w != m.group(1)]
+    return [_RETAIL_UNIT.sub(rf"{w}\2", phrase) for w in words]
 
 
 @cache
@@ -115,7 +133,29 @@ def anchored_terms(profile: DomainProfile) -> dict[str, list[str]]:
         extra = [n for n in names if compact(n) not in owners]
         if len(extra) == len(names):  # a place the profile names is the profile's entity
             out[f"place:{names[0]}"] = extra
+    for code, abbreviations in entity_codes(profile).items():  # TW: Taiwan, by its code
+        extra = [a for a in abbreviations if compact(a) not in owners]
+        if extra:
+            out.setdefault(f"entities:{code}", []).extend(extra)
     return out
+
+
+_INITIALISM = re.compile(r"[A-Z]{2,4}")
+
+
+def initialisms(profile: DomainProfile) -> frozenset[str]:
+    """The initialisms this profile gains (compact): shipped phrases written in capitals, two to
+    four letters (OP, NP, GPM, NPAT), and its entities' country and region codes (TW, HKG). Each
+    names its item only where a question writes it in capitals: two to four letters spell words
+    and codes in lower case (op, pat, roe, cogs, tw). The profile's own aliases are read as it
+    declares them."""
+
+    def build() -> frozenset[str]:
+        terms = anchored_terms(profile)
+        words = [w for key, ws in terms.items() if not key.startswith("place:") for w in ws]
+        return frozenset(compact(w) for w in words if _INITIALISM.fullmatch(w))
+
+    return profile.memo("initialisms", build)
 
 
 def group_anchor(group_id: str, profile: DomainProfile) -> str:

@@ -109,3 +109,52 @@ def test_the_same_period_of_a_year_is_the_part_named_beside_it(
 ) -> None:
     found = [pm.period.label for pm in find_periods(fold(text), REF) if pm.period]
     assert found == labels
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        ("二〇二四年", "FY2024"),  # a year written in Chinese numerals, 〇 for zero
+        ("二零二一年", "FY2021"),  # 零 for zero
+        ("二○二三年", "FY2023"),  # the white circle that stands for 〇 in many documents
+        ("二〇二四财年", "FY2024"),  # with 财年
+        ("二〇二四年第三季度", "2024Q3"),  # a quarter of a year in numerals
+        ("二〇二四年上半年", "2024H1"),  # a half of one
+        ("一九九九年", "FY1999"),  # last century's
+    ],
+)
+def test_a_year_in_chinese_numerals_is_that_year(raw: str, label: str) -> None:
+    period = normalize_period(raw, REF)
+    assert period is not None, raw
+    assert period.label == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "三四年",  # three or four years: two numerals are no year
+        "一二三四五年",  # five numerals are no year
+        "十二年",  # twelve years
+        "二〇二四",  # four numerals without 年 are a number, not a year
+    ],
+)
+def test_chinese_numerals_that_are_no_year(text: str) -> None:
+    assert [pm.period for pm in find_periods(fold(text), REF) if pm.period] == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        ("今年", "FY2025"),  # the reference date's calendar year (README: relative to it)
+        ("去年", "FY2024"),  # one before
+        ("前年", "FY2023"),  # two before
+        ("上上年", "FY2023"),  # two before, said another way
+        ("大前年", "FY2022"),  # three before: never read as 前年
+        ("大前年第三季度", "2022Q3"),  # a quarter of it
+        ("大前年上半年", "2022H1"),  # a half of it
+    ],
+)
+def test_relative_years_count_back_from_the_reference_year(raw: str, label: str) -> None:
+    period = normalize_period(raw, REF)
+    assert period is not None, raw
+    assert period.label == label
