@@ -261,6 +261,7 @@ def parse_intent(
             for k, m in scan
             if k == "entities"
             and (not _WHOLE_BEFORE.search(text, 0, m.start) or _possessed(text, m, home))
+            and not any(s <= m.start < e for s, e in reading.owners)  # 归属于上市公司股东的
         ]
         declined = without_periods(declined, text, whole, index, question, owners)
     if declined is None and not metrics and blocking is None and not narrative_cue:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ragspine.agent.head_nouns import head_after, head_before, paid_to
+from ragspine.agent.line_qualifiers import qualified_after, qualified_before
 from ragspine.profile.glossary import AliasMatch
 
 GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
@@ -165,7 +166,7 @@ class Modifier:
     end: int
     bare: bool = False  # 增长 / growth alone: the metric's movement; a ratio: asked as a multiple
     unit: str = ""  # per: store, employee, area, other
-    whole: tuple[int, int] | None = None  # share: the span naming the whole
+    whole: tuple[int, int] | None = None  # share: the span naming the whole; compound: owners
     remote: bool = False  # written apart from the metric: its name is built, not quoted
     other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
     inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
@@ -228,11 +229,24 @@ def whole_of_share(text: str, m: AliasMatch) -> tuple[int, int] | None:
     return start, after.end()
 
 
+# Between a share's whole and its part: 职工中研发人员, 净利润中用于分红 (the part the whole is
+# used for, put into).
+_AMONG = re.compile(
+    r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*(?:的)?\s*(?:(?:被)?(?:用于|用来|用作|用在|花在|投入到?|"
+    r"拿出来?|拿来)(?:了)?\s*(?:的)?)?\s*"
+)
+
+
 def whole_before(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> AliasMatch | None:
-    """职工中研发人员的占比: the metric written before 中 is the whole of the share."""
-    among = re.compile(r"\s*(?:的)?\s*(?:中|当中|之中|里|里面)\s*(?:的)?\s*")
-    return next((w for w in metrics if w.end <= m.start and among.fullmatch(text, w.end, m.start)),
+    """职工中研发人员的占比, 净利润中用于分红的比例: the metric written before 中 is the whole of
+    the share."""
+    return next((w for w in metrics if w.end <= m.start and _AMONG.fullmatch(text, w.end, m.start)),
                 None)  # fmt: skip
+
+
+def share_after(text: str, end: int) -> re.Match[str] | None:
+    """The share word right after a part (分红的比例, 研发人员占比)."""
+    return _WHOLE_AFTER.match(text, end)
 
 
 def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[list[str], int]:
@@ -256,7 +270,14 @@ def modifier_at(
     """The modifier right after the metric word, or right before it (after ``floor``);
     ``metrics`` and ``entities`` are the question's matches of each (a ratio's other metric,
     the owner between a modifier and its metric: growth rate of Southeast Asia's store count);
-    ``counted``: the metric counts people or things (who is paid is not what is paid)."""
+    ``counted``: the metric counts people or things (who is paid is not what is paid).
+    A line qualifier (``line_qualifiers``: 归属于少数股东的, payable, 跌价准备) is read first:
+    a growth or a rate after it is of the qualified line, named with it."""
+    q = qualified_before(text, m, entities, floor) or qualified_after(text, m, entities)
+    if q is not None:
+        start, end, whose = q
+        tail = _GROWTH_AFTER.match(text, end) or _MARGIN_AFTER.match(text, end)
+        return Modifier(COMPOUND, start, tail.end() if tail else end, whole=whose)
     g = _GROWTH_AFTER.match(text, m.end)
     if g and not (change and not g.group("explicit")):
         return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)

@@ -3,10 +3,10 @@
 A modifier changes the quantity: growth (增长率, 增速, 同比, YoY, growth; 增长了百分之多少, by what
 percentage), share (占比, 比重, 占…的比重, share of, penetration; what proportion of X were Y),
 per unit (单店, 店均, 人均, per store, per square metre, per transaction), margin (…率 after an
-amount, margin, ratio), a ratio to another metric (X与Y的比值, ratio of X to Y), a head noun that
-makes another quantity of it (净利润现金含量, 固定资产周转率). The base metric's level is never the
-answer to any of them: the question is mapped to the profile's derived metric that means it,
-recognised by its formula's shape, so a profile need not alias every combination:
+amount, margin, ratio), a ratio to another metric (X与Y的比值, ratio of X to Y), a head noun or
+a line qualifier that makes another quantity of it (净利润现金含量, 应交所得税). The base metric's
+level is never the answer to any of them: the question is mapped to the profile's derived metric
+that means it, recognised by its formula's shape, so a profile need not alias every combination:
 
     growth of X        (X − prev(X)) / prev(X)   (X may be a sum written out: 负债合计)
     share of the group X / X[entity=HOME]
@@ -67,6 +67,7 @@ class Reading:
     declined_id: str | None = None  # its shipped phrase group, when it is one
     declined_name: tuple[str, str] | None = None  # (zh, en) built where no span names it
     wholes: list[tuple[int, int]] = field(default_factory=list)  # spans naming a share's whole
+    owners: list[tuple[int, int]] = field(default_factory=list)  # a qualified line's owners
     fixed_channel: bool = False  # a channel share: the query's channel is the default
     change: bool = False  # a change in points of a percentage: two periods, their difference
     spans: list[tuple[str, int, int]] = field(default_factory=list)  # each metric's words
@@ -108,7 +109,7 @@ def read_quantities(
         following = named[i + 1][1] if i + 1 < len(named) else None
         key = (group_key(m.code, profile) or _summed(m.code)) if kind == "quantity" else None
         if kind == "quantity" and key is None:
-            _decline(out, (m.start, m.end), m.code)
+            _decline(out, qn.unheld_share(text, m, metrics), m.code)  # 分红的比例
             continue
         spec = profile.any_metric(m.code)
         count = kind == "metrics" and profile.unit(getattr(spec, "unit", "")).kind == "count"
@@ -139,8 +140,8 @@ def read_quantities(
         if not mod.remote:
             used.append((mod.start, mod.end))
         taken_until = max(m.end, mod.end)
-        if mod.whole is not None:
-            out.wholes.append(mod.whole)
+        if mod.whole is not None:  # a share's whole; a line's owners (归属于上市公司股东的)
+            (out.owners if mod.kind == COMPOUND else out.wholes).append(mod.whole)
         if mod.kind == GROWTH and mod.bare and narrative:
             out.metrics.append(m.code)  # 为什么收入增长: the verb; the level, then why
             out.spans.append((m.code, m.start, m.end))

@@ -1,12 +1,20 @@
 """Names for a quantity declined where the question's words do not name it whole (收入复合增长率,
-门店数增长率, 线下收入占比, share of employees in production), and the share of the group asked
-of no part of it: a decline says which quantity it will not give, in the question's language."""
+门店数增长率, 线下收入占比, share of employees in production, 净利润中用于分红的比例), and the
+share of the group asked of no part of it: a decline says which quantity it will not give, in
+the question's language."""
 
 from __future__ import annotations
 
 import re
 
-from ragspine.agent.modifiers import CAGR, CONTRIBUTION, GROWTH, Modifier
+from ragspine.agent.modifiers import (
+    CAGR,
+    CONTRIBUTION,
+    GROWTH,
+    Modifier,
+    share_after,
+    whole_before,
+)
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.vocabulary import derived_shapes
@@ -60,6 +68,17 @@ def part_share_name(text: str, mod: Modifier, m: AliasMatch) -> tuple[str, str] 
     else:
         name = f"{share} of {part} among {whole}"
     return name, name
+
+
+def unheld_share(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[int, int]:
+    """A quantity the profile lacks, asked as a share (分红的比例): the span naming it with the
+    share and the share's whole (净利润中用于分红的比例), the quantity asked, never its part
+    alone."""
+    share = share_after(text, m.end)
+    if share is None:
+        return m.start, m.end
+    whole = whole_before(text, m, metrics)
+    return (whole.start if whole else m.start), share.end()
 
 
 def channel_share_name(channel: str, code: str, profile: DomainProfile) -> tuple[str, str]:

@@ -17,6 +17,15 @@ another quantity (研发费用 for 研发费用加计扣除, sales for "sales re
   by of / on / in ("return on sales", "share of revenue", "growth in revenue").
 - **Another metric's longer name**: the question names a metric (收入同比增长率) whose name holds
   the answered one's (收入), and the answer does not give it.
+- **A qualifier the name lacks**: words that make a statement line another line, read before or
+  after the answered name: whose share of it (归属于少数股东的, 归母, 少数股东, 中归属于…的部分,
+  "attributable to minority interests"), what is owed or paid ahead of it (应交 应付 应收 预付
+  预收 递延 待摊 应计 before it; payable, receivable after it; deferred, accrued, prepaid,
+  unearned before it), what is set aside against it or worn off it (跌价准备 折旧 after it;
+  provision, impairment, reserve, depreciation after it or before it joined by for / of /
+  against), how it arose (持续经营 资本化 before it; capitalised before it, from continuing
+  operations after it). Income tax payable answered with the income tax expense, net profit
+  attributable to minority interests with net profit.
 - **An amount of money asked of a count**: the question asks for cash, pay or spending (cash,
   paid, salaries, 现金, 支付, 薪酬 …) and the answer gives a count of people or things (how much
   cash was paid to employees → the headcount).
@@ -35,7 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ragspine.evals.audit.names import SlotNames, lexicon
+from ragspine.evals.audit.names import Found, SlotNames, lexicon
 from ragspine.text import fold
 
 # Where a Chinese term ends: the question's own frame after the metric's name.
@@ -76,6 +85,21 @@ _BEFORE_EN = re.compile(
     r"(?<![a-z])(?P<head>returns?|costs?|discounts?|deductions?|tax(?:es)?|share|percentage|"
     r"proportion|growth)\s+(?:on|of|in)\s+(?:the\s+|its\s+|their\s+)?$"
 )
+# A qualifier that makes the named line another (see the module): before the name, after it.
+_QUALIFIER_BEFORE = re.compile(
+    r"(?:(?:应)?归属于?(?P<to>[^,,。??;;的]{1,16})的|归母|(?:少数|非控股)股东(?:的|应占)?|应交|应付|应收|预付|"
+    r"预收|递延|待摊|应计|持续经营|终止经营|资本化)\s*$|(?<![a-z])(?:deferred|accrued|prepaid|"
+    r"unearned|unpaid|capitali[sz]ed|(?:provisions?|impairments?|allowances?|reserves?|"
+    r"(?:accumulated\s+)?(?:depreciation|amorti[sz]ation))\s+(?:for|of|on|against)"
+    r"(?:\s+the|\s+its)?)\s+$"
+)
+_QUALIFIER_AFTER = re.compile(
+    r"\s*(?:的)?\s*(?:中|当中|里)?\s*(?:应)?归属于?(?P<zh>[^,,。??;;的]{1,16})的|"
+    r"(?:'s)?\s+(?:that\s+(?:is|was|were)\s+)?attributable\s+to\s+(?P<to>[^,?;]*?)"
+    r"(?=\s+(?:in|for|at|during|as\s+of|by)\s|\s*[,?;.]|\s*$)|"
+    r"\s+(?:payables?|receivables?|owed|owing|provisions?|impairments?|reserves?|depreciation|"
+    r"amorti[sz]ation|from\s+(?:continuing|discontinued)\s+operations)(?![a-z])"
+)
 _MONEY = re.compile(
     r"现金|支付|付给|发放|工资|薪酬|薪资|报酬|奖金|花费|花了|多少钱|"
     r"(?<![a-z])(?:cash|money|paid|pay|pays|paying|payments?|salar(?:y|ies)|wages?|"
@@ -110,6 +134,7 @@ def longer_term(
             if term and _same(term[hit.end - hit.start :], code, own, lex.percent_metric(code)):
                 term = None
             term = term or _before_en(text, hit.start, hit.end)
+            term = term or _qualified(text, hit.start, hit.end, lex.entities(text))
             if term:
                 return f"answered {code}, asked {term}"
         if figure and _money_of_count(text, code, names):
@@ -156,6 +181,32 @@ def _after_en(text: str, start: int, end: int) -> str | None:
 def _before_en(text: str, start: int, end: int) -> str | None:
     m = _BEFORE_EN.search(text, 0, start)
     return text[m.start() : end] if m else None
+
+
+def _qualified(text: str, start: int, end: int, places: Sequence[Found]) -> str | None:
+    """应交所得税, income tax payable, net profit attributable to minority interests: the name
+    with a qualifier written beside it that its own words lack. An attribution to an entity
+    alone (归属于香港的收入, revenue attributable to Hong Kong) is that entity's line."""
+    before = _QUALIFIER_BEFORE.search(text, 0, start)
+    if before is not None and not _to_place(before, places):
+        return text[before.start() : end]
+    after = _QUALIFIER_AFTER.match(text, end)
+    if after is None or _to_place(after, places):
+        return None
+    return text[start : after.end()].strip()
+
+
+def _to_place(found: re.Match[str], places: Sequence[Found]) -> bool:
+    """Is whom the line is attributed to only an entity's name (the, spaces aside)?"""
+    group = next((g for g in ("to", "zh") if found.groupdict().get(g)), None)
+    if group is None:
+        return False
+    start, end = found.span(group)
+    words = re.sub(r"(?<![a-z])the\s+", lambda t: " " * len(t.group()), found.string[start:end])
+    return any(p.start < end and start < p.end for p in places) and all(
+        c.isspace() or any(p.start <= start + i < p.end for p in places)
+        for i, c in enumerate(words)
+    )
 
 
 def _money_of_count(text: str, code: str, names: SlotNames) -> bool:

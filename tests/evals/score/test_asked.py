@@ -111,3 +111,61 @@ def test_nothing_found_or_no_names_is_not_judged(names: dict[str, SlotNames]) ->
     seen = _seen(question="香港2024年收入同比增长率是多少?", tool_results=[], names=names["acme"])
     assert "asked_quantity" not in _checks(_case(), seen)
     assert "asked_quantity" not in _checks(_case(), _seen())  # no profile names given
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "code", "flagged"),
+    [
+        # a balance owed, answered with the year's expense: payable after the name
+        ("jy", "What was Jinyu's income tax payable at the end of 2020?", "INCOME_TAX", True),
+        # 应交 glued before the name
+        ("jy", "金宇生物2020年末应交所得税是多少?", "INCOME_TAX", True),
+        # deferred before it
+        ("jy", "What was Jinyu's deferred income tax in 2020?", "INCOME_TAX", True),
+        # the minority's share, answered with the whole net profit: attributable to after it
+        ("jy", "What was Jinyu's net profit attributable to minority interests in 2021?",
+         "NET_PROFIT", True),
+        ("acme", "What was ACME Group's net profit attributable to minority interests in 2024?",
+         "NET_PROFIT", True),
+        # 归属于…的 and 少数股东 before it, 中归属于…的部分 after it
+        ("jy", "金宇生物2021年归属于公司普通股股东的净利润是多少?", "NET_PROFIT", True),
+        ("jy", "金宇生物2021年少数股东的净利润是多少?", "NET_PROFIT", True),
+        ("jy", "金宇生物2021年净利润中归属于少数股东的部分是多少?", "NET_PROFIT", True),
+        # a provision against the balance, before it joined by for; after it
+        ("jy", "What was Jinyu's provision for inventory at the end of 2020?", "INVENTORY", True),
+        ("jy", "What was Jinyu's inventory impairment at the end of 2020?", "INVENTORY", True),
+        # worn off it, or a part of it by how it arose
+        ("jy", "What was Jinyu's accumulated depreciation of fixed assets at the end of 2020?",
+         "FIXED_ASSETS", True),
+        ("jy", "What was Jinyu's net profit from discontinued operations in 2021?", "NET_PROFIT",
+         True),
+        ("jy", "金宇生物2020年资本化研发费用是多少?", "RD_EXPENSES", True),
+        # no qualifier: the line itself, its longer alias, its own name holding the words
+        ("jy", "What was Jinyu's income tax expense in 2020?", "INCOME_TAX", False),
+        ("jy", "金宇生物2020年所得税是多少?", "INCOME_TAX", False),
+        ("jy", "What was Jinyu's net profit in 2021?", "NET_PROFIT", False),
+        ("jy", "金宇生物2021年少数股东损益是多少?", "MINORITY_INTERESTS", False),
+        ("jy", "金宇生物2021年归属于少数股东的综合收益总额是多少?", "COMPREHENSIVE_INCOME_MINORITY",
+         False),
+        ("jy", "2020年末金宇生物递延所得税资产余额是多少?", "DEFERRED_TAX_ASSETS", False),
+        ("jy", "金宇生物2021年持续经营净利润是多少?", "CONTINUING_NET_PROFIT", False),
+        ("jy", "What were Jinyu's fixed assets at the end of 2020, after depreciation?",
+         "FIXED_ASSETS", False),  # the line itself, net of its wear: a clause after it
+        # the answered metric found by a synonym the question writes: no name of it to judge
+        ("jy", "What was Jinyu's net profit attributable to minority interests in 2021?",
+         "MINORITY_INTERESTS", False),
+        # attributed to one of the profile's entities: that entity's line
+        ("acme", "What was the revenue attributable to Hong Kong in 2024?", "REVENUE", False),
+        ("acme", "集团2024年归属于香港的收入是多少?", "REVENUE", False),
+        # the words in another clause, not beside the name
+        ("jy", "What was Jinyu's inventory at the end of 2020, and was any provision made?",
+         "INVENTORY", False),
+        ("acme", "What was Hong Kong's revenue in 2024, and how much of it was receivable?",
+         "REVENUE", False),
+    ],
+)  # fmt: skip
+def test_a_qualifier_the_answered_name_lacks_makes_another_quantity(
+    names: dict[str, SlotNames], which: str, question: str, code: str, flagged: bool
+) -> None:
+    check = _check(names[which], question, code)
+    assert check is not None and check.passed is not flagged, check.why

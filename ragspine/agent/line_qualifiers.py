@@ -1,0 +1,102 @@
+"""Words that make a statement line another line: whose share of it, what is owed of it, what is
+set aside against it. The line's own level is never the answer to any of them.
+
+- **attribution**, the line split by who it belongs to: 归属于X的 / 归属X的 / 归母 / 少数股东(的) /
+  非控股股东 before the metric word, 中归属于X的(部分) after it; "attributable to X" after it.
+  X is never an entity of the profile: revenue attributable to Hong Kong is Hong Kong's revenue.
+- **a balance owed or paid ahead**, a flow made a balance-sheet item: 应交 应付 应收 预付 预收
+  递延 待摊 应计 glued before the metric word (应交所得税 is a liability, 所得税 the year's
+  expense); payable, receivable, owed after it; deferred, accrued, prepaid, unearned, unpaid
+  before it. 应付 as the verb "to cope with" (应付收入下滑) is no such word.
+- **a provision against a balance, or its wear**: 跌价准备 减值准备 坏账准备 减值损失 减值 跌价
+  拨备 累计折旧 累计摊销 折旧 摊销 after it; provision(s), impairment(s), reserve(s),
+  depreciation, amortisation after it, or before it joined by for / of / on / against
+  (provision for inventories, accumulated depreciation of fixed assets); its gross value before
+  them (原值, 原价).
+- **a part of the line by how it arose**: 持续经营 / 终止经营 / 资本化 before it; from continuing /
+  discontinued operations after it; capitalised before it (资本化研发支出 is no R&D expense).
+
+Where the profile holds the qualified line, the glossary reads it first as a longer word: an
+alias (少数股东损益) or a shipped synonym of one (net profit attributable to minority interests,
+``metric_phrases.yaml``). What is left is another quantity (``modifiers.COMPOUND``), declined by
+the whole phrase the question writes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine.profile.glossary import AliasMatch
+
+Span = tuple[int, int]
+Qualified = tuple[int, int, Span | None]  # the span to decline, and the owners it names (X)
+
+_BEFORE_ZH = re.compile(
+    r"(?:(?:应)?归属于?(?P<to>[^,,。??;;的\s]{1,16})的|归母|(?:少数|非控股)股东(?:的|应占)?|非控股权益(?:的)?|"
+    r"(?P<owed>应交|应付|应收|预付|预收|递延|待摊|应计)|(?:持续经营|终止经营|资本化)(?:的)?)\s*$"
+)
+_BEFORE_EN = re.compile(
+    r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|"
+    r"(?:provisions?|impairments?|reserves?|(?:accumulated\s+)?(?:depreciation|amorti[sz]ation))"
+    r"\s+(?:for|of|on|against))\s+(?:the\s+|its\s+)?$"
+)
+# 应付 as "cope with": its object is a fall or a pressure, not a line (应付收入下滑).
+_COPED = re.compile(r"\s*(?:的)?\s*(?:下滑|下降|减少|下跌|萎缩|压力|波动|挑战|风险|冲击|危机)")
+_AFTER = re.compile(
+    r"\s*(?:的)?\s*(?:(?:账面)?(?:原值|原价))?\s*(?:的)?\s*(?:跌价准备|减值准备|坏账准备|减值损失|减值|跌价|"
+    r"拨备|累计折旧|累计摊销|折旧|摊销)|\s*(?:的)?\s*(?:账面)?(?:原值|原价)|"
+    r"\s*(?:的)?\s*(?:中|当中|里)?\s*(?:应)?归属于?(?P<to>[^,,。??;;的]{1,16})的\s*(?:部分|份额|金额)?|"
+    r"\s+(?:payables?|receivables?|owed|owing|provisions?|impairments?|reserves?|depreciation|"
+    r"amorti[sz]ation|from\s+(?:continuing|discontinued)\s+operations)(?![a-z])"
+)
+# "attributable to X": X up to a period, a clause or the question's end.
+_ATTRIBUTED = re.compile(
+    r"\s+(?:that\s+(?:is|was|were)\s+)?attributable\s+to\s+(?P<to>(?:the\s+|its\s+)?[a-z'’&-]+"
+    r"(?:\s+(?!(?:in|for|at|during|as|on|by|from|and|or|over|between)(?![a-z]))[a-z'’&-]+){0,4})"
+)
+
+
+def qualified_before(
+    text: str, m: AliasMatch, entities: list[AliasMatch], floor: int = 0
+) -> Qualified | None:
+    """The qualifier written before the metric word (归属于少数股东的, 应交, deferred): the span
+    from it to the metric's end, and the owners it names."""
+    found = _BEFORE_ZH.search(text, floor, m.start) or _BEFORE_EN.search(text, floor, m.start)
+    if found is None or _to_entity(found, entities):
+        return None
+    if found.groupdict().get("owed") == "应付" and _COPED.match(text, m.end):
+        return None
+    return found.start(), m.end, _owners(found)
+
+
+def qualified_after(text: str, m: AliasMatch, entities: list[AliasMatch]) -> Qualified | None:
+    """The qualifier written after the metric word (跌价准备, payable, attributable to minority
+    interests): the span from the metric's start to its end, and the owners it names; an
+    attribution to one of the profile's entities is that entity's line, no qualifier."""
+    after = _AFTER.match(text, m.end) or _ATTRIBUTED.match(text, m.end)
+    if after is None or _to_entity(after, entities):
+        return None
+    return m.start, after.end(), _owners(after)
+
+
+def _owners(found: re.Match[str]) -> Span | None:
+    return found.span("to") if found.groupdict().get("to") is not None else None
+
+
+_THE = re.compile(r"(?:the|its)\s+")
+
+
+def _to_entity(found: re.Match[str], entities: list[AliasMatch]) -> bool:
+    """An attribution to one of the profile's entities, named alone (归属于香港的收入, revenue
+    attributable to Hong Kong): that entity's line. Owners named with the company (归属于上市公司
+    股东的, attributable to the company's shareholders) are a class of owners, no entity."""
+    if found.groupdict().get("to") is None:
+        return False
+    start, end = found.span("to")
+    the = _THE.match(found.string, start, end)
+    start = the.end() if the else start
+    covered = [e for e in entities if start <= e.start and e.end <= end]
+    text = found.string
+    return bool(covered) and all(
+        text[i].isspace() or any(e.start <= i < e.end for e in covered) for i in range(start, end)
+    )
