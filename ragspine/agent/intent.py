@@ -87,7 +87,7 @@ _NARRATIVE_CUES = re.compile(
     r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
 )
 _NUMERIC_CUES = re.compile(
-    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
+    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|百分之几|几成|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
     r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
@@ -97,7 +97,7 @@ _WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
 
 # A figure asked for (not "what is the status of"): a name no passage holds is declined by it.
 _FIGURE_CUES = re.compile(
-    r"多少|几多|几家|几间|几个|几成|金额|数额|数值|"
+    r"多少|几多|几家|几间|几个|几成|百分之几|金额|数额|数值|"
     r"(?<![a-z])(?:how\s+much|how\s+many|what\s+(?:percentage|share|proportion|amount|figure)|"
     r"figures?|amount)(?![a-z])"
 )
@@ -187,7 +187,8 @@ def parse_intent(
         )
         ratios = unit_spans(reading.spans, prof, "ratio")
         named_entities = {m.code for k, m in scan if k == "entities"}
-        operands = max(len(read), len(named_entities))
+        spans = {pm.period for pm in find_periods(text, ref) if pm.period is not None}
+        operands = max(len(read), len(named_entities), len(spans))  # 是2022年的多少倍: two levels
         loose = unexplained(text, read, explained, counts, ratios, operands)
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []

@@ -41,7 +41,14 @@ _GROWTH_BEFORE = re.compile(
 _SHARE_AFTER = re.compile(
     _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
     r"\s*(?:的)?\s*(?:合计|总计|总额|之和)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
-    r"(?:比重|比例|百分比|份额|占比|比率|几成|多少|%)|"
+    r"(?:比重|比例|百分比|份额|占比|比率|几成|百分之\s*(?:几|多少)|多少|%)|"
+    # postposed: X是Y的百分之几 / 几成, X was what percentage of Y, X relative to Y
+    r"\s*(?:是|为|相当于|等于|约为|约是|约等于)\s*(?:了)?\s*(?P<whole_is>[^,,。??;;]{0,16}?)\s*"
+    r"(?:的)?\s*(?:百分之\s*(?:几|多少)|几成|多少成|几分之几|多少\s*%)|"
+    r"\s+(?:was|were|is|are)\s+(?:about\s+|roughly\s+|approximately\s+)?(?:what|which)\s+"
+    r"(?:percentage|percent|share|proportion|fraction|portion|part)\s+of\s+"
+    r"(?P<whole_was>(?:[a-z'’&-]+\s*){1,4})|"
+    r"\s+relative\s+to\s+(?P<whole_rel>(?:[a-z'’&-]+\s*){1,4})|"
     r"(?:'s)?\s+(?:share|mix|penetration)(?![a-z])(?:\s+of\s+(?P<whole_en>(?:[a-z'&-]+\s+){0,3}?"
     r"(?:revenue|sales|total|group)))?|"
     r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})"
@@ -169,6 +176,7 @@ class Modifier:
     remote: bool = False  # written apart from the metric: its name is built, not quoted
     other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
     inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
+    postposed: bool = False  # share: asked after the part (X是Y的百分之几): a ratio's name
 
 
 def rate_asked(text: str) -> re.Match[str] | None:
@@ -279,9 +287,9 @@ def modifier_at(
     if r is not None:
         return r
     s = _SHARE_AFTER.match(text, m.end)
-    if s:
-        name = next((n for n in ("whole", "whole_en", "whole_as") if s.group(n)), None)
-        return Modifier(SHARE, s.start(), s.end(), whole=s.span(name) if name else None)
+    share = _share_after(s, metrics) if s else None
+    if share is not None:
+        return share
     for lead in leads:
         s = _SHARE_BEFORE.search(text, floor, lead)
         if s:
@@ -315,6 +323,25 @@ def modifier_at(
     if r2:
         return Modifier(MARGIN, r2.start(), r2.end())
     return None
+
+
+_WHOLES = ("whole", "whole_en", "whole_as", "whole_is", "whole_was", "whole_rel")
+_POSTPOSED = ("whole_is", "whole_was", "whole_rel")  # the whole after the part and a verb
+
+
+def _share_after(s: re.Match[str], metrics: list[AliasMatch]) -> Modifier | None:
+    """A share written after its part (占比, 占Y的比重, as a percentage of Y) or asked of it
+    postposed (X是Y的百分之几, X was what percentage of Y, X relative to Y: X / Y). An English
+    whole ends with its metric (of its revenue in 2024: its revenue); relative to asks a ratio
+    only of a metric (relative to 2023 is no share)."""
+    name = next((n for n in _WHOLES if s.group(n)), None)
+    whole, end = (s.span(name) if name else None), s.end()
+    if whole is not None and name in ("whole_as", "whole_was", "whole_rel"):
+        at = next((w for w in metrics if whole[0] <= w.start < whole[1]), None)
+        if at is None and name == "whole_rel":
+            return None
+        whole, end = ((whole[0], at.end), at.end) if at else (whole, end)
+    return Modifier(SHARE, s.start(), end, whole=whole, postposed=name in _POSTPOSED)
 
 
 # X as a multiple of Y: 流动资产是流动负债的几倍, 相当于…的多少倍; X was how many times Y; how many

@@ -62,6 +62,28 @@ def part_share_name(text: str, mod: Modifier, m: AliasMatch) -> tuple[str, str] 
     return name, name
 
 
+def ratio_name(
+    text: str, m: AliasMatch, whole: AliasMatch | tuple[int, int], profile: DomainProfile
+) -> tuple[str, str]:
+    """财务费用占管理费用的比例 / finance expenses as a percentage of administrative expenses: a
+    ratio asked postposed (X是Y的百分之几, X was what percentage of Y), named as a share of Y (a
+    metric by its names, another part or period by the question's words for it)."""
+    zh_x, en_x = _names(text, m, profile)
+    if isinstance(whole, AliasMatch):
+        zh_y, en_y = _names(text, whole, profile)
+    else:
+        zh_y = en_y = text[whole[0] : whole[1]].strip()
+    return f"{zh_x}占{zh_y}的比例", f"{en_x} as a percentage of {en_y}"
+
+
+def _names(text: str, m: AliasMatch, profile: DomainProfile) -> tuple[str, str]:
+    """A metric's Chinese and English names (the question's words where it has no English)."""
+    spec = profile.any_metric(m.code)
+    zh = getattr(spec, "display_name", m.code)
+    words = text[m.start : m.end]
+    return zh, getattr(spec, "name_en", None) or (words if words.isascii() else zh)
+
+
 def channel_share_name(channel: str, code: str, profile: DomainProfile) -> tuple[str, str]:
     """线下收入占比 / offline share of revenue: a channel's share named by the channel and the
     metric, so a decline says which share it will not give."""
