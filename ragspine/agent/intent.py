@@ -16,6 +16,7 @@ from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.intent_text import (
     base_of_growth,
     codes,
@@ -149,6 +150,7 @@ def parse_intent(
     subjects = find_subjects(question, text, index, scan, prof)
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
+    scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
     unnamed = "".join(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
@@ -177,6 +179,7 @@ def parse_intent(
         *asked_cues,
         *[(s, e) for _, s, e in per_anywhere(text)],
         *ruled,  # the rule's topic: its words ask no figure
+        *left_out.spans,  # not including, 除…以外: what is left out, not a name
     ]
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
@@ -194,6 +197,7 @@ def parse_intent(
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
     without_ruled(reading, ruled, text)
+    decline_excluded(reading, left_out, prof)  # 不含香港的收入: no part holds the rest
     unknown = (
         blocking is None and reading.declined is None and reading.metrics and not narrative_cue
     )
@@ -219,7 +223,7 @@ def parse_intent(
     if words is not None and unrankable(prof, codes(entity_matches)):
         unranked, metrics = original_words(question, index, words), []  # one entity: no rank
     if rank and metrics and not any(e != prof.home_entity_code for e in entities):
-        entities = parts(prof) or entities
+        entities = [e for e in parts(prof) if e not in left_out.entities] or entities
     home_named = prof.home_entity_code in entities
     if len(entities) > 1 and home_named and not listed(entity_matches, text):
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one

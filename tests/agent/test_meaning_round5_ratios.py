@@ -180,3 +180,81 @@ def test_a_multiple_across_years_answers_both_sourced_levels(demo: Engine) -> No
     result = ask(demo, "集团2024年线上收入是2022年的多少倍?")
     assert found(result) == ["REVENUE", "REVENUE"], result.answer
     assert "491" in result.answer and "331" in result.answer, result.answer
+
+
+# A fourth channel: online is no longer the total's only other part.
+WHOLESALE = _demo_with(channels=["WHOLESALE"])
+
+
+@pytest.mark.parametrize(
+    ("question", "channels", "entities"),
+    [
+        # not including a channel: the one other channel
+        ("What were the group's 2024 sales, not including online?", ["OFFLINE"], ["ACME_GROUP"]),
+        ("集团2024年不含线上的收入是多少?", ["OFFLINE"], ["ACME_GROUP"]),  # 不含
+        ("集团2024年除线上以外的收入是多少?", ["OFFLINE"], ["ACME_GROUP"]),  # 除…以外
+        ("What was the group's 2024 revenue excluding offline?", ["ONLINE"], ["ACME_GROUP"]),
+        ("集团2024年非线上收入是多少?", ["OFFLINE"], ["ACME_GROUP"]),  # 非: not that channel
+        # another channel named beside the excluded one: that one
+        ("集团2024年除线上外,线下收入是多少?", ["OFFLINE"], ["ACME_GROUP"]),
+        # an entity excluded, another named: the one named
+        ("除香港以外,台湾2024年的收入是多少?", [], ["ACME_TW"]),
+        # a rank over the parts: the parts left
+        ("除香港外,2024年哪个地区的收入最高?", [], ["ACME_CN", "ACME_TW", "ACME_SEA"]),
+        # a channel included: the total holds it
+        ("What were the group's 2024 sales, including online?", [], ["ACME_GROUP"]),
+        ("集团2024年含线上在内的收入是多少?", [], ["ACME_GROUP"]),
+        # 不包括…在内: left out, not included
+        ("集团2024年不包括线上在内的收入是多少?", ["OFFLINE"], ["ACME_GROUP"]),
+    ],
+)  # fmt: skip
+def test_a_part_left_out_is_never_the_part_asked(
+    question: str, channels: list[str], entities: list[str]
+) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.metrics == ["REVENUE"] and intent.declined is None, intent
+    assert intent.channels == channels and intent.entities == entities, intent
+
+
+@pytest.mark.parametrize(
+    ("profile", "question", "declined"),
+    [
+        # three other regions: no entity holds the rest
+        (None, "集团2024年不含香港的收入是多少?", "不含香港的收入"),
+        (None, "What was the group's 2024 revenue excluding Hong Kong?",
+         "revenue excluding Hong Kong"),
+        # two listed with the cue
+        (None, "除香港和台湾外,集团2024年收入是多少?", "不含香港、台湾的收入"),
+        # two other channels: no channel holds the rest
+        (WHOLESALE, "集团2024年不含线上的收入是多少?", "不含线上的收入"),
+    ],
+)  # fmt: skip
+def test_a_rest_no_part_holds_is_declined_by_name(
+    profile: DomainProfile | None, question: str, declined: str
+) -> None:
+    intent = parse_intent(question, REF, profile=profile)
+    assert intent.metrics == [] and intent.declined == declined, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "channels", "entities"),
+    [
+        # the cue before no channel nor entity (the rent, tax): nothing is left out
+        ("Excluding the rent, what was Hong Kong's net profit in 2024?", [], ["ACME_HK"]),
+        ("集团2024年线上收入(不含税)是多少?", ["ONLINE"], ["ACME_GROUP"]),
+        # the channel asked, no cue
+        ("集团2024年线上收入是多少?", ["ONLINE"], ["ACME_GROUP"]),
+    ],
+)  # fmt: skip
+def test_a_cue_before_no_part_leaves_nothing_out(
+    question: str, channels: list[str], entities: list[str]
+) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.metrics in (["REVENUE"], ["NET_PROFIT"]) and intent.declined is None, intent
+    assert intent.channels == channels and intent.entities == entities, intent
+
+
+def test_sales_not_including_online_are_the_offline_channels(demo: Engine) -> None:
+    result = ask(demo, "What were the group's 2024 sales, not including online?")
+    assert found(result) == ["REVENUE"] and "1,907" in result.answer, result.answer
+    assert result.tool_results[0]["channel"] == "OFFLINE"  # type: ignore[typeddict-item]
