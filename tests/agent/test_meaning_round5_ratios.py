@@ -9,7 +9,9 @@ periods, and a channel or an entity excluded.
    a garbled name;
 3. not including / excluding / except / 不含 / 不包括 / 除…以外 a channel: the one other channel
    that makes up the total where the profile has exactly one, else declined by name; an entity
-   excluded is never queried, and where no named part is left the quantity is declined.
+   excluded is never queried, and where no named part is left the quantity is declined;
+4. a sum less a part named beside it (期间费用(不含研发费用)): the sum of the parts left where
+   every sum the quantity may mean agrees on them, else declined as before.
 """
 
 from __future__ import annotations
@@ -258,3 +260,55 @@ def test_sales_not_including_online_are_the_offline_channels(demo: Engine) -> No
     result = ask(demo, "What were the group's 2024 sales, not including online?")
     assert found(result) == ["REVENUE"] and "1,907" in result.answer, result.answer
     assert result.tool_results[0]["channel"] == "OFFLINE"  # type: ignore[typeddict-item]
+
+
+# A sum the profile names as a derived metric: one reading, whatever is left out of it.
+SUMMED = _demo_with(
+    {"code": "PROFITS", "aliases": ["利润合计", "combined profit"], "percent": False,
+     "unit": "USD_M", "formula": "GROSS_PROFIT + NET_PROFIT"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metrics"),
+    [
+        # 期间费用 is three lines or four: without R&D it is the three either way
+        ("jy", "金宇生物2021年期间费用（不含研发费用）占营业收入的比重是多少?",
+         ["THREE_EXPENSES_SHARE"]),
+        # the same in English
+        ("jy", "What were Jinyu's 2021 period expenses excluding R&D expenses as a percentage "
+               "of revenue?", ["THREE_EXPENSES_SHARE"]),
+        # 不包括…在内 in brackets
+        ("jy", "金宇生物2021年期间费用(不包括研发费用在内)占营业收入的比重是多少?",
+         ["THREE_EXPENSES_SHARE"]),
+        # a derived sum less one of its two parts: the other part
+        ("summed", "香港2024年利润合计(不含净利润)是多少?", ["GROSS_PROFIT"]),
+    ],
+)  # fmt: skip
+def test_a_sum_less_a_part_is_the_sum_of_the_parts_left(
+    which: str, question: str, metrics: list[str], jy: DomainProfile
+) -> None:
+    profile = jy if which == "jy" else SUMMED
+    intent = parse_intent(question, JY_REF if which == "jy" else REF, profile=profile)
+    assert intent.metrics == metrics and intent.declined is None, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "metrics", "declined"),
+    [
+        # without finance expenses: two lines or three, by the standard: no one sum
+        ("金宇生物2021年期间费用（不含财务费用）占营业收入的比重是多少?", [], "期间费用"),
+        # a list, nothing left out: each asked (期间费用 declined by its name, as before)
+        ("金宇生物2021年期间费用和研发费用分别是多少?", ["RD_EXPENSES"], "期间费用"),
+    ],
+)  # fmt: skip
+def test_a_sum_whose_readings_disagree_is_not_a_sum_of_parts(
+    question: str, metrics: list[str], declined: str, jy: DomainProfile
+) -> None:
+    intent = parse_intent(question, JY_REF, profile=jy)
+    assert intent.metrics == metrics and intent.declined == declined, intent
+
+
+def test_the_three_expenses_share_is_computed_from_sourced_operands(jinyu: Engine) -> None:
+    result = ask(jinyu, "金宇生物2021年期间费用（不含研发费用）占营业收入的比重是多少?")
+    assert found(result) == ["THREE_EXPENSES_SHARE"] and "25.98" in result.answer, result.answer
