@@ -29,13 +29,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from ragspine.agent import quantity_names as qn
+from ragspine.agent.modifier_base import COMPOUND, GROWTH, MARGIN, PER, RATIO, Modifier
 from ragspine.agent.modifiers import (
-    COMPOUND,
-    GROWTH,
-    MARGIN,
-    PER,
-    RATIO,
-    Modifier,
     how_fast,
     is_denominator,
     modifier_at,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ragspine.agent.modifiers import CAGR, CONTRIBUTION, GROWTH, Modifier
+from ragspine.agent.modifier_base import GROWTH, Modifier
+from ragspine.agent.modifiers import CAGR, CONTRIBUTION
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.vocabulary import derived_shapes

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ragspine.agent.modifiers import UNITS, Modifier
+from ragspine.agent.modifier_base import Modifier
+from ragspine.agent.modifiers import UNITS
 from ragspine.profile import DomainProfile
 from ragspine.profile.vocabulary import named_shapes, sum_expansions
 

@@ -83,6 +83,10 @@ def _parse(which: str, question: str, jy: DomainProfile) -> object:
         # 其 for its own, traditional characters
         ("jy", "金宇生物2021年的管理費用是其營業收入的百分之多少?", ["ADMIN_EXPENSE_RATIO"],
          ["JINYU"]),
+        # divided by: the division said in words
+        ("demo", "香港2024年净利润除以收入是多少?", ["NET_MARGIN"], ["ACME_HK"]),
+        ("demo", "What was Hong Kong's 2024 net profit divided by its revenue?", ["NET_MARGIN"],
+         ["ACME_HK"]),
         # the shape, whatever the derived metrics are called
         ("odd", "香港2024年的经营利润是收入的百分之几?", ["M1"], ["ACME_HK"]),
         ("odd", "台湾2024年的收入是集团收入的百分之几?", ["S1"], ["ACME_TW"]),
@@ -111,6 +115,8 @@ def test_a_postposed_ratio_is_the_profiles_ratio_of_that_shape(
         ("demo", "香港2024年的收入是2023年的百分之几?", "收入占2023年的比例"),
         # the shape missing: not the operating profit level
         ("odd", "香港2024年的净利润是收入的百分之几?", "净利润占收入的比例"),
+        # divided by, no formula: declined by the question's words, as a ratio word is
+        ("jy", "金宇生物2021年财务费用除以管理费用是多少?", "财务费用除以管理费用"),
     ],
 )  # fmt: skip
 def test_a_postposed_ratio_no_formula_holds_is_declined_by_its_name(
@@ -125,6 +131,8 @@ def test_a_postposed_ratio_no_formula_holds_is_declined_by_its_name(
     [
         # 百分之几 with a verb of change: the growth rate, not a share
         ("demo", "香港2024年收入增长了百分之几?", ["REVENUE_YOY"]),
+        # a verb of change where a whole would stand after 是: still the growth rate
+        ("demo", "香港2024年收入是同比增长了百分之几?", ["REVENUE_YOY"]),
         # 是 before 多少: the level asked
         ("demo", "台湾2024年的收入是多少?", ["REVENUE"]),
         # a multiple of two metrics held as a ratio: still the ratio
