@@ -41,6 +41,7 @@ from ragspine.agent.modifiers import (
     whole_of_share,
 )
 from ragspine.agent.phrases import in_one_phrase
+from ragspine.agent.ratios import elided_share
 from ragspine.agent.shape_lookup import (
     growth_named,
     is_percent,
@@ -107,6 +108,8 @@ def read_quantities(
                 out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
                 out.declined_name = qn.unheld_name(unheld[0], spec, m.code)
             continue
+        shared = elided_share(text, m, metrics, entities) if kind == "metrics" else None
+        m = shared.other if shared and shared.other else m  # 是收入的百分之几: the part's share
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
         key = (group_key(m.code, profile) or _summed(m.code)) if kind == "quantity" else None
@@ -119,7 +122,7 @@ def read_quantities(
             continue  # 研发人员人均研发费用: the unit of the next metric
         if following is not None and whole_before(text, following, [m]) is not None:
             continue  # 职工中研发人员的占比: the whole of the next metric's share
-        mod = modifier_at(text, m, metrics, entities, change, floor, count)
+        mod = shared or modifier_at(text, m, metrics, entities, change, floor, count)
         if mod is None:
             mod = _remote(text, scan, out, used, change, rate)
         elif rate is not None and mod.kind == GROWTH:

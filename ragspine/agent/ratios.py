@@ -118,3 +118,33 @@ def share_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier
     """The share written right after the metric word ``m`` (``_share_after``), or None."""
     s = _SHARE_AFTER.match(text, m.end)
     return _share_after(s, metrics) if s else None
+
+
+# 净利润是多少,是收入的百分之几: a clause whose subject is elided asks a share of the metric the
+# clause before asked, its whole the metric after 是 / 占 (with what owns it).
+_ELIDED = re.compile(
+    r"[,,;;]\s*(?:它|其|这|该数|这个数字?)?\s*(?:又|则)?\s*(?:是|为|占|相当于|约为|约是|约占)"
+    r"\s*(?:了)?\s*$"
+)
+_ELIDED_END = re.compile(
+    r"\s*(?:的)?\s*(?:百分之\s*(?:几|多少)|几成|多少成|几分之几|多少\s*%|比重|比例|百分比|占比)"
+)
+_OWNER = re.compile(r"\s*(?:的)?\s*")
+
+
+def elided_share(
+    text: str, m: AliasMatch, metrics: list[AliasMatch], entities: list[AliasMatch]
+) -> Modifier | None:
+    """The share a clause with no subject asks (…净利润是多少,是收入的百分之几): of the last metric
+    before the clause (``other``, the part), whose whole is ``m`` with its owner; else None."""
+    end = _ELIDED_END.match(text, m.end)
+    owners = [e for e in entities if e.end <= m.start and _OWNER.fullmatch(text, e.end, m.start)]
+    owner = owners[-1] if owners else None
+    join = _ELIDED.search(text, 0, owner.start if owner else m.start)
+    if end is None or join is None:
+        return None
+    part = max((w for w in metrics if w.end <= join.start()), key=lambda w: w.end, default=None)
+    if part is None:
+        return None
+    whole = (owner.start if owner else m.start, m.end)
+    return Modifier(SHARE, join.start() + 1, end.end(), whole=whole, other=part, postposed=True)

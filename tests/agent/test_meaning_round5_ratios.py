@@ -83,6 +83,11 @@ def _parse(which: str, question: str, jy: DomainProfile) -> object:
         # 其 for its own, traditional characters
         ("jy", "金宇生物2021年的管理費用是其營業收入的百分之多少?", ["ADMIN_EXPENSE_RATIO"],
          ["JINYU"]),
+        # a clause with its subject elided: the share of the metric the clause before asked
+        ("demo", "香港2024年的净利润是多少,是收入的百分之几?", ["NET_PROFIT", "NET_MARGIN"],
+         ["ACME_HK"]),
+        ("demo", "香港2024年的收入是多少,占集团收入的比重是多少?", ["REVENUE", "REVENUE_SHARE"],
+         ["ACME_HK"]),
         # divided by: the division said in words
         ("demo", "香港2024年净利润除以收入是多少?", ["NET_MARGIN"], ["ACME_HK"]),
         ("demo", "What was Hong Kong's 2024 net profit divided by its revenue?", ["NET_MARGIN"],
@@ -135,6 +140,8 @@ def test_a_postposed_ratio_no_formula_holds_is_declined_by_its_name(
         ("demo", "香港2024年收入是同比增长了百分之几?", ["REVENUE_YOY"]),
         # 是 before 多少: the level asked
         ("demo", "台湾2024年的收入是多少?", ["REVENUE"]),
+        # two clauses, each its own subject: each metric's level
+        ("demo", "香港2024年的收入是多少,净利润是多少?", ["REVENUE", "NET_PROFIT"]),
         # a multiple of two metrics held as a ratio: still the ratio
         ("jy", "金宇生物2021年流动资产是流动负债的几倍?", ["CURRENT_RATIO"]),
         # a multiple of two entities: both levels, as before
