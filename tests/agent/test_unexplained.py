@@ -19,7 +19,8 @@ from tests.agent.conftest import JINYU
         # a return rate whose metric is written after an entity and a channel
         ("acme", "What was the return rate on mainland China's online sales in 2024?",
          "return rate on online sales"),
-        ("acme", "2024年中国内地线上收入中的退款金额是多少?", "线上收入中的退款"),  # refunds in it, named whole
+        # refunds in it, named whole
+        ("acme", "2024年中国内地线上收入中的退款金额是多少?", "线上收入中的退款"),
         ("acme", "How much of Hong Kong's 2024 revenue was refunded?", "revenue was refunded"),
         # the deductible part of R&D expenses
         ("jy", "金宇生物2020年研发费用中可加计扣除的部分是多少?", "研发费用中可加计扣除"),
