@@ -16,6 +16,7 @@ from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_text import (
     base_of_growth,
@@ -89,7 +90,7 @@ _NARRATIVE_CUES = re.compile(
     r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
 )
 _NUMERIC_CUES = re.compile(
-    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
+    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|百分之几|几成|"
     r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
     r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
 )
@@ -99,7 +100,7 @@ _WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
 
 # A figure asked for (not "what is the status of"): a name no passage holds is declined by it.
 _FIGURE_CUES = re.compile(
-    r"多少|几多|几家|几间|几个|几成|金额|数额|数值|"
+    r"多少|几多|几家|几间|几个|几成|百分之几|金额|数额|数值|"
     r"(?<![a-z])(?:how\s+much|how\s+many|what\s+(?:percentage|share|proportion|amount|figure)|"
     r"figures?|amount)(?![a-z])"
 )
@@ -151,6 +152,7 @@ def parse_intent(
     subjects = find_subjects(question, text, index, scan, prof)
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
+    scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
     unnamed = "".join(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
@@ -179,6 +181,7 @@ def parse_intent(
         *asked_cues,
         *[(s, e) for _, s, e in per_anywhere(text)],
         *ruled,  # the rule's topic: its words ask no figure
+        *left_out.spans,  # not including, 除…以外: what is left out, not a name
     ]
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
@@ -189,12 +192,14 @@ def parse_intent(
         )
         ratios = unit_spans(reading.spans, prof, "ratio")
         named_entities = {m.code for k, m in scan if k == "entities"}
-        operands = max(len(read), len(named_entities))
+        spans = {pm.period for pm in find_periods(text, ref) if pm.period is not None}
+        operands = max(len(read), len(named_entities), len(spans))  # 是2022年的多少倍: two levels
         loose = unexplained(text, read, explained, counts, ratios, operands)
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
     without_ruled(reading, ruled, text)
+    decline_excluded(reading, left_out, prof)  # 不含香港的收入: no part holds the rest
     unknown = (
         blocking is None and reading.declined is None and reading.metrics and not narrative_cue
     )
@@ -222,7 +227,7 @@ def parse_intent(
     if words is not None and unrankable(prof, codes(entity_matches)):
         unranked, metrics = original_words(question, index, words), []  # one entity: no rank
     if rank and metrics and not any(e != prof.home_entity_code for e in entities):
-        entities = parts(prof) or entities
+        entities = [e for e in parts(prof) if e not in left_out.entities] or entities
     home_named = prof.home_entity_code in entities
     if len(entities) > 1 and home_named and not listed(entity_matches, text):
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one

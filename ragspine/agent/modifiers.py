@@ -2,21 +2,28 @@
 ratio to another metric, a head noun that makes it another quantity), and the cues a question
 gives once for all its metrics (by what percentage, how fast, per store written apart).
 
-``modifier_at`` reads the words around one metric match; ``quantity.py`` maps what it finds to
+``modifier_at`` reads the words around one metric match (a ratio or a share written after it:
+``ratios.py``); ``quantity.py`` maps what it finds to
 the profile's derived metric of that formula shape, or declines the quantity by name.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ragspine.agent.head_nouns import head_after, head_before, paid_to
 from ragspine.agent.line_qualifiers import qualified_after, qualified_before
+from ragspine.agent.modifier_base import (
+    COMPOUND,
+    GROWTH,
+    GROWTH_VERB,
+    MARGIN,
+    PER,
+    SHARE,
+    Modifier,
+)
+from ragspine.agent.ratios import ratio_after, share_after
 from ragspine.profile.glossary import AliasMatch
-
-GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
-RATIO, COMPOUND = "ratio", "compound"
 
 _GAP = r"\s*(?:的)?\s*"
 _GROWTH_AFTER = re.compile(  # the gap before any of them: net margin growth, 收入的增速
@@ -38,14 +45,6 @@ _GROWTH_BEFORE = re.compile(
     r"(?<![a-z])(?:(?:yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
     r"(?:\s+(?:in|of))?|growth\s+rate\s+(?:of|in)|(?:percentage|percent|%)\s+change\s+in|"
     r"(?P<bare>growth\s+(?:in|of)))\s+(?:the\s+)?$"
-)
-_SHARE_AFTER = re.compile(
-    _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
-    r"\s*(?:的)?\s*(?:合计|总计|总额|之和)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
-    r"(?:比重|比例|百分比|份额|占比|比率|几成|多少|%)|"
-    r"(?:'s)?\s+(?:share|mix|penetration)(?![a-z])(?:\s+of\s+(?P<whole_en>(?:[a-z'&-]+\s+){0,3}?"
-    r"(?:revenue|sales|total|group)))?|"
-    r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})"
 )
 _SHARE_BEFORE = re.compile(
     r"(?<![a-z])(?:share|percentage|proportion|portion|fraction|contribution|%)\s+(?:of|to)\s+"
@@ -86,14 +85,8 @@ _PER_AFTER = [
 # A count metric before 人均 / 每人 is the unit: 研发人员人均研发费用 is R&D spend per R&D staff.
 _PER_HEAD = re.compile(r"\s*(?:的)?\s*(?:人均|平均每人|每人|每名|每位|per[\s-]capita)")
 _MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio|rate)(?![a-z])")
-# A ratio of two metrics: 研发经费与营业收入的比值, ratio of R&D expenses to revenue.
-_RATIO_JOIN = re.compile(
-    r"\s*(?:与|和|跟|同|对)\s*|[\s-]+(?:to|over|divided\s+by)[\s-]+(?:the\s+)?"
-)
-_RATIO_END = re.compile(r"\s*(?:的)?\s*(?:比值|之比|比率|的比|比例)|[\s-]+ratio(?![a-z])")
 _TO_BEFORE = re.compile(r"(?<![a-z'’])[a-z][a-z&]*[\s-]+to[\s-]+$")
 _RATIO_WORD = re.compile(r"[\s-]+(?:ratio|multiple|coverage|cover)(?![a-z])")
-_RATIO_BEFORE = re.compile(r"(?<![a-z])ratio\s+(?:of|between)\s+(?:the\s+)?$")
 # Question-wide cues: a change asked as a percentage, how fast, a per-unit phrase written apart.
 _RATE_ASKED = re.compile(
     r"(?:增长|增加|上升|下降|减少|下滑|变化|变动|增减|提高|提升|降低|上涨|下跌)(?:了|的)?\s*(?:约|大约)?"
@@ -105,13 +98,6 @@ _RATE_ASKED = re.compile(
     r"as\s+a\s+percentage(?!\s+of)|percentage\s+(?:increase|decrease|growth|change|rise|decline|"
     r"drop|fall|gain)|(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)\s+in\s+"
     r"percent(?:age)?)(?![a-z])"
-)
-_GROWTH_VERB = re.compile(
-    r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|降幅|同比|提高|提升|降低|上涨|下跌|"
-    r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
-    r"drop\w*|chang\w*|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
-    r"surg\w*|soar\w*|slid|slide|sliding|tumbl\w*|yoy|year[\s-]+on[\s-]+year|"
-    r"year[\s-]+over[\s-]+year)(?![a-z])"
 )
 # 同比增长多少: 同比 names a rate; asked with 多少 it is the year-on-year growth rate where the
 # profile holds it (else the two levels and their difference).
@@ -159,23 +145,10 @@ def unheld_growth(text: str) -> tuple[str, int, int] | None:
     return None
 
 
-@dataclass(frozen=True)
-class Modifier:
-    kind: str
-    start: int
-    end: int
-    bare: bool = False  # 增长 / growth alone: the metric's movement; a ratio: asked as a multiple
-    unit: str = ""  # per: store, employee, area, other
-    whole: tuple[int, int] | None = None  # share: the span naming the whole; compound: owners
-    remote: bool = False  # written apart from the metric: its name is built, not quoted
-    other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
-    inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
-
-
 def rate_asked(text: str) -> re.Match[str] | None:
     """A change asked as a percentage (增长了百分之多少, by what percentage did it grow)."""
     cue = _RATE_ASKED.search(text)
-    return cue if cue and _GROWTH_VERB.search(text) else None
+    return cue if cue and GROWTH_VERB.search(text) else None
 
 
 def points_asked(text: str) -> re.Match[str] | None:
@@ -244,7 +217,7 @@ def whole_before(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> AliasMa
                 None)  # fmt: skip
 
 
-def share_after(text: str, end: int) -> re.Match[str] | None:
+def share_word_after(text: str, end: int) -> re.Match[str] | None:
     """The share word right after a part (分红的比例, 研发人员占比)."""
     return _WHOLE_AFTER.match(text, end)
 
@@ -296,13 +269,12 @@ def modifier_at(
         g = _GROWTH_BEFORE.search(text, floor, lead)
         if g and not change:
             return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
-    r = _ratio_after(text, m, metrics)
+    r = ratio_after(text, m, metrics)
     if r is not None:
         return r
-    s = _SHARE_AFTER.match(text, m.end)
-    if s:
-        name = next((n for n in ("whole", "whole_en", "whole_as") if s.group(n)), None)
-        return Modifier(SHARE, s.start(), s.end(), whole=s.span(name) if name else None)
+    share = share_after(text, m, metrics)
+    if share is not None:
+        return share
     for lead in leads:
         s = _SHARE_BEFORE.search(text, floor, lead)
         if s:
@@ -336,55 +308,3 @@ def modifier_at(
     if r2:
         return Modifier(MARGIN, r2.start(), r2.end())
     return None
-
-
-# X as a multiple of Y: 流动资产是流动负债的几倍, 相当于…的多少倍; X was how many times Y; how many
-# times Y was X (the whole first). Each is the ratio X / Y.
-_MULTIPLE_JOIN = re.compile(
-    r"\s*(?:是|为|相当于|等于|约为|达到|达)\s*(?:了)?\s*|"
-    r"\s+(?:was|were|is|are)\s+(?:how\s+many\s+times|what\s+multiple\s+of)\s+(?:the\s+|its\s+)?|"
-    r"\s+as\s+a\s+multiple\s+of\s+(?:the\s+|its\s+)?"
-)
-_MULTIPLE_END = re.compile(r"\s*(?:的)?\s*(?:多少|几)\s*倍")
-_TIMES_BEFORE = re.compile(r"(?<![a-z])how\s+many\s+times\s+(?:the\s+|its\s+|their\s+)?$")
-_TIMES_VERB = re.compile(r"\s+(?:was|were|is|are)\s+(?:[a-z'’&.-]+\s+){0,3}?")
-
-
-def _multiple(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
-    """A ratio asked as a multiple (X是Y的几倍, how many times Y was X): X / Y."""
-    before = _TIMES_BEFORE.search(text, 0, m.start)
-    if before is not None:
-        after = [
-            w for w in metrics if w.start > m.end and _TIMES_VERB.fullmatch(text, m.end, w.start)
-        ]
-        if after:
-            return Modifier(
-                RATIO, before.start(), after[0].end, bare=True, other=after[0], inverted=True
-            )
-    join = _MULTIPLE_JOIN.match(text, m.end)
-    other = next((w for w in metrics if join and w.start == join.end()), None)
-    if join is None or other is None:
-        return None
-    end = _MULTIPLE_END.match(text, other.end)
-    if end is None and not join.group().strip().isascii():
-        return None  # 收入是净利润的…: a multiple only where 几倍 / 多少倍 says so
-    return Modifier(RATIO, m.start, end.end() if end else other.end, bare=True, other=other)
-
-
-def _ratio_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
-    """研发经费与营业收入的比值, R&D expenses to revenue ratio, ratio of X to Y, X是Y的几倍."""
-    multiple = _multiple(text, m, metrics)
-    if multiple is not None:
-        return multiple
-    join = _RATIO_JOIN.match(text, m.end)
-    if join is None:
-        return None
-    other = next((w for w in metrics if w.start == join.end()), None)
-    if other is None:
-        return None
-    end = _RATIO_END.match(text, other.end)
-    before = _RATIO_BEFORE.search(text, 0, m.start)
-    if end is None and before is None:
-        return None
-    start = before.start() if before else m.start
-    return Modifier(RATIO, start, end.end() if end else other.end, other=other)

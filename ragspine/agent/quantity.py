@@ -26,16 +26,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import date
 
 from ragspine.agent import quantity_names as qn
+from ragspine.agent.modifier_base import COMPOUND, GROWTH, MARGIN, PER, RATIO, Modifier
 from ragspine.agent.modifiers import (
-    COMPOUND,
-    GROWTH,
-    MARGIN,
-    PER,
-    RATIO,
-    UNITS,
-    Modifier,
     how_fast,
     is_denominator,
     modifier_at,
@@ -46,11 +41,20 @@ from ragspine.agent.modifiers import (
     whole_of_share,
 )
 from ragspine.agent.phrases import in_one_phrase
+from ragspine.agent.ratios import elided_share
+from ragspine.agent.shape_lookup import (
+    growth_named,
+    is_percent,
+    is_share,
+    per_unit,
+    ratio_of,
+    revenue_metric,
+)
 from ragspine.profile import DomainProfile, MetricSpec
 from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.periods import find_periods
 from ragspine.profile.vocabulary import group_key, named_shapes, sum_expansions
 
-_REVENUE_WORDS = ("营业收入", "收入", "营收", "revenue", "sales")
 # Between two quantities a list joins (收入和坪效): each is asked; anything else (an explanation
 # in brackets, X over Y) is the declined quantity's own words.
 _LISTED = re.compile(
@@ -105,6 +109,8 @@ def read_quantities(
                 out.declined = (min(m.start, unheld[2]), max(m.end, unheld[3]))
                 out.declined_name = qn.unheld_name(unheld[0], spec, m.code)
             continue
+        shared = elided_share(text, m, metrics, entities) if kind == "metrics" else None
+        m = shared.other if shared and shared.other else m  # 是收入的百分之几: the part's share
         floor = named[i - 1][1].end if i else 0
         following = named[i + 1][1] if i + 1 < len(named) else None
         key = (group_key(m.code, profile) or _summed(m.code)) if kind == "quantity" else None
@@ -117,7 +123,7 @@ def read_quantities(
             continue  # 研发人员人均研发费用: the unit of the next metric
         if following is not None and whole_before(text, following, [m]) is not None:
             continue  # 职工中研发人员的占比: the whole of the next metric's share
-        mod = modifier_at(text, m, metrics, entities, change, floor, count)
+        mod = shared or modifier_at(text, m, metrics, entities, change, floor, count)
         if mod is None:
             mod = _remote(text, scan, out, used, change, rate)
         elif rate is not None and mod.kind == GROWTH:
@@ -133,7 +139,7 @@ def read_quantities(
                 continue
             out.metrics.append(m.code)
             out.spans.append((m.code, m.start, m.end))
-            whole = following is not None and _is_share(m.code, profile)
+            whole = following is not None and is_share(m.code, profile)
             if whole and _OF_WHOLE.fullmatch(text, m.end, following.start):  # type: ignore[union-attr]
                 taken_until = following.end  # type: ignore[union-attr]  # online share of sales
             continue
@@ -243,33 +249,6 @@ def _keep_listed(text: str, out: Reading) -> None:
 _OF_WHOLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?:group'?s?\s+|total\s+)?|\s*(?:占|在)")
 
 
-def _is_share(code: str, profile: DomainProfile) -> bool:
-    return any(c == code and s[0].endswith("share") for s, c in named_shapes(profile).items())
-
-
-def _growth_named(spec: object) -> bool:
-    """A metric that is itself a growth (同店销售增长, same-store sales growth)."""
-    names = (getattr(spec, "display_name", ""), getattr(spec, "name_en", None) or "")
-    return any(n.endswith(("增长", "growth")) for n in names)
-
-
-def _is_percent(spec: object, profile: DomainProfile) -> bool:
-    if getattr(spec, "percent", False):
-        return True
-    unit = getattr(spec, "unit", "")
-    return profile.unit(unit).kind == "percent" if unit else False
-
-
-def _ratio(a: str, b: str, profile: DomainProfile) -> str | None:
-    """The metric of shape a / b, either of them a sum written out (负债合计 = 流动 + 非流动)."""
-    shapes, sums = named_shapes(profile), sum_expansions(profile)
-    for top in dict.fromkeys([a, sums.get(a, a)]):
-        for bottom in dict.fromkeys([b, sums.get(b, b)]):
-            if top != bottom and ("ratio", top, bottom) in shapes:
-                return shapes[("ratio", top, bottom)]
-    return None
-
-
 def _mapped(
     text: str,
     m: AliasMatch,
@@ -283,9 +262,9 @@ def _mapped(
     """The derived metric the modified phrase means, or None (the quantity is not held), and
     where the words it read end."""
     shapes = named_shapes(profile)
-    if mod.kind == MARGIN and _is_percent(spec, profile):
+    if mod.kind == MARGIN and is_percent(spec, profile):
         return m.code, mod.end  # 同店销售增长率 is 同店销售增长: a percentage named with 率
-    if mod.kind == GROWTH and mod.bare and _growth_named(spec):
+    if mod.kind == GROWTH and mod.bare and growth_named(spec):
         return m.code, mod.end  # comp-store sales growth: a growth metric named with its growth
     if (
         spec is not None
@@ -300,30 +279,17 @@ def _mapped(
         return shapes.get(("growth", code)) or shapes.get(("growth", whole)), mod.end
     if mod.kind == MARGIN:
         revenue = revenue_metric(profile)
-        return (_ratio(code, revenue, profile) if revenue and revenue != code else None), mod.end
+        return (ratio_of(code, revenue, profile) if revenue and revenue != code else None), mod.end
     if mod.kind == RATIO and mod.other is not None and mod.inverted:
-        return _ratio(mod.other.code, code, profile), mod.end  # how many times Y was X: X / Y
+        return ratio_of(mod.other.code, code, profile), mod.end  # how many times Y was X: X / Y
     if mod.kind == RATIO and mod.other is not None:
-        return _ratio(code, mod.other.code, profile), mod.end
+        return ratio_of(code, mod.other.code, profile), mod.end
     if mod.kind == PER:
-        return _per_unit(code, mod, profile), mod.end
+        return per_unit(code, mod, profile), mod.end
     return _share(text, m, code, mod, scan, profile, out)
 
 
-def _per_unit(code: str, mod: Modifier, profile: DomainProfile) -> str | None:
-    if mod.other is not None:
-        return _ratio(code, mod.other.code, profile)  # 研发人员人均: over that count
-    pattern = re.compile(UNITS[mod.unit])
-    for denominator in profile.metrics:
-        if profile.unit(denominator.unit).kind != "count":
-            continue
-        if any(pattern.search(a.lower()) for a in denominator.aliases):
-            found = _ratio(code, denominator.code, profile)
-            if found:
-                return found
-    return None
-
-
+_ANY_DAY = date(2000, 1, 1)  # periods are compared, not resolved: any reference day will do
 # A share's whole that is a period (全年, the full year): a part of the year, which no entity or
 # channel share means.
 _PERIOD_WHOLE = re.compile(
@@ -349,19 +315,27 @@ def _share(
     inside = [
         (k, w) for k, w in scan if mod.whole is not None and mod.whole[0] <= w.start < mod.whole[1]
     ]
-    other = next((w.code for k, w in inside if k == "metrics" and w.code != m.code), None)
+    after = mod.whole is not None and mod.whole[0] >= m.end  # not share of Hong Kong's revenue
+    if after and _of_another(text, mod, inside, scan, profile):
+        if mod.postposed and out.declined is None:  # 收入是台湾收入的百分之几
+            out.declined_name = qn.ratio_name(text, m, mod.whole or (0, 0), profile)
+        return None, mod.end  # 香港收入占台湾收入的比重, 收入是2023年的百分之几: no formula
+    other = next((w for k, w in inside if k == "metrics" and w.code != m.code), None)
     if other is not None:
-        return _ratio(code, other, profile), mod.end
+        ratio = ratio_of(code, other.code, profile)
+        if ratio is None and mod.postposed and out.declined is None:  # 财务费用是管理费用的百分之几
+            out.declined_name = qn.ratio_name(text, m, other, profile)
+        return ratio, mod.end
     whole = whole_before(text, m, metrics)
     if whole is not None:
-        return _ratio(code, whole.code, profile), mod.end
+        return ratio_of(code, whole.code, profile), mod.end
     if mod.end <= m.start:  # share of X …: X is the whole, when a part is named after it
         parts, until = part_after(text, m, metrics)
         for part in parts:
             held = part in profile.metric_codes or _summed(part)
             found = part if held else _composed(part, text, m, profile)
             if found is not None:
-                return _ratio(found, code, profile), until
+                return ratio_of(found, code, profile), until
         if out.declined is None:  # what share of employees worked in production: named so
             out.declined_name = qn.part_share_name(text, mod, m) or out.declined_name
     outside = [(k, w) for k, w in scan if not (mod.start <= w.start < mod.end) and w != m]
@@ -383,16 +357,28 @@ def _share(
     return None, mod.end
 
 
+def _of_another(
+    text: str,
+    mod: Modifier,
+    inside: list[tuple[str, AliasMatch]],
+    scan: list[tuple[str, AliasMatch]],
+    profile: DomainProfile,
+) -> bool:
+    """A whole that is another part (台湾收入: an entity neither the home company nor the part's
+    own) or another period (2023年的) than the part's: a ratio between two parts or two periods,
+    which no share formula holds (a share of the group fixes the home entity as its whole)."""
+    assert mod.whole is not None
+    start, end = mod.whole
+    outside = {w.code for k, w in scan if k == "entities" and not start <= w.start < end}
+    others = {w.code for k, w in inside if k == "entities"} - outside - {profile.home_entity_code}
+    if others:
+        return True
+    whole = {pm.period for pm in find_periods(text, _ANY_DAY) if start <= pm.start < end}
+    rest = {pm.period for pm in find_periods(text, _ANY_DAY) if not start <= pm.start < end}
+    return bool(whole - rest)
+
+
 def _composed(word: str, text: str, m: AliasMatch, profile: DomainProfile) -> str | None:
     """'current' with the whole's noun (total liabilities): the metric current liabilities."""
     noun = text[m.start : m.end].split()[-1]
     return glossary_for(profile).normalize_metric(f"{word} {noun}")
-
-
-def revenue_metric(profile: DomainProfile) -> str | None:
-    """The profile's revenue: the first metric named by a revenue word."""
-    for word in _REVENUE_WORDS:
-        for spec in profile.metrics:
-            if any(a.lower() == word for a in spec.aliases):
-                return spec.code
-    return None

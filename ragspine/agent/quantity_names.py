@@ -7,14 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ragspine.agent.modifiers import (
-    CAGR,
-    CONTRIBUTION,
-    GROWTH,
-    Modifier,
-    share_after,
-    whole_before,
-)
+from ragspine.agent.modifier_base import GROWTH, Modifier
+from ragspine.agent.modifiers import CAGR, CONTRIBUTION, share_word_after, whole_before
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.vocabulary import derived_shapes
@@ -74,11 +68,33 @@ def unheld_share(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[i
     """A quantity the profile lacks, asked as a share (分红的比例): the span naming it with the
     share and the share's whole (净利润中用于分红的比例), the quantity asked, never its part
     alone."""
-    share = share_after(text, m.end)
+    share = share_word_after(text, m.end)
     if share is None:
         return m.start, m.end
     whole = whole_before(text, m, metrics)
     return (whole.start if whole else m.start), share.end()
+
+
+def ratio_name(
+    text: str, m: AliasMatch, whole: AliasMatch | tuple[int, int], profile: DomainProfile
+) -> tuple[str, str]:
+    """财务费用占管理费用的比例 / finance expenses as a percentage of administrative expenses: a
+    ratio asked postposed (X是Y的百分之几, X was what percentage of Y), named as a share of Y (a
+    metric by its names, another part or period by the question's words for it)."""
+    zh_x, en_x = _names(text, m, profile)
+    if isinstance(whole, AliasMatch):
+        zh_y, en_y = _names(text, whole, profile)
+    else:
+        zh_y = en_y = text[whole[0] : whole[1]].strip()
+    return f"{zh_x}占{zh_y}的比例", f"{en_x} as a percentage of {en_y}"
+
+
+def _names(text: str, m: AliasMatch, profile: DomainProfile) -> tuple[str, str]:
+    """A metric's Chinese and English names (the question's words where it has no English)."""
+    spec = profile.any_metric(m.code)
+    zh = getattr(spec, "display_name", m.code)
+    words = text[m.start : m.end]
+    return zh, getattr(spec, "name_en", None) or (words if words.isascii() else zh)
 
 
 def channel_share_name(channel: str, code: str, profile: DomainProfile) -> tuple[str, str]:

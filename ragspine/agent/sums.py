@@ -12,6 +12,13 @@ Two readings, applied to the glossary's scan before the quantity is read:
   profile's derived metric of that shape, or is declined whole. Never one item's level.
 
 A list without a summing word stays a list: each metric is asked.
+
+A sum less a part named beside it (期间费用(不含研发费用), 不含研发费用的期间费用, period expenses
+excluding R&D expenses) is the sum of the parts left, where every sum the quantity may mean
+(``vocabulary.sum_readings``: its formula, or each standard's lines) less that part leaves the
+same parts, all held: one quantity of those parts (a metric where one is left), never the whole
+nor the part. Where the readings disagree, or a part left is not held, the words are left as
+they are (the sum is declined by its name).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from collections.abc import Callable
 from ragspine.profile import DomainProfile
 from ragspine.profile.formula import sum_key
 from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.vocabulary import sum_readings
 
 _JOIN = re.compile(r"\s*(?:、|,|,|以及|和|及|与|跟|&|(?<![a-z])(?:and|plus)(?![a-z]))\s*")
 # A join ending where an item starts: 'selling, ' / ' and ' / '、' / '和'.
@@ -53,7 +61,54 @@ def with_sums(
         run = [m] if kind == "metrics" else []
         if kind and kind != "metrics":
             out.append((kind, m))
-    return sorted(out, key=lambda km: km[1].start)
+    return _less_a_part(text, sorted(out, key=lambda km: km[1].start), profile)
+
+
+# 期间费用(不含研发费用), period expenses excluding R&D: the part after the sum; 不含研发费用的期间
+# 费用, 扣除研发费用后的期间费用: the part before it.
+_LESS = (
+    r"不含|不包含|不包括|不计入?|扣除|剔除|除去|去除|减去|"
+    r"(?<![a-z])(?:excluding|not\s+including|exclusive\s+of|less|net\s+of|minus)(?![a-z])"
+)
+_LESS_AFTER = re.compile(rf"\s*[((]?\s*(?:{_LESS})\s*(?:the\s+)?")
+_LESS_CLOSE = re.compile(r"(?:\s*在内)?(?:\s*[))])?")
+_LESS_BEFORE = re.compile(rf"(?:{_LESS})\s*(?:the\s+)?$")
+_LESS_JOIN = re.compile(r"\s*(?:在内|以后|之后|后|以外|之外)?\s*(?:的)?\s*")
+
+
+def _less_a_part(
+    text: str, scan: list[tuple[str, AliasMatch]], profile: DomainProfile
+) -> list[tuple[str, AliasMatch]]:
+    """Each sum with a part named as left out of it: one match of the parts left (see the
+    module)."""
+    for kind, whole in scan:
+        readings = sum_readings(whole.code, profile) if kind in ("metrics", "quantity") else []
+        for _, part in [(k, m) for k, m in scan if k == "metrics" and readings]:
+            span = _around(text, whole, part)
+            left = {tuple(sorted(set(r) - {part.code})) for r in readings}
+            if span is None or len(left) != 1:
+                continue
+            codes = list(left.pop())
+            if not codes or not all(c in profile.metric_codes or profile.any_metric(c)
+                                    for c in codes):  # fmt: skip
+                continue
+            one = ("metrics", AliasMatch(codes[0], *span)) if len(codes) == 1 else None
+            match = one or ("quantity", AliasMatch(sum_key(codes), *span))
+            rest = [(k, m) for k, m in scan if not span[0] <= m.start < span[1]]
+            return sorted([*rest, match], key=lambda km: km[1].start)
+    return scan
+
+
+def _around(text: str, whole: AliasMatch, part: AliasMatch) -> tuple[int, int] | None:
+    """The span of the sum and its part left out, where the words say so, else None."""
+    after = _LESS_AFTER.match(text, whole.end)
+    if part.start > whole.end and after is not None and after.end() == part.start:
+        close = _LESS_CLOSE.match(text, part.end)
+        return whole.start, close.end() if close else part.end
+    before = _LESS_BEFORE.search(text, 0, part.start)
+    if part.end <= whole.start and before and _LESS_JOIN.fullmatch(text, part.end, whole.start):
+        return before.start(), whole.end
+    return None
 
 
 def _summed(text: str, run: list[AliasMatch]) -> list[tuple[str, AliasMatch]]:

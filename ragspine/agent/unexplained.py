@@ -40,9 +40,9 @@ A premise clause (Given that …, 假设…,) is context: its metrics are not as
 Exempt, measured on evals/meaning, evals/meaning_fresh and the real-world questions: a word
 inside any alias the glossary matched (加权平均净资产收益率, 营业成本, 归属于母公司股东的净利润),
 a count word beside a count metric (门店数量, number of employees: the metric itself), 倍 / times /
-ratio after a ratio metric (流动比率是多少倍: its unit), 倍 / times where two metrics or two
-entities are named (香港的营收是台湾的几倍: both levels answer it), and a word inside a subject's
-name (猎鹰计划).
+ratio after a ratio metric (流动比率是多少倍: its unit), 倍 / times where two metrics, two
+entities or two periods are named (香港的营收是台湾的几倍, 2024年线上收入是2022年的多少倍: both
+levels answer it), and a word inside a subject's name (猎鹰计划).
 """
 
 from __future__ import annotations

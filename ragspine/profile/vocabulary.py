@@ -40,6 +40,7 @@ class PhraseGroup:
     en: str
     phrases: tuple[str, ...]
     shape: tuple[str, ...] = ()  # the formula computing it, over other groups' ids
+    readings: tuple[tuple[str, ...], ...] = ()  # the sums it may mean, where no one shape holds
 
 
 def _read(name: str) -> dict[str, object]:
@@ -65,11 +66,12 @@ def phrase_groups() -> tuple[PhraseGroup, ...]:
         if first is not None:
             more = tuple(p for p in phrases if p not in first.phrases)
             groups[g["id"]] = PhraseGroup(
-                first.id, first.zh, first.en, first.phrases + more, first.shape
+                first.id, first.zh, first.en, first.phrases + more, first.shape, first.readings
             )
             continue
         shape = tuple(g.get("shape") or ())
-        groups[g["id"]] = PhraseGroup(g["id"], g["zh"], g["en"], phrases, shape)
+        readings = tuple(tuple(r) for r in g.get("readings") or ())
+        groups[g["id"]] = PhraseGroup(g["id"], g["zh"], g["en"], phrases, shape, readings)
     return tuple(groups.values())
 
 
@@ -273,6 +275,34 @@ def derived_shapes(profile: DomainProfile) -> dict[tuple[str, ...], str]:
         return out
 
     return profile.memo("derived_shapes", build)
+
+
+def sum_readings(code: str, profile: DomainProfile) -> list[tuple[str, ...]]:
+    """The sums a quantity may mean, as this profile's metric codes: a sum written out (A+B), a
+    derived metric whose formula is a sum, a shipped group's sum shape, or each of the group's
+    ``readings`` (期间费用: three lines or four, by the standard a report follows). A part the
+    profile does not hold stays the shipped group's id."""
+
+    def build() -> dict[str, list[tuple[str, ...]]]:
+        owners = _owners(profile)
+        groups = {g.id: g for g in phrase_groups()}
+        out: dict[str, list[tuple[str, ...]]] = {}
+        for g in groups.values():
+            refs = ([g.shape[1:]] if g.shape[:1] == ("sum",) else []) + list(g.readings)
+            for parts in refs:
+                anchors = [_anchor(groups[r], owners) if r in groups else None for r in parts]
+                held = [a.split(":", 1)[1] if a and a.startswith("metrics:") else None
+                        for a in anchors]  # fmt: skip
+                out.setdefault(g.id, []).append(
+                    tuple(h or r for h, r in zip(held, parts, strict=True))
+                )
+        for c, total in sum_expansions(profile).items():
+            out[c] = [tuple(total.split("+"))]
+        return out
+
+    if "+" in code:
+        return [tuple(code.split("+"))]
+    return profile.memo("sum_readings", build).get(code, [])
 
 
 def quantity_name(group_id: str, english: bool) -> str:

@@ -22,6 +22,7 @@ from ragspine.evals.audit.findings import Finding, SlotNames, audit_answer
 from ragspine.evals.golden.suite import GoldenCase
 from ragspine.evals.run.records import Check
 from ragspine.evals.score.asked import longer_term
+from ragspine.evals.score.excluded import left_out
 from ragspine.evals.score.reading import found_metrics, metrics_about, read_decline
 
 ChunkText = Callable[[str, str], str | None]  # (doc, locator) → the chunk's text
@@ -357,11 +358,14 @@ def score_metric(case: GoldenCase, seen: Observed) -> Check | None:
 @scorer("asked_quantity")
 def score_asked_quantity(case: GoldenCase, seen: Observed) -> Check | None:
     """The answered metric's name is not only part of a longer term the question asks about
-    (研发费用 for 研发费用加计扣除, sales for "sales return rate"), read by ``asked.py``."""
+    (研发费用 for 研发费用加计扣除, sales for "sales return rate"), read by ``asked.py``, and
+    the figure is not of a part the question leaves out (online sales for sales not including
+    online), read by ``excluded.py``."""
     found = found_metrics(seen.tool_results)
     if not found or seen.names is None:
         return None
     why = longer_term(seen.question, found, seen.names, seen.changes) or ""
+    why = why or left_out(seen.question, seen.tool_results, seen.names) or ""
     return Check(name="asked_quantity", passed=not why, actual=found, why=why)
 
 

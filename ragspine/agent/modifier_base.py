@@ -1,0 +1,35 @@
+"""The record of what modifies a metric word (``Modifier``), its kinds, and the verbs of change
+every reader of modifiers shares: the base the modifier readers (``modifiers.py``, ``ratios.py``)
+build on."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragspine.profile.glossary import AliasMatch
+
+GROWTH, SHARE, PER, MARGIN = "growth", "share", "per", "margin"
+RATIO, COMPOUND = "ratio", "compound"
+
+GROWTH_VERB = re.compile(
+    r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|降幅|同比|提高|提升|降低|上涨|下跌|"
+    r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
+    r"drop\w*|chang\w*|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
+    r"surg\w*|soar\w*|slid|slide|sliding|tumbl\w*|yoy|year[\s-]+on[\s-]+year|"
+    r"year[\s-]+over[\s-]+year)(?![a-z])"
+)
+
+
+@dataclass(frozen=True)
+class Modifier:
+    kind: str
+    start: int
+    end: int
+    bare: bool = False  # 增长 / growth alone: the metric's movement; a ratio: asked as a multiple
+    unit: str = ""  # per: store, employee, area, other
+    whole: tuple[int, int] | None = None  # share: the span naming the whole
+    remote: bool = False  # written apart from the metric: its name is built, not quoted
+    other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
+    inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
+    postposed: bool = False  # share: asked after the part (X是Y的百分之几): a ratio's name
