@@ -53,7 +53,14 @@ from ragspine.agent.slots import (
     ParsedIntent,
 )
 from ragspine.agent.subject_residue import name_pieces, unknown_qualifier, unnamed_quantity
-from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
+from ragspine.agent.subjects import (
+    COMPANY,
+    Subject,
+    declines,
+    find_subjects,
+    in_english,
+    outside_persons,
+)
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
@@ -147,6 +154,7 @@ def parse_intent(
     rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
     change = (change or bool(net) or points_asked(text) is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
+    scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
