@@ -15,6 +15,7 @@ from ragspine.agent.change_cues import change_cues
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
+from ragspine.agent.courtesy import asked_part
 from ragspine.agent.definitions import definition_term
 from ragspine.agent.intent_text import (
     base_of_growth,
@@ -120,6 +121,7 @@ def parse_intent(
     prof = profile or default_profile()
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
+    raw, question = question, asked_part(question, prof)  # Hi …, Many thanks: no part asked
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -314,7 +316,7 @@ def parse_intent(
         period=periods[0] if periods else None,
         channel=channels[0] if channels else None,
         route=route,
-        raw_question=question,
+        raw_question=raw,
         metrics=metrics,
         entities=entities,
         periods=periods,
