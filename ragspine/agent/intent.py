@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ragspine.agent.asked import asked_of
+from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
@@ -92,7 +92,8 @@ _NARRATIVE_CUES = re.compile(
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
     r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
     r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
-    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
+    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?|"
+    r"status|progress|outcome)(?![a-z])"
 )
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|"
@@ -310,6 +311,8 @@ def parse_intent(
             text, index, question, scan, [*explained, *cues], subjects, figure=figure
         )
         subjects += [of_name] if of_name else []
+        event = event_of(text, index, question, [*explained, *cues], subjects)
+        subjects += [event] if event else []  # 商标侵权诉讼: passages about it, or not found
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,

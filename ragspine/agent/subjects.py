@@ -35,6 +35,7 @@ from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
 PERSON = "person"  # a role word's name (店长陈香港): a known word inside it is the name's
+EVENT = "event"  # an event a document question presumes (商标侵权诉讼, 产品召回事件): ``asked.py``
 QUANTITY = "quantity"  # what a figure question asks of a name (``asked.py``): 首席执行官的薪酬
 
 
