@@ -10,6 +10,13 @@ what is asked of it (薪酬, 预算, 交易对价); the documents must name it t
 subject (``narrative.py``: strictly for a figure; a passage in another language than the word
 is not judged by it for a document question). A question asking nothing but the name is held
 to its names only.
+
+A document question may name no one and still presume something: an event (ACME在香港的商标侵权
+诉讼目前进展如何, how was the 2020 product recall handled). An event word (诉讼, 召回, 事件,
+lawsuit, recall, incident …) and the words written with it that nothing explains name the event
+(``event_of``); a passage is about it only where it holds every one of those words (less a mere
+classifier such as 事件 where others remain), as a passage in the event's own script judges it.
+Passages about the company's other affairs are never presented as the event's account.
 """
 
 from __future__ import annotations
@@ -17,10 +24,12 @@ from __future__ import annotations
 import re
 
 from ragspine.agent.intent_text import original_words
-from ragspine.agent.subject_residue import unnamed_quantity
-from ragspine.agent.subjects import QUANTITY, WORD, Subject
+from ragspine.agent.subject_residue import frame_words, unnamed_quantity
+from ragspine.agent.subject_words import COMMON_EN, GENERIC_CJK
+from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.model import compact
+from ragspine.text import fold
 
 
 def asked_of(
@@ -71,3 +80,68 @@ def _owned(
         if gap.strip() and _OWNS.fullmatch(gap):
             return True
     return False
+
+
+# The words that name an event a question presumes: a lawsuit, a recall, an incident, a fine.
+_EVENT = re.compile(
+    r"事件|诉讼|官司|纠纷|案件|事故|丑闻|处罚|罚款|召回|调查|仲裁|风波|危机|罢工|泄露|泄漏|"
+    r"lawsuits?|litigations?|recalls?|incidents?|scandals?|accidents?|investigations?|fines?|"
+    r"penalt(?:y|ies)|disputes?|strikes?|breach(?:es)?|probes?|outages?"
+)
+# A classifier of events: held to only where nothing else names the event (产品召回事件: 召回).
+_CLASSIFIERS = frozenset({"事件", "事项", "案件", "incident", "incidents", "case", "matter"})
+
+
+def event_of(
+    text: str,
+    index: list[int],
+    question: str,
+    explained: list[tuple[int, int]],
+    subjects: list[Subject],
+) -> Subject | None:
+    """The event a document question presumes, as a subject the passages must name: the run of
+    words nothing explains up to an event word, its head (商标侵权诉讼, 召回事件, trademark
+    lawsuit);
+    None where it names none. ``explained``: the spans the parser read and the question's
+    frame."""
+    spans = [*explained, *[(s.start, s.end) for s in subjects]]
+    taken = [any(s <= i < e for s, e in spans) for i in range(len(text))]
+    for m in frame_words().finditer(text):
+        if m.end() - m.start() >= 2:  # 是否, 如何: the frame's words, never the event's
+            taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+    runs: list[list[tuple[str, int, int]]] = []
+    for word, start, end in _tokens(text):
+        if any(taken[start:end]) or not _content(word):
+            continue
+        joined = runs and text[runs[-1][-1][2] : start] in ("", " ")
+        if joined:
+            runs[-1].append((word, start, end))
+        else:
+            runs.append([(word, start, end)])
+    for run in runs:
+        heads = [i for i, (w, _, _) in enumerate(run) if _EVENT.fullmatch(w)]
+        if heads:  # the event's words end at its head: 安全事件 | 后要多久上报
+            start, end = run[0][1], run[heads[-1]][2]
+            name = original_words(question, index, (start, end))
+            return Subject(name, compact(text[start:end]), start, end, True, EVENT)
+    return None
+
+
+def event_words(subject: Subject) -> list[str]:
+    """The words a passage must hold to be about an event (商标, 侵权, 诉讼; 召回 of 召回事件)."""
+    words = [w for w, _, _ in _tokens(fold(subject.name)) if _content(w)]
+    kept = [w for w in words if w not in _CLASSIFIERS]
+    return kept or words
+
+
+def _content(word: str) -> bool:
+    word = word.strip()
+    if re.fullmatch(r"[a-z][a-z-]*", word):
+        return len(word) > 2 and word not in COMMON_EN
+    return len(word) >= 2 and word not in GENERIC_CJK and not word.isdigit()
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    import rjieba
+
+    return [(w, s, e) for w, s, e in rjieba.tokenize(text, "default", True) if w.strip()]

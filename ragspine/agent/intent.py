@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ragspine.agent.asked import asked_of
+from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
+from ragspine.agent.courtesy import asked_part
 from ragspine.agent.definitions import definition_term
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.initialisms import as_written
@@ -55,7 +56,14 @@ from ragspine.agent.slots import (
     ParsedIntent,
 )
 from ragspine.agent.subject_residue import name_pieces, unknown_qualifier, unnamed_quantity
-from ragspine.agent.subjects import COMPANY, Subject, declines, find_subjects, in_english
+from ragspine.agent.subjects import (
+    COMPANY,
+    Subject,
+    declines,
+    find_subjects,
+    in_english,
+    outside_persons,
+)
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
@@ -87,7 +95,8 @@ _NARRATIVE_CUES = re.compile(
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
     r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
     r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
-    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?)(?![a-z])"
+    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?|"
+    r"status|progress|outcome)(?![a-z])"
 )
 _NUMERIC_CUES = re.compile(
     r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|百分之几|几成|"
@@ -116,6 +125,7 @@ def parse_intent(
     prof = profile or default_profile()
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
+    raw, question = question, asked_part(question, prof)  # Hi …, Many thanks: no part asked
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -150,6 +160,7 @@ def parse_intent(
     rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
     change = (change or bool(net) or points_asked(text) is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
+    scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
@@ -310,13 +321,15 @@ def parse_intent(
             text, index, question, scan, [*explained, *cues], subjects, figure=figure
         )
         subjects += [of_name] if of_name else []
+        event = event_of(text, index, question, [*explained, *cues], subjects)
+        subjects += [event] if event else []  # 商标侵权诉讼: passages about it, or not found
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,
         period=periods[0] if periods else None,
         channel=channels[0] if channels else None,
         route=route,
-        raw_question=question,
+        raw_question=raw,
         metrics=metrics,
         entities=entities,
         periods=periods,

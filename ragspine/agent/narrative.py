@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ragspine.agent.asked import event_words
 from ragspine.agent.definitions import NO_DEFINITION, defining_hits
 from ragspine.agent.grounding import ground
 from ragspine.agent.query_tools import Source, ToolResult
@@ -18,7 +19,7 @@ from ragspine.agent.request import (
     Request,
     note_provider_error,
 )
-from ragspine.agent.subjects import QUANTITY, WORD, Subject, in_english, mentions
+from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject, in_english, mentions
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -32,6 +33,10 @@ NARRATIVE_NOT_WIRED = (
     "未检索到相关文档:叙述通道尚未接入(not retrieved / not yet wired)。为避免误导,不提供任何推测。"
 )
 NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
+NARRATIVE_NO_HITS_EN = (
+    "No passage relevant to the question was retrieved, so it cannot be answered from the "
+    "documents; nothing is guessed."
+)
 NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。"
 # A name no passage the caller may see holds: said so, never answered with other passages. The
 # name is not repeated: the caller may not be cleared for what it is.
@@ -119,7 +124,11 @@ def run_narrative(
             return NarrativeAnswer(_not_found(retrieved, subjects, req, figure), [])
     if not hits:
         trace.code("narrative", "no_hits")
-        return NarrativeAnswer(NARRATIVE_NO_HITS, [])
+        if subjects and define is None:  # Harrow & Finch, in no passage: said by its name
+            trace.code("declined", "subject")
+            return NarrativeAnswer(_not_found([], subjects, req, figure), [])
+        english = in_english(req.question)
+        return NarrativeAnswer(NARRATIVE_NO_HITS_EN if english else NARRATIVE_NO_HITS, [])
     if req.rerank:
         from ragspine.retrieval.rerank import listwise_rerank
 
@@ -197,12 +206,22 @@ def _about(
     passage's words (a question in English, a report in Chinese)."""
     docs: set[str] | None = None
     for subject in subjects:
-        naming = {h.doc_id for h in hits if _names(subject, h.text, req, strict)}
+        judges = hits
+        if subject.kind == EVENT:  # an event is judged by passages in its own script
+            judges = [h for h in hits if _cjk(h.text) == _cjk(subject.name)]
+            if not judges:
+                continue
+        naming = {h.doc_id for h in judges if _names(subject, h.text, req, strict)}
         docs = naming if docs is None else docs & naming
+    if docs is None:  # nothing judged: an event no passage of its script can speak of
+        return list(hits)
     return [h for h in hits if docs and h.doc_id in docs]
 
 
 def _names(subject: Subject, text: str, req: Request, strict: bool) -> bool:
+    if subject.kind == EVENT:  # every word that names the event, in one passage
+        flat = compact(fold(text))
+        return all(w in flat for w in event_words(subject))
     if mentions(subject, text, req.profile):
         return True
     if subject.kind != QUANTITY:

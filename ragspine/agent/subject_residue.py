@@ -50,7 +50,7 @@ _FRAME_CJK = re.compile(
     r"是多少|有多少|为多少|多少|几多|是几|有几|几何|多大|怎么样|如何|"
     r"一共|总共|合计|共计|总计|总额|总量|总体|整体|全年|全部|整个|总|共|约|大约|大概|左右|"
     r"贡献了|贡献|带来了|带来|产生了|产生|创造了|创造|实现了|实现|录得|取得了|取得|获得了|获得|"
-    r"达到了|达到|做到了|做到|做了|卖了|赚了|花了|收到|发生了|发生|"
+    r"达到了|达到|做到了|做到|做了|卖了|赚了|花了|收到|发生了|发生|作为|身为|"
     r"的|是|为|有|了|呢|吗|么|啊|呀|在|于|和|与|及|以及|或|还是|对|从|到|把|将|给|向|按|以|"
     r"的时候|时候|时期|当时|"
     r"年末|年底|年初|期末|期初|年度|年内|当年|本年|上年|去年|今年|同期|全期|末|年|月|日|"
@@ -133,11 +133,23 @@ def unknown_qualifier(
         after = _EN_WORD.match(rest, ne + 1) if rest[ne : ne + 1] == " " else None
         attributive = _DETERMINER.search(text, 0, ns) is not None  # the ACME app: a noun after
         if (ns, ne) in named and attributive and after and _content(after.group()):
-            return ns, after.end()
+            return ns, _run_on(rest, after.end())  # the Hong Kong retail industry's: all of it
     before = re.search(r"(?<![\w-])([a-z][a-z-]*)(?:['’]s)?\s+$", text[start : first[0]])
     if before and rest[start + before.start(1)] != " " and _content(before.group(1)):
         return start + before.start(1), first[1]
     return None
+
+
+def _run_on(rest: str, end: int) -> int:
+    """Where a phrase of content words ends: each next word that no reading explained and that
+    is no frame or common word is part of it (the Hong Kong retail industry, not Hong Kong
+    retail: an industry, a market or a sector of a place is not the company's entity there)."""
+    while rest[end : end + 1] == " ":
+        word = _EN_WORD.match(rest, end + 1)
+        if word is None or not _content(word.group()):
+            break
+        end = word.end()
+    return end
 
 
 _FRAME_RUN = re.compile(f"(?:{_FRAME_CJK.pattern})+")
@@ -235,16 +247,24 @@ def _quantity_run(word: str, generic: bool = False) -> bool:
     return len(word) >= 2 and not common and not re.fullmatch(r"[a-z0-9]+", word)
 
 
+# Verbs of the frame that a name is the subject of (X作为Y): where they stand, a name has ended.
+_VERBS = re.compile(r"作为|身为")
+
+
+def _verb_at(rest: str, at: int) -> bool:
+    return _VERBS.match(rest, at) is not None
+
+
 _LEAD_FRAME = re.compile(r"(?:的|是|为|有|了|在|和|与|及|年|月|日)+")
 _TAIL_FRAME = re.compile(r"(?:的|是|为|有|了|是多少|多少)+$")
 
 
 def _whole(rest: str, s: int, e: int) -> Span:
     """The whole run of unexplained CJK characters holding a residue (订单履约时效, not 订单履),
-    less the frame words at its ends."""
+    less the frame words at its ends; a verb of the frame after it ends it (宏昌置业 | 作为)."""
     while s > 0 and "\u4e00" <= rest[s - 1] <= "\u9fff":
         s -= 1
-    while e < len(rest) and "\u4e00" <= rest[e] <= "\u9fff":
+    while e < len(rest) and "\u4e00" <= rest[e] <= "\u9fff" and not _verb_at(rest, e):
         e += 1
     lead = _LEAD_FRAME.match(rest, s, e)
     s = lead.end() if lead else s

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
 from ragspine.agent.initialisms import code_subjects
+from ragspine.agent.parties import organisation_spans, person_spans
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
@@ -34,6 +35,8 @@ from ragspine.profile.model import compact
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
+PERSON = "person"  # a role word's name (店长陈香港): a known word inside it is the name's
+EVENT = "event"  # an event a document question presumes (商标侵权诉讼, 产品召回事件): ``asked.py``
 QUANTITY = "quantity"  # what a figure question asks of a name (``asked.py``): 首席执行官的薪酬
 
 
@@ -145,6 +148,11 @@ def find_subjects(
         inner = m.group(1).strip()
         if compact(inner) not in known and not _all_known(inner, scan, m.start(1), m.end(1)):
             add(m.start(1), m.end(1), _strip_suffix(inner), True)
+    for role, start, end in person_spans(text, [m for _, m in scan]):  # 店长陈香港: 香港 is his
+        add(role, end, text[start:end], True, PERSON)
+    leads = {m.end for k, m in scan}
+    for start, end in organisation_spans(text, leads, known):  # 致同会计师事务所, 宏昌置业
+        add(start, end, text[start:end], True, COMPANY)
     latin_parts(question, index, profile, known, add)  # ACME Express: a part of the company
     for m in _PROJECT_BEFORE.finditer(question):
         start, end = folded_span(index, *m.span())
@@ -162,7 +170,6 @@ def find_subjects(
                 continue  # Beijing and Shanghai stores: places, read as places
             store = _STORE_EN.search(m.group())  # a store's name is a place, weak like 静安寺店
             add(start, end, " ".join(parts), not store, PLACE if store else NAME)
-    leads = {m.end for k, m in scan}
     for m in _CJK_SUFFIX.finditer(text):
         for start in _names_before(text, m.start(), 2, 5, leads):
             if name_like(text[start : m.start()], known):
@@ -330,6 +337,15 @@ def _known(profile: DomainProfile) -> frozenset[str]:
         return frozenset(w for w in words if w)
 
     return profile.memo("subjects_known", build)
+
+
+def outside_persons(
+    scan: list[tuple[str, AliasMatch]], subjects: list[Subject]
+) -> list[tuple[str, AliasMatch]]:
+    """The glossary's reading less the words inside a person's name (店长陈香港: 香港 is part of
+    his name, not the entity; 员工王金宇: not the company)."""
+    people = [(s.start, s.end) for s in subjects if s.kind == PERSON]
+    return [(k, m) for k, m in scan if not any(s <= m.start and m.end <= e for s, e in people)]
 
 
 def declines(

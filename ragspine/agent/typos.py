@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragspine.agent.parties import person_spans
 from ragspine.agent.typos_en import english_slips
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
@@ -41,6 +42,7 @@ _SHORTEST = 3
 # Characters a question writes around a name (and never a slip for a term's character).
 _FUNCTION = frozenset("的在和与及对从到于请问是了把将给向为有年月日季度就跟多少几么什哪呢吗共总")
 _QUANTITY_KINDS = ("metrics", "quantity", "unsupported")
+_NAME_KINDS = ("entities", "external", "company")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
@@ -89,8 +91,11 @@ def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
     runs = [m.span() for m in _CJK_RUN.finditer(text)]
     if not runs:
         return text, []
-    matches = [m for _, m in glossary_for(profile).scan(text)]
+    scan = glossary_for(profile).scan(text)
+    matches = [m for _, m in scan]
     covered = {i for m in matches for i in range(m.start, m.end)}
+    names = {m.start for k, m in scan if k in _NAME_KINDS}  # where a name the profile knows starts
+    people = person_spans(text, matches)  # 员工王金宇: a person, not 员工数 misspelt
     # Counted up to each position: characters no known word is written with, and characters
     # neither a known word's nor a question's own (的, 是, 多少). A window holding none of the
     # latter is read as it is written, and most questions hold none at all (香港2024年收入是多少).
@@ -113,6 +118,8 @@ def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
                 continue
             if not (_bound(chars, start - 1, covered) and _bound(chars, end, covered)):
                 continue  # 营业时间: a longer word, not 营业额 misspelt
+            if any(s < end and start < e for _, s, e in people):
+                continue  # a person's name after a role word is no slip
             inside = [m for m in matches if _overlaps(m, start, end)]
             if any(m.start < start or m.end > end for m in inside):
                 continue  # a known word running past the window: not this window's word
@@ -122,6 +129,8 @@ def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
             if word is None or word not in table.quantities or _dictionary_word(window):
                 continue
             at = start + next(i for i in range(length) if window[i] != word[i])
+            if at == end - 1 and end in names:
+                continue  # 员工王|金宇: a character glued to a name runs into it, no slip
             if _as_written(text, at, start, end, covered):
                 continue  # 门店属于: 门店 and 属于 as written, not 门店数 misspelt
             chars[start:end] = list(word)

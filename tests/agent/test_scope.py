@@ -113,3 +113,16 @@ def test_another_company_gets_no_number_no_query_no_llm(demo_db: Path) -> None:
 )
 def test_a_concept_question_is_answered_from_documents(question: str, route: str) -> None:
     assert parse_intent(question, date(2025, 6, 30)).route == route
+
+
+@pytest.mark.parametrize(
+    ("question", "company"),
+    [
+        ("香港2024年自身的收入是多少?", None),  # itself: the one just named, no other company
+        ("香港2024年本身的净利润是多少?", None),
+        ("2024年四方科技的收入是多少?", "四方科技"),  # a name after the year still is one
+    ],
+)  # fmt: skip
+def test_itself_names_no_other_company(question: str, company: str | None) -> None:
+    found = out_of_scope(question, PROFILE)
+    assert (found.name if found else None) == company

@@ -55,3 +55,36 @@ def test_the_frames_organisation_words_name_the_company_itself(demo: Engine, que
 )  # fmt: skip
 def test_name_pieces(text: str, pieces: list[str]) -> None:
     assert [text[s:e] for s, e in name_pieces(text, (0, len(text)))] == pieces
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "name"),
+    [
+        # an industry, a market, a sector of a place is not the company's entity there: the
+        # whole phrase is named, up to its possessive
+        ("demo", "What was the Hong Kong retail industry's same-store sales growth in 2024?",
+         "Hong Kong retail industry"),
+        ("demo", "What was the Hong Kong retail market's revenue in 2024?",
+         "Hong Kong retail market"),
+        ("demo", "What was the ACME app revenue in 2024?", "ACME app"),  # one word: as before
+        # a verb of the frame (作为) ends a name: 宏昌置业, never 宏昌置业作
+        ("demo", "华强作为ACME在香港的供应商,2024年收了多少货款?", "华强"),
+    ],
+)  # fmt: skip
+def test_a_decline_names_the_whole_phrase_and_no_verb(
+    request: pytest.FixtureRequest, which: str, question: str, name: str
+) -> None:
+    result = ask(request.getfixturevalue(which), question)
+    assert result.tool_results == [] and result.sources == [], result.answer
+    assert f"“{name}”" in result.answer or f"「{name}」" in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What revenue did the Hong Kong stores generate in 2024?",  # common and frame words
+        "ACME香港作为集团的一部分,2024年收入是多少?",  # 作为 after an entity: the entity still
+    ],
+)  # fmt: skip
+def test_the_entity_is_still_read_before_a_frame_word(demo: Engine, question: str) -> None:
+    assert found(ask(demo, question)) == ["REVENUE"]

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from ragspine.agent.intent_text import folded
-from ragspine.agent.typos import corrected
+from ragspine.agent.typos import Slip, corrected
 from ragspine.engine import Engine
-from ragspine.profile import default_profile
+from ragspine.profile import default_profile, load_profile
 from tests.agent.asking import ask, found
+from tests.agent.conftest import JINYU
 
 
 def _read(question: str) -> tuple[str, list[tuple[str, str]]]:
@@ -86,3 +87,42 @@ def test_a_question_read_through_a_correction_says_so(
 def test_a_question_read_as_written_has_no_note(demo: Engine) -> None:
     result = ask(demo, "What was Taiwan's revenue in 2024?")
     assert "【假设】" not in result.answer and "typos_read" not in result.trace.counts
+
+
+def _read_jinyu(question: str) -> tuple[str, list[Slip]]:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城: said when the profile loads
+        profile = load_profile(JINYU / "profile.yaml")
+    text, index = folded(question)
+    out, _, slips = corrected(text, index, profile)
+    return out, slips
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a role word's personal name: 王 is his surname, not 数 misspelt (员工数)
+        "员工王金宇2021年获得了多少奖金?",
+        "员工王丽2021年获得了多少奖金?",  # a given name the profile does not know
+        # a given name holding a metric's word (毛利): still his name, though 毛利 would bound
+        # the run 员工王 as a word
+        "员工王毛利2021年获得了多少奖金?",
+        # a surname the shipped list lacks (亓): the run goes on into 金宇, a name the profile
+        # knows, so its last character is the name's start, not a slip
+        "员工亓金宇2021年获得了多少奖金?",
+    ],
+)  # fmt: skip
+def test_a_slip_never_reaches_into_a_name(question: str) -> None:
+    text, slips = _read_jinyu(question)
+    assert slips == [] and text == folded(question)[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("金宇生物2021年员工树是多少?", "员工数"),  # the same syllable, before 是: a slip
+        ("2021年员工树金宇生物是多少?", None),  # glued to the company's name: read as written
+    ],
+)  # fmt: skip
+def test_a_slip_before_a_function_word_is_still_read(question: str, read: str | None) -> None:
+    _, slips = _read_jinyu(question)
+    assert [s.read for s in slips] == ([read] if read else [])
