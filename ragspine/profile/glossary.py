@@ -8,6 +8,7 @@ when the whole of it is one alias or code, which is what a tool argument must be
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -71,8 +72,12 @@ class AliasMatcher:
             self._by_first.setdefault(probe[0], []).append((i, probe))
         self._exact = {compact(alias): code for code, alias in pairs}
 
-    def find_all(self, folded: str) -> list[AliasMatch]:
-        """Every alias occurrence in folded text, leftmost-longest, without overlaps."""
+    def find_all(
+        self, folded: str, keep: Callable[[str, list[AliasMatch]], set[int]] | None = None
+    ) -> list[AliasMatch]:
+        """Every alias occurrence in folded text, leftmost-longest, without overlaps. ``keep``
+        names (by index) the candidates that may be read, before overlaps are settled, so that a
+        shorter alias can take the place of one it drops (收入 in 主营收入 when 营收 is dropped)."""
         by_first = self._by_first
         found = [
             (m.start(), m.start() - m.end(), i, m.end())
@@ -83,6 +88,9 @@ class AliasMatcher:
             for m in self._patterns[i].finditer(folded)
         ]
         found.sort()
+        if keep is not None and found:
+            kept = keep(folded, [AliasMatch(self._codes[i], s, e) for s, _, i, e in found])
+            found = [f for n, f in enumerate(found) if n in kept]
         out: list[AliasMatch] = []
         taken_until = 0
         for start, _, i, end in found:
@@ -168,7 +176,7 @@ class Glossary:
         if last[0] == folded:
             return last[1]
         out = []
-        for m in self._all.find_all(folded):
+        for m in self._all.find_all(folded, keep=_not_glued):
             kind, code = m.code.split(_SEP, 1)
             if kind == "company":  # the home company's name names its home entity
                 kind, code = "entities", self.profile.home_entity_code
@@ -195,6 +203,34 @@ class Glossary:
     def find_periods(self, folded: str, reference_date: date) -> list[Period]:
         matches = find_periods(folded, reference_date)
         return list(dict.fromkeys(pm.period for pm in matches if pm.period is not None))
+
+
+def _not_glued(folded: str, found: list[AliasMatch]) -> set[int]:
+    """The indexes of the candidates that may be read: not a metric whose Chinese alias ends
+    inside a dictionary word that begins within the alias and runs past it (净利 in 净利息支出,
+    segmented 净 / 利息支出; 门店数 in 门店数字化): that alias is part of another word, not the
+    metric. A longer alias is matched first (净利率, 毛利率), and a word that begins at the
+    alias's own start (毛利润) or after its end (净利同比) leaves it whole."""
+    cut = [
+        n
+        for n, m in enumerate(found)
+        if m.code.startswith(f"metrics{_SEP}")
+        and m.end < len(folded)
+        and _han(folded[m.end - 1])
+        and _han(folded[m.end])
+    ]
+    if not cut:
+        return set(range(len(found)))
+    import rjieba
+
+    # Dictionary words only (no HMM): a guessed word would glue 门店数 to 占 in 门店数占.
+    words = [(s, e) for _, s, e in rjieba.tokenize(folded, "default", False)]
+    glued = {n for n in cut if any(found[n].start < s < found[n].end < e for s, e in words)}
+    return set(range(len(found))) - glued
+
+
+def _han(c: str) -> bool:
+    return "\u4e00" <= c <= "\u9fff"
 
 
 _RATIO_ENDINGS = ("增长率", "比率", "比值", "比例", "比重")

@@ -166,3 +166,35 @@ def test_a_ratio_written_without_its_ending_is_never_a_comparisons_bi(
         profile = load_profile(REAL_PROFILE)
     found = [m.code for k, m in glossary_for(profile).scan(fold(text)) if k == "metrics"]
     assert found == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("集团2024年的净利息支出是多少", []),  # 净利 ends inside 利息支出: not net profit
+        ("门店数字化设备排第几", []),  # 门店数 ends inside 数字化: not the store count
+        ("集团2024年的净利是多少", ["NET_PROFIT"]),  # 净利 alone is net profit
+        ("集团2024年的净利润是多少", ["NET_PROFIT"]),  # the longer alias 净利润 whole
+        ("集团2024年的净利率是多少", ["NET_MARGIN"]),  # 净利率 a longer alias, though 利率 a word
+        ("集团2024年净利同比增长多少", ["NET_PROFIT"]),  # 同比 begins after the alias ends
+        ("香港2024年的毛利率是多少", ["GROSS_MARGIN"]),  # 毛利率 longest alias
+        ("2024年中国内地门店数占集团的比例", ["STORE_COUNT"]),  # 数占 is no dictionary word
+    ],
+)  # fmt: skip
+def test_a_metric_alias_ending_inside_a_longer_word_is_not_the_metric(
+    text: str, codes: list[str]
+) -> None:
+    found = [m.code for k, m in glossary_for(load_profile()).scan(fold(text)) if k == "metrics"]
+    assert found == codes
+
+
+def test_a_shorter_alias_takes_the_place_of_a_glued_one() -> None:
+    # 营收 ends inside 收入 (主营 / 收入): the shorter alias 收入 is read instead
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        profile = load_profile(REAL_PROFILE)
+    found = [
+        m.code
+        for k, m in glossary_for(profile).scan(fold("2021年主营收入是多少"))
+        if k == "metrics"
+    ]
+    assert found == ["REVENUE"]
