@@ -12,6 +12,8 @@ never one level. A change is asked by
   how much more / higher / lower / less … than (in) 2023 / the year before / last year. Against
   another entity (香港比台湾多多少, how much higher than Taiwan's) it is a comparison of two
   levels, not a change: the comparative counts only where a period is what it is compared with.
+  Asked in points (比集团高几个百分点, how many points higher than the group's) it stays two
+  levels of one period: ``entity_comparisons`` finds the clause the caller then reads no change in.
 
 A growth rate is not a change of this kind (增长率, 增速, by what percentage: ``modifiers``), and a
 growth named by a metric's own alias (同店销售增长) is that metric: the caller drops a cue inside a
@@ -70,6 +72,31 @@ def change_cues(text: str, periods: Sequence[Span] = ()) -> list[Span]:
         if _against_period(text, m.end(), periods):
             spans.append(m.span())
     return sorted(spans)
+
+
+# The other side of a comparison written before the entity it names: 比集团, than the group's,
+# above Taiwan's. A clause ends a comparison.
+_VERSUS_EN = re.compile(r"(?<![a-z])(?:than|above|below)\s+(?:that\s+of\s+|those\s+of\s+)?")
+_THE = re.compile(r"the\s+")
+_CLAUSE = re.compile(r"[,,。??;;]")
+
+
+def entity_comparisons(text: str, entities: Sequence[Span]) -> list[tuple[Span, int]]:
+    """The clauses of ``text`` (folded) comparing two entities (香港的净利率比集团高几个百分点,
+    how many points higher than the group's), each with where its other side starts:
+    ``entities`` are the spans naming an entity. Such a comparison is of two levels in one
+    period, never a change between periods, whatever it asks (多了多少, 几个百分点)."""
+    starts = {s for s, _ in entities}
+    out = []
+    for m in [*_MORE_ZH.finditer(text), *_VERSUS_EN.finditer(text)]:
+        the = _THE.match(text, m.end())  # than the group's: the entity's alias may hold "the"
+        other = next((at for at in (m.end(), the and the.end()) if at in starts), None)
+        if other is not None:
+            before = [c.end() for c in _CLAUSE.finditer(text, 0, m.start())]
+            after = _CLAUSE.search(text, m.end())
+            clause = (before[-1] if before else 0, after.start() if after else len(text))
+            out.append((clause, m.end() if m.end() in starts else other))
+    return out
 
 
 def _against_period(text: str, at: int, periods: Sequence[Span]) -> bool:

@@ -11,7 +11,7 @@ import re
 from datetime import date
 
 from ragspine.agent.asked import asked_of, event_of
-from ragspine.agent.change_cues import change_cues
+from ragspine.agent.change_cues import change_cues, entity_comparisons
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
@@ -154,11 +154,15 @@ def parse_intent(
     scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     cues = change_cues(text, [(pm.start, pm.end) for pm in find_periods(text, ref)])
+    versus = entity_comparisons(text, [(m.start, m.end) for k, m in scan if k == "entities"])
+    cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
+    points = points_asked(text)  # 比集团高几个百分点: two entities' levels, not a change
+    points = None if points and any(s <= points.start() < e for (s, e), _ in versus) else points
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c < e for s, e in named) for c, _ in cues
     )
     rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
-    change = (change or bool(net) or points_asked(text) is not None) and rate is None
+    change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
@@ -240,7 +244,11 @@ def parse_intent(
     if rank and metrics and not any(e != prof.home_entity_code for e in entities):
         entities = [e for e in parts(prof) if e not in left_out.entities] or entities
     home_named = prof.home_entity_code in entities
-    if len(entities) > 1 and home_named and not listed(entity_matches, text):
+    compared = {at for _, at in versus}  # 比集团高: the group is the other side, not the company
+    home_compared = any(
+        m.code == prof.home_entity_code and m.start in compared for m in entity_matches
+    )
+    if len(entities) > 1 and home_named and not listed(entity_matches, text) and not home_compared:
         entities.remove(prof.home_entity_code)  # ACME … in Taiwan: the company, not a second one
     channels = [] if reading.fixed_channel else codes(m for k, m in scan if k == "channels")
     others = {kind: m.code for kind, m in reversed(scan)}

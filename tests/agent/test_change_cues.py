@@ -55,3 +55,42 @@ def test_a_level_or_a_comparison_of_entities_is_no_change(question: str) -> None
     intent = parse_intent(question, REF, profile=default_profile())
     assert intent.metrics == ["REVENUE"], intent
     assert not intent.change, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "entities"),
+    [
+        # 比<entity>高几个百分点: two entities' levels in one year, the group kept as the other side
+        ("香港2024年的净利率比集团高几个百分点?", ["ACME_HK", "ACME_GROUP"]),
+        # the same in English, the entity's alias holding "the"
+        (
+            "How many percentage points higher was Hong Kong's net margin than the group's"
+            " in 2024?",
+            ["ACME_HK", "ACME_GROUP"],
+        ),
+        # 比 a region, asked with 高了多少: no change between periods either
+        ("香港2024年的净利率比台湾高了多少?", ["ACME_HK", "ACME_TW"]),
+    ],
+)
+def test_a_comparison_with_another_entity_is_no_change_between_periods(
+    question: str, entities: list[str]
+) -> None:
+    intent = parse_intent(question, REF, profile=default_profile())
+    assert intent.metrics == ["NET_MARGIN"], intent
+    assert not intent.change and len(intent.periods) == 1, intent
+    assert sorted(intent.entities) == sorted(entities), intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "香港2024年的净利率比上年高几个百分点?",  # 比 a period: the change in points
+        "香港2024年的净利率提高了几个百分点?",  # points with no comparison at all: a change
+        # an entity named after 比 in another clause does not undo this clause's change
+        "香港2024年的净利率提高了几个百分点,比台湾如何?",
+    ],
+)
+def test_points_against_a_period_stay_a_change(question: str) -> None:
+    intent = parse_intent(question, REF, profile=default_profile())
+    assert intent.metrics == ["NET_MARGIN"], intent
+    assert intent.change, intent
