@@ -39,6 +39,7 @@ from ragspine.agent.modifiers import (
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
+from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
@@ -75,44 +76,8 @@ from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
 from ragspine.text import fold
 
-# A concept question (什么是在建工程, 收入是什么意思, 如何分析…): asked of no company and no
-# period, it is answered from documents, never with the home company's figure.
-_DEFINITION_CUES = re.compile(
-    r"^什么是|什么叫|是什么意思|是指什么|指的是什么|的定义|的含义|如何分析|如何评估|如何计算|"
-    r"怎么计算|怎样计算|如何理解|如何影响|怎样影响|有何影响|的关系|的区别|有何区别|不一致|"
-    r"如何反映|怎样反映|如何体现|怎样体现|如何衡量|怎样衡量|"
-    r"(?:可以|能够?|可能|会)\s*(?:是|为|出现)?\s*(?:负|零)(?:数|值|的)?|"
-    r"^what (?:is|are) (?:a |an )?(?!the )|^what does .* mean|^define"
-)
-_NARRATIVE_CUES = re.compile(
-    r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
-    r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
-    r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|邮箱|信箱|地址|网址|法定代表人|证券代码|股票代码|"
-    r"介绍|情况(?!下)|概述|概况|简述|审计意见|"
-    r"(?<![a-z])(?:opinion|audit\w*|overview|describe|introduc\w*)(?![a-z])|"
-    r"(?<![a-z])(?:e-?mail|address|website|legal representative|stock code)(?![a-z])|"
-    r"(?<![a-z])(?:why|reasons?|explain\w*|drivers?|drove|drive|caus\w*|trends?|strateg\w*|"
-    r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
-    r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
-    r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
-    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?|"
-    r"status|progress|outcome)(?![a-z])"
-)
-_NUMERIC_CUES = re.compile(
-    r"多少|几多|是几(?![点时])|有几(?![点时])|几家|几间|数值|金额|多大|百分之几|几成|"
-    r"(?<![a-z])(?:what\s+is|what\s+was|what\s+were|what's|how\s+much|how\s+many|"
-    r"how\s+big|value\s+of|figure|what\s+(?:share|percentage|proportion|portion|fraction))(?![a-z])"
-)
-
 # What stands before the whole of a share (占集团, of the group's): the whole is no owner.
 _WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
-
-# A figure asked for (not "what is the status of"): a name no passage holds is declined by it.
-_FIGURE_CUES = re.compile(
-    r"多少|几多|几家|几间|几个|几成|百分之几|金额|数额|数值|"
-    r"(?<![a-z])(?:how\s+much|how\s+many|what\s+(?:percentage|share|proportion|amount|figure)|"
-    r"figures?|amount)(?![a-z])"
-)
 
 
 def parse_intent(
@@ -173,7 +138,7 @@ def parse_intent(
         " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
     )
     ruled = ruled_sentences(unnamed)  # 毛利率的底线怎么规定: a document's rule, not a figure
-    narrative_cue = bool(_NARRATIVE_CUES.search(unnamed) or ruled)
+    narrative_cue = bool(NARRATIVE_CUES.search(unnamed) or ruled)
     yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held
     asked = rate or yoy
     reading = read_quantities(
@@ -305,7 +270,7 @@ def parse_intent(
         start, end = reading.declined
         subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
     definition = None
-    if _DEFINITION_CUES.search(text) and not (entities or periods):
+    if DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
         definition = definition_term(question)
     elif partner or (unsupported and not metric):
@@ -318,13 +283,13 @@ def parse_intent(
         route = ROUTE_STRUCTURED
     elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif _NUMERIC_CUES.search(text) or rate or how_fast(text):
+    elif NUMERIC_CUES.search(text) or rate or how_fast(text):
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE
     if route == ROUTE_NARRATIVE:  # 首席执行官的薪酬是多少 / 怎么确定的: the pay, not the role
-        cues = [m.span() for m in _NARRATIVE_CUES.finditer(text)]  # a document question's frame
-        figure = _FIGURE_CUES.search(text) is not None
+        cues = [m.span() for m in NARRATIVE_CUES.finditer(text)]  # a document question's frame
+        figure = FIGURE_CUES.search(text) is not None
         of_name = asked_of(
             text, index, question, scan, [*explained, *cues], subjects, figure=figure
         )
@@ -351,7 +316,7 @@ def parse_intent(
         declined=declined,
         subjects=subjects,
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
-        asks_figure=_FIGURE_CUES.search(text) is not None,
+        asks_figure=FIGURE_CUES.search(text) is not None,
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
@@ -399,7 +364,7 @@ def _unnamed(
     other: str | None,
 ) -> str | None:
     """The name of a figure asked of no metric (``subject_residue.unnamed_quantity``)."""
-    if other or not _FIGURE_CUES.search(text):
+    if other or not FIGURE_CUES.search(text):
         return None
     channels = [(m.start, m.end) for k, m in scan if k == "channels"]
     found = unnamed_quantity(text, explained, channels)
