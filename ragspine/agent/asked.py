@@ -17,6 +17,10 @@ lawsuit, recall, incident …) and the words written with it that nothing explai
 (``event_of``); a passage is about it only where it holds every one of those words (less a mere
 classifier such as 事件 where others remain), as a passage in the event's own script judges it.
 Passages about the company's other affairs are never presented as the event's account.
+A short-seller attack (做空, 沽空, short seller) is such an event; so is a publication a named
+party put out (浑水发布的报告): the party, the words written right before a verb of publishing
+(发布, 发表, 出具), must be named by the passage too (an English name, Muddy Waters, is a name
+subject already). The company's own report (公司发布的年度报告) names no publisher.
 """
 
 from __future__ import annotations
@@ -88,6 +92,10 @@ _EVENT = re.compile(
     r"lawsuits?|litigations?|recalls?|incidents?|scandals?|accidents?|investigations?|fines?|"
     r"penalt(?:y|ies)|disputes?|strikes?|breach(?:es)?|probes?|outages?"
 )
+# A short-seller attack: jieba splits 做空, so it is read in the text, not in the tokens.
+_ATTACK = re.compile(r"做空|沽空|(?<![a-z])short[\s-]?sell(?:er|ers|ing)?(?![a-z])")
+# A verb of publishing: its party is written right before it (浑水发布).
+_PUBLISHED_ZH = re.compile(r"发布|发表|出具|撰写")
 # A classifier of events: held to only where nothing else names the event (产品召回事件: 召回).
 _CLASSIFIERS = frozenset({"事件", "事项", "案件", "incident", "incidents", "case", "matter"})
 
@@ -109,6 +117,9 @@ def event_of(
     for m in frame_words().finditer(text):
         if m.end() - m.start() >= 2:  # 是否, 如何: the frame's words, never the event's
             taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+    verbs = [m.span() for m in _PUBLISHED_ZH.finditer(text)]
+    for start, end in verbs:
+        taken[start:end] = [True] * (end - start)
     runs: list[list[tuple[str, int, int]]] = []
     for word, start, end in _tokens(text):
         if any(taken[start:end]) or not _content(word):
@@ -122,6 +133,27 @@ def event_of(
         heads = [i for i, (w, _, _) in enumerate(run) if _EVENT.fullmatch(w)]
         if heads:  # the event's words end at its head: 安全事件 | 后要多久上报
             start, end = run[0][1], run[heads[-1]][2]
+            name = original_words(question, index, (start, end))
+            return Subject(name, compact(text[start:end]), start, end, True, EVENT)
+    attack = next((m for m in _ATTACK.finditer(text) if not any(taken[m.start() : m.end()])), None)
+    if attack is not None:
+        name = original_words(question, index, attack.span())
+        return Subject(name, compact(attack.group()), *attack.span(), True, EVENT)
+    return _publisher(text, index, question, runs, verbs)
+
+
+def _publisher(
+    text: str,
+    index: list[int],
+    question: str,
+    runs: list[list[tuple[str, int, int]]],
+    verbs: list[tuple[int, int]],
+) -> Subject | None:
+    """The party a publication is said to be put out by (浑水 of 浑水发布的): the run of words
+    nothing explains right before the verb."""
+    for run in runs:
+        start, end = run[0][1], run[-1][2]
+        if any(v == end for v, _ in verbs):
             name = original_words(question, index, (start, end))
             return Subject(name, compact(text[start:end]), start, end, True, EVENT)
     return None

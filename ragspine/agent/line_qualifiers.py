@@ -15,6 +15,12 @@ set aside against it. The line's own level is never the answer to any of them.
   them (原值, 原价).
 - **a part of the line by how it arose**: 持续经营 / 终止经营 / 资本化 before it; from continuing /
   discontinued operations after it; capitalised before it (资本化研发支出 is no R&D expense).
+- **an adjusted measure**, the line before or without an item: before / excluding / net of /
+  after deducting an adjustment (impairment, tax, interest, depreciation, one-offs,
+  non-recurring items) after it; pre-impairment / pre-tax before it; 减值前 / 拨备前 / 税前 /
+  扣除…前(后) / 扣非 / 剔除…(后) before it. The profile's own name for one (利润总额 as profit
+  before tax, 扣非净利润, EBIT) is read first as a longer word; "before 2021" or "the year before"
+  name no adjustment.
 
 Where the profile holds the qualified line, the glossary reads it first as a longer word: an
 alias (少数股东损益) or a shipped synonym of one (net profit attributable to minority interests,
@@ -33,21 +39,41 @@ Qualified = tuple[int, int, Span | None]  # the span to decline, and the owners 
 
 _BEFORE_ZH = re.compile(
     r"(?:(?:应)?归属于?(?P<to>[^,,。??;;的\s]{1,16})的|归母|(?:少数|非控股)股东(?:的|应占)?|非控股权益(?:的)?|"
-    r"(?P<owed>应交|应付|应收|预付|预收|递延|待摊|应计)|(?:持续经营|终止经营|资本化)(?:的)?)\s*$"
+    r"(?P<owed>应交|应付|应收|预付|预收|递延|待摊|应计)|(?:持续经营|终止经营|资本化)(?:的)?|"
+    r"(?:计提)?(?:资产)?(?:减值|拨备|税|折旧摊销|摊销|折旧)前(?:的)?|扣非(?:后)?(?:的)?|"
+    r"(?:扣除|剔除|不含|不包括)[^,,。??;;]{1,16}?(?:前|后|之前|之后)?(?:的))\s*$"
 )
 _BEFORE_EN = re.compile(
-    r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|"
+    r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|pre-?(?:impairment|tax|"
+    r"provision)|"
     r"(?:provisions?|impairments?|reserves?|(?:accumulated\s+)?(?:depreciation|amorti[sz]ation))"
     r"\s+(?:for|of|on|against))\s+(?:the\s+|its\s+)?$"
 )
 # 应付 as "cope with": its object is a fall or a pressure, not a line (应付收入下滑).
 _COPED = re.compile(r"\s*(?:的)?\s*(?:下滑|下降|减少|下跌|萎缩|压力|波动|挑战|风险|冲击|危机)")
+# The adjustment an adjusted measure is written with (before impairment losses, excluding
+# one-off items): an item, never a period (before 2021) or a word of time (the year before).
+_ITEM = (
+    r"(?:impairments?|tax(?:es|ation)?|income\s+tax(?:es)?|interest|depreciation|amorti[sz]ation|"
+    r"provisions?|write[\s-]?(?:downs?|offs?)|one[\s-]?(?:offs?|time)|non[\s-]?recurring|"
+    r"exceptional|extraordinary|special|unusual|restructuring|share[\s-]based|minority|"
+    r"credit\s+losses|bad\s+debts?)"
+)
+_ADJUSTED = (
+    r"\s+(?:before|excluding|ex|net\s+of|after\s+(?:deducting|excluding)|adjusted\s+for|"
+    r"(?:stripping|taking)\s+out)\s+(?:the\s+|any\s+|all\s+)?(?:[a-z-]+\s+){0,2}?"
+    + _ITEM
+    + r"(?:\s+(?:and|&|,)\s+"
+    + _ITEM
+    + r")*(?:\s+(?:losses|loss|charges?|items?|gains?(?:\s+and\s+"
+    r"losses)?|expenses?|costs?|effects?|impacts?))?(?![a-z])"
+)
 _AFTER = re.compile(
     r"\s*(?:的)?\s*(?:(?:账面)?(?:原值|原价))?\s*(?:的)?\s*(?:跌价准备|减值准备|坏账准备|减值损失|减值|跌价|"
     r"拨备|累计折旧|累计摊销|折旧|摊销)|\s*(?:的)?\s*(?:账面)?(?:原值|原价)|"
     r"\s*(?:的)?\s*(?:中|当中|里)?\s*(?:应)?归属于?(?P<to>[^,,。??;;的]{1,16})的\s*(?:部分|份额|金额)?|"
     r"\s+(?:payables?|receivables?|owed|owing|provisions?|impairments?|reserves?|depreciation|"
-    r"amorti[sz]ation|from\s+(?:continuing|discontinued)\s+operations)(?![a-z])"
+    r"amorti[sz]ation|from\s+(?:continuing|discontinued)\s+operations)(?![a-z])|" + _ADJUSTED
 )
 # "attributable to X": X up to a period, a clause or the question's end.
 _ATTRIBUTED = re.compile(

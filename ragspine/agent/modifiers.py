@@ -82,6 +82,24 @@ _PER_AFTER = [
                       rf"(?:average\s+)?{pattern}(?![a-z])"))
     for unit, pattern in UNITS.items()
 ]  # fmt: skip
+# A unit no profile counts (per vaccine dose, 每剂, 每头, 单位成本): a per-unit quantity the profile
+# cannot give, never the level. Not a rate word (per cent, per annum, per year), not "per the
+# report" (according to), nor its own period (每年, 每季度: the level's own period).
+_MEASURE_ZH = r"(?:剂|头|支|吨|件|瓶|只|份|羽|千克|公斤|台|辆|套|盒|袋|箱|批|针|升|克)"
+_UNKNOWN_PER_AFTER = re.compile(
+    r"\s*(?:的)?\s*每"
+    + _MEASURE_ZH
+    + r"[\u4e00-\u9fff]{0,4}?(?=(?:的|是|为|有|在|约|多少|几|\s|[,,。??;;]|$))|"
+    r"\s+(?:per|for\s+each)\s+(?!(?:cent|annum|year|yr|quarter|month|se|the|its|their|our|"
+    r"company'?s?)(?![a-z]))[a-z-]+(?:\s+(?!(?:in|for|at|during|of|and|or|on|by|from|as|over|"
+    r"between|was|were|is|are)(?![a-z]))[a-z-]+){0,2}(?![a-z])"
+)
+_UNKNOWN_PER_BEFORE = re.compile(
+    r"(?:(?:平均)?每"
+    + _MEASURE_ZH
+    + r"[\u4e00-\u9fff]{0,4}?(?:的)|(?<![\u4e00-\u9fff])单位|(?<=[年末的度])单位|"
+    r"(?:平均)?每" + _MEASURE_ZH + r"|(?<![a-z])unit)\s*$"
+)
 # A count metric before 人均 / 每人 is the unit: 研发人员人均研发费用 is R&D spend per R&D staff.
 _PER_HEAD = re.compile(r"\s*(?:的)?\s*(?:人均|平均每人|每人|每名|每位|per[\s-]capita)")
 _MARGIN_AFTER = re.compile(r"率|\s+(?:margin|ratio|rate)(?![a-z])")
@@ -291,6 +309,9 @@ def modifier_at(
                           _PER_HEAD.fullmatch(text, c.end, m.start)), None)  # fmt: skip
             start = count.start if count else p.start()
             return Modifier(PER, start, p.end(), unit=unit, other=count)
+    p = _UNKNOWN_PER_AFTER.match(text, m.end) or _UNKNOWN_PER_BEFORE.search(text, floor, m.start)
+    if p:
+        return Modifier(PER, min(p.start(), m.start), max(p.end(), m.end), unit="unknown")
     h = head_after(text, m)  # 研发费用加计扣除, sales return rate: another quantity
     if h:
         return Modifier(COMPOUND, h.start(), h.end())

@@ -44,6 +44,8 @@ def ratio_of(a: str, b: str, profile: DomainProfile) -> str | None:
 def per_unit(code: str, mod: Modifier, profile: DomainProfile) -> str | None:
     if mod.other is not None:
         return ratio_of(code, mod.other.code, profile)  # 研发人员人均: over that count
+    if mod.unit not in UNITS:
+        return None  # a unit no profile counts (per vaccine dose): no ratio gives it
     pattern = re.compile(UNITS[mod.unit])
     for denominator in profile.metrics:
         if profile.unit(denominator.unit).kind != "count":

@@ -27,6 +27,14 @@ REF = date(2025, 6, 30)
         ("门店发生个人信息安全事件后要多久上报?", "个人信息安全事件"),  # the head ends it
         ("为什么中国内地2024年收入下降?", None),  # no event word: a cause asked, not an event
         ("ACME的会员积分什么时候过期?", None),
+        # a short-seller attack is an event (jieba splits 做空: read in the text)
+        ("浑水发布的针对ACME的做空报告主要质疑了哪些问题?", "做空"),
+        ("What did the short-seller report on ACME allege?", "short-seller"),
+        # a report a named party published: the party, right before 发布
+        ("浑水发布的针对ACME的报告主要质疑了哪些问题?", "浑水"),
+        # the company's own report names no publisher, even with 发布: no event
+        ("ACME在2024年发布的年度报告中如何描述香港市场?", None),
+        ("What does ACME's annual report say about Hong Kong?", None),
     ],
 )  # fmt: skip
 def test_the_event_a_document_question_presumes(question: str, event: str | None) -> None:
@@ -42,6 +50,9 @@ def test_the_event_a_document_question_presumes(question: str, event: str | None
         ("demo", "What is the status of ACME's trademark lawsuit in Hong Kong?", True),
         ("jinyu", "金宇生物2020年的產品召回事件是如何處理的?", False),
         ("demo", "ACME去年的门店罢工事件是如何解决的?", False),
+        # a short-seller report no passage names, nor its publisher
+        ("jinyu", "浑水发布的针对金宇生物的做空报告主要质疑了哪些问题?", False),
+        ("jinyu", "浑水发布的针对金宇生物的报告主要质疑了哪些问题?", False),
     ],
 )  # fmt: skip
 def test_an_event_no_passage_names_is_not_found(
