@@ -41,7 +41,7 @@ _BEFORE_ZH = re.compile(
     r"(?:(?:应)?归属于?(?P<to>[^,,。??;;的\s]{1,16})的|归母|(?:少数|非控股)股东(?:的|应占)?|非控股权益(?:的)?|"
     r"(?P<owed>应交|应付|应收|预付|预收|递延|待摊|应计)|(?:持续经营|终止经营|资本化)(?:的)?|"
     r"(?:计提)?(?:资产)?(?:减值|拨备|税|折旧摊销|摊销|折旧)前(?:的)?|扣非(?:后)?(?:的)?|"
-    r"(?:扣除|剔除|不含|不包括)[^,,。??;;]{1,16}?(?:前|后|之前|之后)?(?:的))\s*$"
+    r"(?:扣除|剔除|不含|不包括)(?P<left>[^,,。??;;]{1,16}?)(?:前|后|之前|之后)?(?:的))\s*$"
 )
 _BEFORE_EN = re.compile(
     r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|pre-?(?:impairment|tax|"
@@ -83,12 +83,18 @@ _ATTRIBUTED = re.compile(
 
 
 def qualified_before(
-    text: str, m: AliasMatch, entities: list[AliasMatch], floor: int = 0
+    text: str,
+    m: AliasMatch,
+    entities: list[AliasMatch],
+    floor: int = 0,
+    parts: list[AliasMatch] | None = None,
 ) -> Qualified | None:
     """The qualifier written before the metric word (归属于少数股东的, 应交, deferred): the span
-    from it to the metric's end, and the owners it names."""
+    from it to the metric's end, and the owners it names. A part of the whole left out (不含线上的,
+    不包括香港的: one of ``parts``, the question's entities and channels) is no adjustment: the
+    parts left are asked (``exclusions``)."""
     found = _BEFORE_ZH.search(text, floor, m.start) or _BEFORE_EN.search(text, floor, m.start)
-    if found is None or _to_entity(found, entities):
+    if found is None or _to_entity(found, entities) or _left_part(found, parts or []):
         return None
     if found.groupdict().get("owed") == "应付" and _COPED.match(text, m.end):
         return None
@@ -103,6 +109,13 @@ def qualified_after(text: str, m: AliasMatch, entities: list[AliasMatch]) -> Qua
     if after is None or _to_entity(after, entities):
         return None
     return m.start, after.end(), _owners(after)
+
+
+def _left_part(found: re.Match[str], parts: list[AliasMatch]) -> bool:
+    if found.groupdict().get("left") is None:
+        return False
+    start, end = found.span("left")
+    return any(start <= p.start and p.end <= end for p in parts)
 
 
 def _owners(found: re.Match[str]) -> Span | None:

@@ -256,7 +256,7 @@ def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[lis
 
 def modifier_at(
     text: str, m: AliasMatch, metrics: list[AliasMatch], entities: list[AliasMatch],
-    change: bool, floor: int = 0, counted: bool = False,
+    change: bool, floor: int = 0, counted: bool = False, parts: list[AliasMatch] | None = None,
 ) -> Modifier | None:  # fmt: skip
     """The modifier right after the metric word, or right before it (after ``floor``);
     ``metrics`` and ``entities`` are the question's matches of each (a ratio's other metric,
@@ -264,7 +264,9 @@ def modifier_at(
     ``counted``: the metric counts people or things (who is paid is not what is paid).
     A line qualifier (``line_qualifiers``: 归属于少数股东的, payable, 跌价准备) is read first:
     a growth or a rate after it is of the qualified line, named with it."""
-    q = qualified_before(text, m, entities, floor) or qualified_after(text, m, entities)
+    q = qualified_before(text, m, entities, floor, parts or []) or qualified_after(
+        text, m, entities
+    )
     if q is not None:
         start, end, whose = q
         tail = _GROWTH_AFTER.match(text, end) or _MARGIN_AFTER.match(text, end)

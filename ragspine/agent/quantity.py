@@ -98,6 +98,7 @@ def read_quantities(
     named = [(k, m) for k, m in scan if k in ("metrics", "quantity")]
     metrics = [m for k, m in named if k == "metrics"]
     entities = [m for k, m in scan if k == "entities"]
+    parts = [m for k, m in scan if k in ("entities", "channels")]  # what 不含…的 may leave out
     used: list[tuple[int, int]] = []  # modifier spans read with one metric
     unheld = _unheld(text, named)
     for i, (kind, m) in enumerate(named):
@@ -123,7 +124,7 @@ def read_quantities(
             continue  # 研发人员人均研发费用: the unit of the next metric
         if following is not None and whole_before(text, following, [m]) is not None:
             continue  # 职工中研发人员的占比: the whole of the next metric's share
-        mod = shared or modifier_at(text, m, metrics, entities, change, floor, count)
+        mod = shared or modifier_at(text, m, metrics, entities, change, floor, count, parts)
         if mod is None:
             mod = _remote(text, scan, out, used, change, rate)
         elif rate is not None and mod.kind == GROWTH:
