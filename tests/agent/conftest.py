@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.engine import Engine
-from ragspine.profile import load_profile
+from ragspine.profile import DomainProfile, load_profile
 from tests.conftest import JinyuExample
 
 JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
@@ -26,3 +26,10 @@ def jinyu(jinyu_example: JinyuExample) -> Iterator[Engine]:
         profile = load_profile(JINYU / "profile.yaml")
     with Engine.open(jinyu_example.db, jinyu_example.corpus, profile=profile) as e:
         yield e
+
+
+@pytest.fixture(scope="module")
+def jy() -> DomainProfile:
+    """金宇生物's profile alone, for parser tests that open no store."""
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        return load_profile(JINYU / "profile.yaml")

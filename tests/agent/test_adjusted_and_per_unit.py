@@ -11,27 +11,10 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from ragspine.agent.intent import parse_intent
-from ragspine.profile import DomainProfile, default_profile, load_profile
-from tests.agent.conftest import JINYU
-
-ACME_REF, JY_REF = date(2025, 6, 30), date(2022, 6, 30)
-
-
-@pytest.fixture(scope="module")
-def jy() -> DomainProfile:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-        return load_profile(JINYU / "profile.yaml")
-
-
-def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-untyped-def]
-    if which == "jy":
-        return parse_intent(question, JY_REF, profile=jy)
-    return parse_intent(question, ACME_REF, profile=default_profile())
+from ragspine.profile import DomainProfile
+from tests.agent.parsing import parse_for
 
 
 @pytest.mark.parametrize(
@@ -58,7 +41,7 @@ def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-unt
 def test_an_adjusted_measure_the_profile_lacks_is_declined_by_its_whole_phrase(
     which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [], intent
     assert intent.declined == declined, intent
 
@@ -79,7 +62,7 @@ def test_an_adjusted_measure_the_profile_lacks_is_declined_by_its_whole_phrase(
 def test_the_held_name_or_a_line_before_a_period_is_read_as_it_is(
     which: str, question: str, metric: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics[:1] == [metric], intent
     assert intent.declined is None, intent
 
@@ -103,7 +86,7 @@ def test_the_held_name_or_a_line_before_a_period_is_read_as_it_is(
 def test_a_per_unit_quantity_over_an_uncounted_unit_is_declined_by_its_whole_phrase(
     which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [], intent
     assert intent.declined == declined, intent
 
@@ -124,6 +107,6 @@ def test_a_per_unit_quantity_over_an_uncounted_unit_is_declined_by_its_whole_phr
 def test_a_rate_word_or_a_counted_unit_is_no_uncounted_unit(
     which: str, question: str, metric: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [metric], intent
     assert intent.declined is None, intent

@@ -4,27 +4,10 @@ metric with only a period, an entity or a channel around it is still the metric.
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from ragspine.agent.intent import parse_intent
-from ragspine.profile import DomainProfile, default_profile, load_profile
-from tests.agent.conftest import JINYU
-
-ACME_REF, JY_REF = date(2025, 6, 30), date(2022, 6, 30)
-
-
-@pytest.fixture(scope="module")
-def jy() -> DomainProfile:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-        return load_profile(JINYU / "profile.yaml")
-
-
-def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-untyped-def]
-    if which == "jy":
-        return parse_intent(question, JY_REF, profile=jy)
-    return parse_intent(question, ACME_REF, profile=default_profile())
+from ragspine.profile import DomainProfile
+from tests.agent.parsing import parse_for
 
 
 @pytest.mark.parametrize(
@@ -54,7 +37,7 @@ def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-unt
 def test_a_metric_word_qualifying_another_noun_asks_another_quantity(
     which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [], intent
     assert intent.declined == declined, intent
 
@@ -76,6 +59,6 @@ def test_a_metric_word_qualifying_another_noun_asks_another_quantity(
 def test_the_metric_with_a_period_entity_or_channel_around_it_is_still_the_metric(
     which: str, question: str, metric: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [metric], intent
     assert intent.declined is None, intent

@@ -7,27 +7,11 @@ synonym), else a decline naming the whole phrase. The same words where they qual
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from ragspine.agent.intent import parse_intent
-from ragspine.profile import DomainProfile, default_profile, load_profile
-from tests.agent.conftest import JINYU
-
-ACME_REF, JY_REF = date(2025, 6, 30), date(2022, 6, 30)
-
-
-@pytest.fixture(scope="module")
-def jy() -> DomainProfile:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-        return load_profile(JINYU / "profile.yaml")
-
-
-def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-untyped-def]
-    if which == "jy":
-        return parse_intent(question, JY_REF, profile=jy)
-    return parse_intent(question, ACME_REF, profile=default_profile())
+from ragspine.profile import DomainProfile, default_profile
+from tests.agent.parsing import ACME_REF, JY_REF, parse_for
 
 
 @pytest.mark.parametrize(
@@ -73,7 +57,7 @@ def _parse(which: str, question: str, jy: DomainProfile):  # type: ignore[no-unt
 def test_a_qualified_line_the_profile_lacks_is_declined_by_its_whole_phrase(
     which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [], intent
     assert intent.declined == declined, intent
 
@@ -108,7 +92,7 @@ def test_a_qualified_line_the_profile_lacks_is_declined_by_its_whole_phrase(
 def test_the_held_line_or_the_unqualified_one_is_read_as_it_is(
     which: str, question: str, metric: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question, jy)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [metric], intent
     assert intent.declined is None, intent
 
