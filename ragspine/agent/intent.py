@@ -11,12 +11,14 @@ import re
 from datetime import date
 
 from ragspine.agent.asked import asked_of, event_of
-from ragspine.agent.change_cues import change_cues, entity_comparisons
+from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
+from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.courtesy import asked_part
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_text import (
@@ -69,6 +71,7 @@ from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.agent.variants import read_as_variant
+from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
@@ -90,7 +93,8 @@ def parse_intent(
     prof = profile or default_profile()
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
-    raw, question = question, asked_part(question, prof)  # Hi …, Many thanks: no part asked
+    # Hi …, Many thanks: no part asked; ,在内地访客回流的带动下,: why, never whose figure
+    raw, question = question, without_circumstances(asked_part(question, prof))
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -117,9 +121,12 @@ def parse_intent(
     if not any(k in ("metrics", "quantity") for k, _ in scan):
         scan += colloquial_matches(text, prof)  # 卖了多少钱, 赚了多少: no metric word names it
     scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
+    scan = with_elided(text, scan)  # 营业收入及其增长率: the level and its growth
+    scan = with_formulas(text, scan, prof)  # (流动资产−存货)÷流动负债: the quick ratio
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     cues = change_cues(text, [(pm.start, pm.end) for pm in find_periods(text, ref)])
     versus = entity_comparisons(text, [(m.start, m.end) for k, m in scan if k == "entities"])
+    versus += metric_comparisons(text, scan)  # 毛利率比营业利润率高: two quantities, one period
     cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
     points = points_asked(text)  # 比集团高几个百分点: two entities' levels, not a change
     points = None if points and any(s <= points.start() < e for (s, e), _ in versus) else points
