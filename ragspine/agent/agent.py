@@ -194,7 +194,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             stated = stated_answer(req, intent.stated)
         if stated is not None:
             trace.code("route", ROUTE_NARRATIVE)
-            done = AgentResult(
+            return AgentResult(
                 answer=stated.text,
                 route=ROUTE_NARRATIVE,
                 clarification=ClarificationResult(mode=CLARIFY_NONE),
@@ -204,7 +204,6 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
                 model_text=stated.model_text,
                 question=question,
             )
-            return done
     trace.code("route", intent.route)
     if intent.corrections:  # words read as the name they misspell: counted, never the words
         trace.count("typos_read", len(intent.corrections))
