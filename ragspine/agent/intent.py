@@ -43,6 +43,7 @@ from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
+from ragspine.agent.report_text import share_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
@@ -58,7 +59,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subject_residue import name_pieces, unknown_qualifier, unnamed_quantity
+from ragspine.agent.subject_residue import unknown_qualifier
 from ragspine.agent.subjects import (
     COMPANY,
     Subject,
@@ -70,6 +71,7 @@ from ragspine.agent.subjects import (
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
+from ragspine.agent.unnamed import unnamed_name
 from ragspine.agent.variants import read_as_variant
 from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
@@ -244,14 +246,14 @@ def parse_intent(
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]
         reading.declined = share[1]
-    declined = None
+    declined, unnamed_at = None, None  # the quantity declined, and where its phrase stands
     if reading.declined is not None and reading.declined_name is not None:
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
         cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
         whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
-        declined = original_words(question, index, whole)
+        declined, unnamed_at = original_words(question, index, whole), whole
         owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
             (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
             for k, m in scan
@@ -261,7 +263,9 @@ def parse_intent(
         ]
         declined = without_periods(declined, text, whole, index, question, owners)
     if declined is None and not metrics and blocking is None and not narrative_cue:
-        declined = _unnamed(text, index, question, scan, explained, unsupported or partner)
+        when = bool(find_periods(text, ref))  # What was Hong Kong's GMROI in 2024: a figure
+        other = unsupported or partner
+        declined, unnamed_at = unnamed_name(text, index, question, scan, explained, other, when)
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -276,6 +280,8 @@ def parse_intent(
     elif reading.declined and declined and not metric:  # how did ACME improve inventory turnover
         start, end = reading.declined
         subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
+    phrase = unnamed_at if not metric and not blocking else None  # the declined words' span
+    stated = share_subject(text, phrase, declined, explained) if phrase and declined else None
     definition = None
     if DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
@@ -328,6 +334,7 @@ def parse_intent(
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
         corrections=read_as,
+        stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
     )
 
 
@@ -360,24 +367,6 @@ def _qualifier(
         return None
     name = original_words(question, index, found)
     return Subject(name, compact(text[found[0] : found[1]]), found[0], found[1], True)
-
-
-def _unnamed(
-    text: str,
-    index: list[int],
-    question: str,
-    scan: list[tuple[str, AliasMatch]],
-    explained: list[tuple[int, int]],
-    other: str | None,
-) -> str | None:
-    """The name of a figure asked of no metric (``subject_residue.unnamed_quantity``)."""
-    if other or not FIGURE_CUES.search(text):
-        return None
-    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
-    found = unnamed_quantity(text, explained, channels)
-    if found is None:
-        return None
-    return "".join(original_words(question, index, p) for p in name_pieces(text, found))
 
 
 class RuleIntentParser:

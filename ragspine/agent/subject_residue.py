@@ -75,9 +75,16 @@ _FRAME_EN = frozenset(
         "around exactly reported group's company's 's s be been being account accounted "
         "contribute contributed come came from highest lowest largest smallest biggest best worst "
         "top latest current annual quarterly yearly consolidated combined reported stated "
-        "respective respectively actual actually exact"
+        "respective respectively actual actually exact "
+        # a vague word for "the numbers": no quantity named, so "which metric?" is asked
+        "numbers performance result results data stats statistics financials metric metrics "
+        "kpi kpis"
     ).split()
 )
+# A metric name's qualifier the common words hold (net promoter score, gross merchandise value):
+# written glued before the phrase's words, it is part of its name.
+_QUALIFIER_EN = frozenset(("net", "gross", "operating", "total"))
+_LAST_WORD = re.compile(r"(?<![a-z'’-])([a-z]+)\s+$")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+(?:[a-z0-9]+[\u4e00-\u9fff]*)*|[a-z0-9]+[\u4e00-\u9fff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: one word
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
@@ -203,6 +210,10 @@ def unnamed_quantity(
             for s, e in runs[1:]:
                 if text[first[1] : s].strip() == "":
                     first = (first[0], e)
+            lead = _LAST_WORD.search(rest[: first[0]])
+            while lead and lead.group(1) in _QUALIFIER_EN:  # net promoter score: the whole name
+                first = (lead.start(1), first[1])
+                lead = _LAST_WORD.search(rest[: first[0]])
             runs = [first]
     if not runs:
         return None

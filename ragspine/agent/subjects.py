@@ -108,7 +108,9 @@ _CAPITALISED = re.compile(
     r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
     r"(?P<poss>['’]s(?![A-Za-z]))?"
 )
-_CJK_PLACE = re.compile(r"市|区|省|县")
+# A place's suffix, not the first character of a common word (区域, 市场, 市值, 省份, 县域):
+# 四个区域 counts the company's regions, it names no district.
+_CJK_PLACE = re.compile(r"市(?!场|值|盈|占)|区(?!域|间)|省(?!份)|县(?!域)")
 _STORE = re.compile(rf"(?:分店|门店|店)(?![{_CJK}]?(?:数|数量|总数))")
 
 
