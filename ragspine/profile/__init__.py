@@ -38,7 +38,8 @@ DEMO_PROFILE = "acme.yaml"
 
 
 def load_profile(path: str | Path | None = None) -> DomainProfile:
-    """Load and validate a profile; ``None`` loads the packaged ACME demo profile."""
+    """Load and validate a profile; ``None`` loads the packaged ACME demo profile. A profile that
+    says ``extends: cas`` is laid over that base first (``profile.extends``)."""
     if path is None:
         name = f"<package>/ragspine/profile/{DEMO_PROFILE}"
         text = resources.files("ragspine.profile").joinpath(DEMO_PROFILE).read_text("utf-8")
@@ -56,6 +57,9 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
+    from ragspine.profile.extends import resolve
+
+    data = resolve(data, name, None if path is None else Path(path))  # extends: cas
     try:
         profile = DomainProfile.model_validate(data)
     except ValidationError as exc:
