@@ -13,6 +13,7 @@ from ragspine.profile import DomainProfile
 from ragspine.profile.extends import BASES
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
+_WIDEST = 40  # a label longer than this (a note's sentence) is cut in the listing
 
 
 @click.group("profile")
@@ -92,7 +93,8 @@ def check_command(profile_file: Path, files: tuple[Path, ...], not_mapped: bool)
             if not_mapped and seen.code is not None:
                 continue
             where = seen.where + (f" (+{seen.times - 1})" if seen.times > 1 else "")
-            rows.append((seen.file, where, seen.label, _maps_to(seen.code, prof)))
+            label = seen.label if len(seen.label) <= _WIDEST else seen.label[: _WIDEST - 1] + "…"
+            rows.append((seen.file, where, label, _maps_to(seen.code, prof)))
     if files:
         if rows:
             click.echo(tabulate(rows, headers=["file", "where", "label", "maps to"]))

@@ -30,6 +30,7 @@ _GENERIC_TAIL = ("集团", "控股", "股份", "技术", "科技")
 _ENGLISH_FORM = re.compile(
     r"[\s,.，]*(?:co\.?\s*,?\s*ltd\.?|company limited|limited|inc\.?)\s*$", re.I
 )
+_ENGLISH_TAIL = re.compile(r"\s+(?:group|holdings?|corporation|corp\.?)$", re.I)  # 集团, 控股
 _SHORTEST = 4  # a name shorter than this (四方, 金宇) reads inside too many other words
 
 
@@ -52,10 +53,11 @@ class CompanyNames:
         """The names a question may call the company by: its short name, legal name and the
         legal name without its legal form and generic trailing words (四方科技集团股份有限公司 →
         四方科技集团; 金宇生物技术股份有限公司 → 金宇生物技术 → 金宇生物), down to four
-        characters; its stock code; its English name without Co., Ltd. and its initials."""
+        characters; its stock code; its English name without Co., Ltd. (and without Group or
+        Holdings) and its initials."""
         names = [self.short, self.legal, *legal_variants(self.legal), self.code]
         english = english_name(self.english)
-        names += [english, self.initials]
+        names += [english, _ENGLISH_TAIL.sub("", english), self.initials]
         out: list[str] = []
         for name in names:
             if name and compact(name) not in {compact(n) for n in out}:

@@ -51,13 +51,16 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
             raise ProfileError(f"{name}: profile file not found") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ProfileError(f"{name}: cannot read profile: {exc}") from exc
+    from ragspine.profile.extends import DuplicateKey, resolve, safe_load
+
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
+    except DuplicateKey as exc:
+        raise ProfileError(f"{name}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
-    from ragspine.profile.extends import resolve
 
     data = resolve(data, name, None if path is None else Path(path))  # extends: cas
     try:

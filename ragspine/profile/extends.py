@@ -77,8 +77,9 @@ def _resolve(
     if identity in (i for i, _ in chain):
         cycle = " → ".join([*(n for _, n in chain), base_name])
         raise ProfileError(f"{name}: extends: {ref!r} makes a cycle: {cycle}")
-    base = _parse(text, base_name)
-    return merge(_resolve(base, base_name, base_path, (*chain, (identity, base_name))), own)
+    base = _resolve(_parse(text, base_name), base_name, base_path, (*chain, (identity, base_name)))
+    _check_base(base, base_name)  # as laid over its own base: a group's base may add aliases
+    return merge(base, own)
 
 
 def _find(ref: str, name: str, path: Path | None) -> tuple[str, Path | None, str]:
@@ -100,21 +101,56 @@ def _find(ref: str, name: str, path: Path | None) -> tuple[str, Path | None, str
         raise ProfileError(f"{name}: extends: cannot read {base_path}: {exc}") from None
 
 
+class DuplicateKey(yaml.YAMLError):
+    """A key written twice in one mapping: ``line N: key 'metrics' appears twice``."""
+
+
+class _UniqueKeys(yaml.SafeLoader):
+    """``yaml.safe_load``'s loader, but a key written twice in one mapping is an error: YAML
+    would keep the second silently (a `metrics:` appended to a drafted profile would drop the
+    drafted one)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int) and key in seen:
+                line = key_node.start_mark.line + 1
+                raise DuplicateKey(
+                    f"line {line}: key {key!r} appears twice in one mapping (YAML would keep "
+                    "the second and drop the first)"
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def safe_load(text: str) -> Any:
+    """YAML as ``yaml.safe_load`` reads it (plain data, no tags that run code), a key twice in
+    one mapping refused."""
+    return yaml.load(text, Loader=_UniqueKeys)  # a SafeLoader: plain data only
+
+
 def _parse(text: str, name: str) -> dict[str, Any]:
-    """A base's mapping, checked on its own so an error names the base's file."""
+    """A base's mapping; an error names the base's file."""
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
+    except DuplicateKey as exc:
+        raise ProfileError(f"{name}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a base profile is a YAML mapping, got {type(data).__name__}")
+    return data
+
+
+def _check_base(data: dict[str, Any], name: str) -> None:
+    """A base holds vocabulary only (``BaseSpec``), checked on its own so an error names it."""
     try:
         BaseSpec.model_validate(data)
     except ValidationError as exc:
         from ragspine.profile import _problem
 
         raise ProfileError(f"{name}: {_problem(exc, data)}") from exc
-    return data
 
 
 def merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,16 @@ STATEMENT = [
     ["销售商品、提供劳务收到的", "", "", ""],  # a label wrapped over two rows
     ["现金", "", "1,342,096,969.07", "1,100,000,000.00"],
 ]
+# A note's table: its rows are listed by `check`, never drafted from (no line item in it).
+NOTE = [
+    ["项目", "2023年", "2022年"],
+    [
+        "计入当期损益的政府补助，但与公司正常经营业务密切相关，符合国家政策规定、"
+        "按照一定标准定额或定量持续享受的政府补助除外",
+        "7,504,393.00",
+        "",
+    ],
+]
 
 
 def _report(path: Path, *, cover: str = COVER) -> Path:
@@ -40,6 +50,10 @@ def _report(path: Path, *, cover: str = COVER) -> Path:
     for r, row in enumerate(STATEMENT):
         for c, text in enumerate(row):
             table.cell(r, c).text = text
+    note = doc.add_table(rows=len(NOTE), cols=3)
+    for r, row in enumerate(NOTE):
+        for c, text in enumerate(row):
+            note.cell(r, c).text = text
     doc.save(str(path))
     return path
 
@@ -81,7 +95,7 @@ def test_a_draft_extends_cas_with_the_companys_own_names(drafted: tuple[Path, Pa
     assert entity["name_zh"] == "样例科技" and entity["name_en"] == "Sample Technology Group"
     assert entity["aliases"] == [
         "样例科技", "样例科技集团股份有限公司", "样例科技集团", "688001",
-        "Sample Technology Group", "SMPL", "本公司", "公司",
+        "Sample Technology Group", "Sample Technology", "SMPL", "本公司", "公司",
     ]  # fmt: skip
     assert set(data) == {
         "version", "extends", "name", "home_company_name", "home_entity_code", "coverage",
@@ -122,13 +136,17 @@ def test_check_lists_each_label_and_what_it_maps_to(drafted: tuple[Path, Path, P
         ["report.docx", "table=1", "实收资本", "PAID_IN_CAPITAL"],  # read without its note
         ["report.docx", "table=1", "应付短期融资款", "not", "mapped"],
         ["report.docx", "table=1", "销售商品、提供劳务收到的现金", "CASH_FROM_SALES"],
+        ["report.docx", "table=2", NOTE[1][0][:39] + "…", "not", "mapped"],  # cut at 40
         ["statements.xlsx", "sheet=profit_statement", "营业收入", "REVENUE"],
         ["statements.xlsx", "sheet=profit_statement", "营业成本", "OPERATING_COSTS"],
         ["statements.xlsx", "sheet=profit_statement", "汇兑收益", "EXCHANGE_GAINS"],
-    ]
-    assert lines[-1] == "7 row labels with figures: 6 mapped, 1 not"
+    ]  # fmt: skip
+    assert lines[-1] == "8 row labels with figures: 6 mapped, 2 not"
     only = invoke("profile", "check", str(profile), str(report), "--not-mapped")
-    assert [line.split()[2] for line in only.stdout.splitlines()[3:-1]] == ["应付短期融资款"]
+    assert [line.split()[2][:7] for line in only.stdout.splitlines()[3:-1]] == [
+        "应付短期融资款",
+        "计入当期损益的",
+    ]
 
 
 def test_check_without_files_validates_the_profile(drafted: tuple[Path, Path, Path]) -> None:

@@ -62,6 +62,7 @@ def test_a_company_gives_only_its_names_and_gets_the_statements(prof: DomainProf
         ("减：库存股", "TREASURY_SHARES"),  # a connective
         ("支付给职工及为职工支付的现金", "CASH_PAID_TO_EMPLOYEES"),  # 及 for 以及
         ("1.归属于母公司股东的净利润（净亏损以“-”号填列）", "NET_PROFIT_PARENT"),  # sub-item
+        ("归属于上市公司股东的净资产", "EQUITY_PARENT"),  # the key figures' name for it
         ("资产总计", "TOTAL_ASSETS"),  # a derived metric: computed, never stored
     ],
 )
@@ -108,12 +109,16 @@ def test_the_company_wins_per_code_and_aliases_are_added(tmp_path: Path) -> None
 def test_a_profile_file_can_be_a_base(tmp_path: Path) -> None:
     group = {
         "extends": "cas",
-        "metrics": [{"code": "BACKLOG", "unit": "CNY", "aliases": ["在手订单"]}],
+        "metrics": [
+            {"code": "BACKLOG", "unit": "CNY", "aliases": ["在手订单"]},
+            {"code": "REVENUE", "aliases": ["集团收入"]},  # a group's own word for a cas item
+        ],
     }
     (tmp_path / "bases").mkdir()
     _write(tmp_path / "bases", group, "group.yaml")
     prof = load_profile(_write(tmp_path, COMPANY | {"extends": "bases/group.yaml"}))
     assert prof.metric("BACKLOG").unit == "CNY" and prof.metric("REVENUE").unit == "CNY"
+    assert prof.metric("REVENUE").aliases[-1] == "集团收入"
 
 
 @pytest.mark.parametrize(
@@ -145,3 +150,24 @@ def test_a_company_alias_that_collides_with_the_base_is_named(tmp_path: Path) ->
     data = COMPANY | {"metrics": [{"code": "BACKLOG", "unit": "CNY", "aliases": ["营收"]}]}
     with pytest.raises(ProfileError, match=r"profile.yaml: .*alias '营收' collides"):
         load_profile(_write(tmp_path, data))
+
+
+@pytest.mark.parametrize(
+    ("profile", "base", "message"),
+    [
+        # a second `metrics:` appended to a draft would silently drop the drafted one
+        ("extends: cas\nmetrics: []\nname: x\nmetrics: []\n", None,
+         r"profile.yaml: line 4: key 'metrics' appears twice in one mapping"),
+        ("extends: base.yaml\nname: x\n", "synonyms: []\nunits: []\nsynonyms: []\n",
+         r"base.yaml: line 3: key 'synonyms' appears twice"),  # in a base
+        ("name: x\nentities:\n  - {code: A, code: B}\n", None, r"line 3: key 'code' appears twice"),
+    ],
+)  # fmt: skip
+def test_a_key_written_twice_is_an_error_not_a_silent_replacement(
+    tmp_path: Path, profile: str, base: str | None, message: str
+) -> None:
+    (tmp_path / "profile.yaml").write_text(profile, "utf-8")
+    if base is not None:
+        (tmp_path / "base.yaml").write_text(base, "utf-8")
+    with pytest.raises(ProfileError, match=message):
+        load_profile(tmp_path / "profile.yaml")
