@@ -12,6 +12,7 @@ from docx import Document
 from openpyxl import Workbook
 
 from ragspine.ingestion.company import CompanyNames, company_names, english_name, legal_variants
+from ragspine.ingestion.draft import draft, render
 from ragspine.profile import load_profile
 from ragspine.readers import FileContent, TextBlock
 from tests.cli import invoke
@@ -221,3 +222,19 @@ def test_an_english_name_loses_its_legal_form() -> None:
     assert english_name("JINYU BIO-TECHNOLOGY CO.，LTD.") == "Jinyu Bio-Technology"
     assert english_name("Kweichow Moutai Co., Ltd.") == "Kweichow Moutai"
     assert CompanyNames(short="样例", code="688001").aliases() == ["样例", "688001"]
+
+
+def test_a_drafted_name_another_listed_company_holds_is_left_out() -> None:
+    # 中远海运 is 中远海运控股's name without 控股, and part of 中远海运发展's and 中远海运特种运输's
+    report = FileContent(
+        Path("601919.pdf"),
+        blocks=[
+            TextBlock("page=1,para=1", "公司代码：601919 公司简称：中远海控"),
+            TextBlock("page=4,para=2", "公司的中文名称 中远海运控股股份有限公司"),
+        ],
+    )
+    drafted = draft(report, [])
+    assert drafted.aliases == ["中远海控", "中远海运控股股份有限公司", "中远海运控股", "601919",
+                               "本公司", "公司"]  # fmt: skip
+    assert drafted.left_out == ["中远海运"] and drafted.entity_code == "CO_601919"
+    assert '# left out: "中远海运", part of another listed company\'s name' in render(drafted)
