@@ -34,8 +34,9 @@ def draft_command(report: Path, statements: tuple[Path, ...], base: str) -> None
 
     The report's first pages give the company's names (公司代码, 公司简称, 公司的中文名称, 公司的
     外文名称); its statements, and each STATEMENTS workbook's sheets, are mapped through the
-    base: the years with figures become the coverage and each statement row that names nothing
-    becomes a commented candidate, with where it was seen. Redirect it to a file
+    base: the years most line items have figures for become the coverage (a line item with other
+    years gets its own), and each statement row that names nothing becomes a commented
+    candidate, with where it was seen. Redirect it to a file
     (`> profile.yaml`), edit, then `ragspine profile check`.
     """
     from ragspine.ingestion.draft import draft, render

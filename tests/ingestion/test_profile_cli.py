@@ -225,7 +225,7 @@ def test_an_english_name_loses_its_legal_form() -> None:
 
 
 def test_a_drafted_name_another_listed_company_holds_is_left_out() -> None:
-    # 中远海运 is 中远海运控股's name without 控股, and part of 中远海运发展's and 中远海运特种运输's
+    # 中远海运 is 中远海运控股 without 控股, and part of 中远海运发展's and 中远海运特种运输's names
     report = FileContent(
         Path("601919.pdf"),
         blocks=[
