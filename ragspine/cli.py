@@ -5,7 +5,6 @@ from __future__ import annotations
 import signal
 import sys
 import warnings
-from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,9 @@ from ragspine.cli_options import (
     live_options,
     profile_option,
     provider_option,
+)
+from ragspine.cli_options import (
+    page_progress as _page_progress,
 )
 from ragspine.evals.run.cli import live_from
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
@@ -301,22 +303,6 @@ def worker(
         click.echo("stopped", err=True)
 
 
-def _page_progress() -> Callable[[str, int, int], None]:
-    """Pages read of pages, on stderr: rewritten in place on a terminal; in a log, the first page
-    and the last (a log shows which file a long read is on without a line per page)."""
-    last: dict[str, int] = {}
-
-    def show(name: str, done: int, total: int) -> None:
-        step = max(total // 20, 1)
-        live = sys.stderr.isatty()
-        if done == total or (done - last.get(name, 0) >= step if live else done == 1):
-            last[name] = done
-            end = "\n" if done == total else "\r"
-            click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)
-
-    return show
-
-
 DEMO_QUESTIONS = (
     "中国内地FY2024的REVENUE是多少",
     "中国内地FY2025的REVENUE是多少",
@@ -361,12 +347,13 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
+    from ragspine.ingestion.cli_profile import profile_group
     from ragspine.service.cli import faq
     from ragspine.service.cli_keys import keys
     from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
-    for command in (serve, keys, faq):
+    for command in (serve, keys, faq, profile_group):
         main.add_command(command)
 
 

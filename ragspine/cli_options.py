@@ -22,6 +22,7 @@ limit) this ``--timeout``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -170,3 +171,19 @@ def live_options(command: F) -> F:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def page_progress() -> Callable[[str, int, int], None]:
+    """Pages read of pages, on stderr: rewritten in place on a terminal; in a log, the first page
+    and the last (a log shows which file a long read is on without a line per page)."""
+    last: dict[str, int] = {}
+
+    def show(name: str, done: int, total: int) -> None:
+        step = max(total // 20, 1)
+        live = sys.stderr.isatty()
+        if done == total or (done - last.get(name, 0) >= step if live else done == 1):
+            last[name] = done
+            end = "\n" if done == total else "\r"
+            click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)
+
+    return show

@@ -38,7 +38,8 @@ DEMO_PROFILE = "acme.yaml"
 
 
 def load_profile(path: str | Path | None = None) -> DomainProfile:
-    """Load and validate a profile; ``None`` loads the packaged ACME demo profile."""
+    """Load and validate a profile; ``None`` loads the packaged ACME demo profile. A profile that
+    says ``extends: cas`` is laid over that base first (``profile.extends``)."""
     if path is None:
         name = f"<package>/ragspine/profile/{DEMO_PROFILE}"
         text = resources.files("ragspine.profile").joinpath(DEMO_PROFILE).read_text("utf-8")
@@ -50,12 +51,18 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
             raise ProfileError(f"{name}: profile file not found") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ProfileError(f"{name}: cannot read profile: {exc}") from exc
+    from ragspine.profile.extends import DuplicateKey, resolve, safe_load
+
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
+    except DuplicateKey as exc:
+        raise ProfileError(f"{name}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
+
+    data = resolve(data, name, None if path is None else Path(path))  # extends: cas
     try:
         profile = DomainProfile.model_validate(data)
     except ValidationError as exc:

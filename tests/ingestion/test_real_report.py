@@ -10,6 +10,7 @@ that figure), while the workbook, taken from the 2019 report, has 46,385,827.27.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,17 +35,8 @@ pytestmark = pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/
 
 
 @pytest.fixture(scope="module", params=sorted(COMPANIES))
-def ingested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[type-arg]
-    name = request.param
-    report = REALWORLD / COMPANIES[name][0]
-    folder = tmp_path_factory.mktemp(name)
-    db, corpus = folder / "facts.db", folder / "chunks.db"
-    profile = EXAMPLES / name / "profile.yaml"
-    out = invoke(
-        "ingest", str(report), "--db", str(db), "--corpus", str(corpus),
-        "--profile", str(profile),
-    )  # fmt: skip
-    return {"name": name, "out": out, "db": db, "corpus": corpus, "profile": profile}
+def ingested(request: pytest.FixtureRequest, real_report: Callable[[str], dict]) -> dict:  # type: ignore[type-arg]
+    return real_report(request.param)
 
 
 def _ask(ingested: dict, question: str) -> Ran:  # type: ignore[type-arg]
