@@ -21,6 +21,7 @@ from ragspine.cli_options import (
     live_options,
     profile_option,
     provider_option,
+    say,
 )
 from ragspine.cli_options import (
     page_progress as _page_progress,
@@ -60,7 +61,7 @@ def _one_line(message: Warning | str, category: type[Warning], *_: object, **__:
 @clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @profile_option()
-@faq_option("a FAQ cache: a vetted item answers first, as over HTTP [default: none]")
+@faq_option("a FAQ cache: a vetted item answers first, as over HTTP")
 @click.option("--json", "as_json", is_flag=True, help="print the answer record as JSON")
 @live_options
 @known_errors
@@ -79,10 +80,11 @@ def ask(
 ) -> None:
     """Answer QUESTION, with the source of every number and passage."""
     from ragspine.agent.question import validate_question
-    from ragspine.engine import Engine
+    from ragspine.engine import Engine, profile_override
 
     question = validate_question(question)  # before anything is opened
     live = live_from(live_flags)
+    say(profile_override(db, profile))
     with Engine.open(db, corpus, profile=profile, provider=provider, live=live, faq=faq) as engine:
         result = engine.ask(
             question, reference_date=_to_date(reference_date), clearance=clearance, rerank=rerank
@@ -100,8 +102,8 @@ def ask(
 
 
 @main.command()
-@db_option()
-@corpus_option()
+@db_option(config=False)
+@corpus_option(config=False)
 @known_errors
 def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically).
@@ -129,21 +131,22 @@ def facts() -> None:
 @facts.command("load")
 @click.argument("csv_file", type=click.Path(path_type=Path))
 @db_option()
-@profile_option("check codes and units against this profile [default: the ACME demo]")
+@profile_option("check codes and units against this profile; the store remembers it")
 @known_errors
 def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     """Add the facts in CSV_FILE to the fact table: all of them, or none if one is bad."""
     from ragspine.engine import load_facts
 
-    n, total = load_facts(csv_file, db, profile=profile)
-    click.echo(f"loaded {n} facts from {csv_file}; {total} facts in {db}")
+    done = load_facts(csv_file, db, profile=profile)
+    say(done.note)
+    click.echo(f"loaded {done.loaded} facts from {csv_file}; {done.total} facts in {db}")
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @corpus_option()
 @db_option()
-@profile_option("maps table rows to metrics [default: the ACME demo]")
+@profile_option("maps table rows to metrics; the store remembers it")
 @click.option(
     "--sensitivity",
     type=LEVEL,
@@ -169,12 +172,13 @@ def ingest(
     changes nothing, and neither does one over a limit (--max-*: size, pages, a zip's inflated
     size and ratio, seconds to read; each file is read in a child process killed at the limit).
     """
+    from ragspine.engine import fill_profile
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
-    from ragspine.profile import load_profile
+    from ragspine.profile.stored import GivenProfile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
 
-    prof = load_profile(profile)
+    given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
     progress = _page_progress()
 
     def show(r: FileReport) -> None:
@@ -192,6 +196,8 @@ def ingest(
     with ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
+        prof, note = fill_profile(facts, given)
+        say(note)
         report = ingest_paths_all(
             list(paths),
             chunks=chunks,
@@ -219,7 +225,7 @@ def ingest(
 )
 @corpus_option()
 @db_option()
-@profile_option("maps table rows to metrics [default: the ACME demo]")
+@profile_option("maps table rows to metrics; the store remembers it")
 @click.option("--once", is_flag=True, help="ingest what is there, then exit")
 @click.option(
     "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
@@ -250,10 +256,11 @@ def worker(
     1 when it could not (another worker, a store or the index not writable: the file under way
     stays in the inbox).
     """
+    from ragspine.engine import fill_profile
     from ragspine.errors import RagSpineError
     from ragspine.ingestion.pipeline import FileReport
     from ragspine.ingestion.worker import Worker, inbox_lock
-    from ragspine.profile import load_profile
+    from ragspine.profile.stored import GivenProfile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
 
@@ -269,10 +276,12 @@ def worker(
     def stopped(exc: RagSpineError) -> None:
         click.echo(f"error: {exc} (trying again in {interval:g} s)", err=True)
 
-    prof = load_profile(profile)  # a bad profile creates no store
+    given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
     with inbox_lock(inbox), ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
+        prof, note = fill_profile(facts, given)
+        say(note)
         w = Worker(
             inbox,
             chunks,
@@ -319,8 +328,8 @@ DEMO_QUESTIONS = (
 
 
 @main.command()
-@db_option()
-@corpus_option()
+@db_option(config=False)
+@corpus_option(config=False)
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),

@@ -107,6 +107,20 @@ def test_answers_cite_the_reports_page_table_row_and_column(ingested: dict) -> N
         assert "不在本系统的覆盖范围内" in other.stdout and "元(来源" not in other.stdout
 
 
+def test_asked_without_profile_the_store_answers_for_its_own_company(ingested: dict) -> None:  # type: ignore[type-arg]
+    """`ingest --profile` stored the profile: a user who leaves it out gets the company's answer,
+    not 「…」不在本系统的覆盖范围内 from the ACME demo's."""
+    question, answer = {
+        "jinyu": ("金宇生物2019年的货币资金是多少?", "货币资金:1,108,509,231.31 元"),
+        "sifang": ("四方科技2019年的营业收入是多少元?", "营业收入:1,175,301,034.32 元"),
+    }[ingested["name"]]
+    out = invoke(
+        "ask", question, "--db", str(ingested["db"]), "--corpus", str(ingested["corpus"]),
+    )  # fmt: skip
+    assert answer in out.stdout and "不在本系统的覆盖范围内" not in out.stdout
+    assert out.stderr == ""
+
+
 @pytest.mark.parametrize(
     ("text", "refused"),
     [
