@@ -220,7 +220,8 @@ def unnamed_quantity(
 
 # How many (多少, 几) and a classifier: what follows is what the figure counts or measures;
 # the verb of the count is written right before it (卖出了, 接待).
-_COUNTING = re.compile(r"(?:多少|几)\s*(?:[个名家位种类项笔次件台辆瓶箱份张款只头批]\s*)?")
+_CLASSIFIERS = "个名家位种类项笔次件台辆瓶箱份张款只头批杯罐盒包袋支条"
+_COUNTING = re.compile(rf"(?:多少|几)\s*(?:[{_CLASSIFIERS}]\s*)?")
 _COUNTED = re.compile(_COUNTING.pattern.replace("\\s*", "") + "$")
 _VERB_GAP = re.compile(r"\s*(?:了|过)?\s*")
 

@@ -9,6 +9,7 @@ import pytest
 
 from ragspine.agent.counts import count_matches
 from ragspine.agent.subjects import HELD
+from ragspine.engine import Engine
 from ragspine.profile import DomainProfile, default_profile
 from tests.agent.asking import ask, found
 from tests.agent.parsing import parse_for
@@ -168,3 +169,31 @@ def test_a_name_in_a_relative_clause_is_said_with_its_head(
     intent = parse_for("jy", question, jy)
     assert [s.name for s in intent.subjects if s.kind != "quantity"] == names
     assert [s.stem for s in intent.subjects][:1] == ["中国农业大学"]  # held to its own words
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("ACME 2024年在台湾卖出了多少咖啡?", "咖啡"),  # a product the profile does not know
+        ("ACME 2024年在台湾卖出了多少杯咖啡?", "咖啡"),  # its classifier is no part of it
+        ("ACME 2024年一共卖出了多少香港啤酒?", "香港啤酒"),  # a product named after a region
+    ],
+)  # fmt: skip
+def test_a_sell_verb_with_an_object_asks_for_the_object_never_revenue(
+    demo: Engine, question: str, name: str
+) -> None:
+    result = ask(demo, question)
+    assert found(result) == [], result.answer  # never Taiwan's or Hong Kong's revenue
+    assert f"「{name}」" in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "台湾2024年卖了多少万美元?",  # a unit of money after 多少: revenue
+        "香港2024年一共卖了多少呢?",  # a particle: revenue
+        "台湾2023年卖了多少钱?",  # money itself
+    ],
+)  # fmt: skip
+def test_a_sell_verb_asking_money_is_still_revenue(demo: Engine, question: str) -> None:
+    assert found(ask(demo, question)) == ["REVENUE"]
