@@ -44,6 +44,7 @@ from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.report_text import share_subject
+from ragspine.agent.residue_names import qualifier_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
@@ -59,7 +60,6 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subject_residue import unknown_qualifier
 from ragspine.agent.subjects import (
     COMPANY,
     Subject,
@@ -194,7 +194,7 @@ def parse_intent(
     )
     beyond = out_of_scope(question, prof)
     if unknown and beyond is None:  # another company: said as such
-        blocking = _qualifier(text, index, question, scan, explained, reading.spans)
+        blocking = qualifier_subject(text, index, question, scan, explained, reading.spans, home)
         if blocking and read_as_variant(reading, (blocking.start, blocking.end), text, prof):
             blocking = None  # same-branch sales growth: a quantity's name, not a part's
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
@@ -265,7 +265,9 @@ def parse_intent(
     if declined is None and not metrics and blocking is None and not narrative_cue:
         when = bool(find_periods(text, ref))  # What was Hong Kong's GMROI in 2024: a figure
         other = unsupported or partner
-        declined, unnamed_at = unnamed_name(text, index, question, scan, explained, other, when)
+        declined, unnamed_at = unnamed_name(
+            text, index, question, scan, explained, other, when, home
+        )
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -349,24 +351,6 @@ def _possessed(text: str, m: AliasMatch, home: str) -> bool:
     whole of a share (the company owns every figure of its fact table)."""
     around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
     return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None
-
-
-def _qualifier(
-    text: str,
-    index: list[int],
-    question: str,
-    scan: list[tuple[str, AliasMatch]],
-    explained: list[tuple[int, int]],
-    spans: list[tuple[str, int, int]],
-) -> Subject | None:
-    """An unknown subject qualifying the metric (``subject_residue``), as a strong subject."""
-    named = [(m.start, m.end) for k, m in scan if k == "entities"]
-    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
-    found = unknown_qualifier(text, [(s, e) for _, s, e in spans], explained, named, channels)
-    if found is None:
-        return None
-    name = original_words(question, index, found)
-    return Subject(name, compact(text[found[0] : found[1]]), found[0], found[1], True)
 
 
 class RuleIntentParser:

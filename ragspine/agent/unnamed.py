@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ragspine.agent.intent_text import original_words
+from ragspine.agent.noun_phrases import with_region
 from ragspine.agent.question_cues import asks_figure
 from ragspine.agent.subject_residue import name_pieces, unnamed_quantity
 from ragspine.agent.subject_words import COMMON_EN, folded_span
@@ -29,10 +30,12 @@ def unnamed_name(
     explained: list[Span],
     other: str | None,
     when: bool,
+    home: str,
 ) -> tuple[str | None, Span | None]:
     """The name (the question's words) and its span in the folded ``text``, or (None, None).
     ``other``: a line or partner already named (no quantity to name); ``when``: a period is
-    named."""
+    named. A region glued before the name is part of it (卖出了多少台灣啤酒: not 啤酒 alone;
+    ``noun_phrases.with_region``)."""
     whose = any(k == "entities" for k, _ in scan)
     if other or not asks_figure(text, whose_or_when=whose or when):
         return None, None
@@ -40,6 +43,7 @@ def unnamed_name(
     found = unnamed_quantity(text, explained, channels) or _acronym(question, index, explained)
     if found is None:
         return None, None
+    found = with_region(text, found, scan, home)
     return "".join(original_words(question, index, p) for p in name_pieces(text, found)), found
 
 
