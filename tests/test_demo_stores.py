@@ -126,3 +126,11 @@ def test_ci_and_the_baselines_name_the_stores_the_make_target_builds(
     assert (given["db"], given["corpus"]) == (db, corpus)
     options = yaml.safe_load((baseline / "run.json").read_text("utf-8"))["options"]
     assert (options["db"], options["corpus"]) == (db, corpus)
+
+
+def test_a_missing_store_says_where_the_demo_is(tmp_path: Path) -> None:
+    """The default store is the user's: a newcomer who built the demo is told how to reach it."""
+    out = run("ask", "香港2023年的营收是多少?", cwd=tmp_path)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("error: fact database not found: data/fact_metric.db (")
+    assert "ragspine fixtures" in out.stderr and "RAGSPINE_HOME=data/demo" in out.stderr
