@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-DB ?= data/fact_metric.db
+# Every store a target builds is the demo's, under data/demo/ (each folder laid out as a
+# RAGSPINE_HOME); data/fact_metric.db and data/chunks.db, the CLI's defaults, are yours.
+DEMO := data/demo
+DB ?= $(DEMO)/facts.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
 	evals-meaning evals-meaning-fresh meaning-realworld drafted-realworld audit audit-fresh bless demo compare-demo serve bench clean
@@ -18,11 +21,12 @@ help:
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
 	@echo "make serve     the HTTP service on the demo data (POST /v1/ask; docs at /docs)"
-	@echo "make fixtures  build the demo fact store ($(DB))"
+	@echo "make fixtures  build the demo stores in $(DEMO)/ (never your data/ stores)"
 	@echo "make audit     run the adversarial pack against the guard and the audit"
 	@echo "make audit-fresh  the held-out scripted attacks (evals/adversarial/fresh_attacks.yaml), measured"
 	@echo "make bench     run the benchmarks"
-	@echo "make bless     make reports/latest the new eval baseline"
+	@echo "make bless     make reports/latest (a link to the newest run) the new eval baseline"
+	@echo "make clean     remove .venv, $(DEMO)/ and every run kept in reports/runs/"
 
 # pip's and setuptools' own chatter goes to a log, shown only if the install fails.
 $(STAMP): pyproject.toml
@@ -58,7 +62,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-CORPUS ?= data/chunks.db
+CORPUS ?= $(DEMO)/chunks.db
+# Each eval run gets its own folder, reports/runs/<UTC time>-<name>, kept (prune by hand); the
+# --latest link (RUN, JY_RUN, …) is moved to it, so the previous run stays for a before/after.
 RUN ?= reports/latest
 
 fixtures: $(STAMP)
@@ -69,15 +75,14 @@ fixtures: $(STAMP)
 evals: evals-acme evals-jinyu
 
 evals-acme: fixtures
-	rm -rf $(RUN)
-	$(BIN)/ragspine eval run --golden golden --out $(RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden golden --name acme --latest $(RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval diff evals/baseline $(RUN)
 	$(BIN)/ragspine eval gate --baseline evals/baseline --current $(RUN) --thresholds evals/thresholds.yaml
 
 # The real-company example: 金宇生物 (600201), its profile, facts, 2020 report and real questions.
 JY := examples/jinyu
-JY_DB ?= data/jinyu/fact_metric.db
-JY_CORPUS ?= data/jinyu/chunks.db
+JY_DB ?= $(DEMO)/jinyu/facts.db
+JY_CORPUS ?= $(DEMO)/jinyu/chunks.db
 JY_RUN ?= reports/jinyu
 
 fixtures-jinyu: $(STAMP)
@@ -87,8 +92,7 @@ fixtures-jinyu: $(STAMP)
 		--profile $(JY)/profile.yaml --sensitivity PUBLIC
 
 evals-jinyu: fixtures-jinyu
-	rm -rf $(JY_RUN)
-	$(BIN)/ragspine eval run --golden $(JY)/golden --profile $(JY)/profile.yaml --out $(JY_RUN) \
+	$(BIN)/ragspine eval run --golden $(JY)/golden --profile $(JY)/profile.yaml --latest $(JY_RUN) \
 		--db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/ragspine eval diff $(JY)/baseline $(JY_RUN)
 	$(BIN)/ragspine eval gate --baseline $(JY)/baseline --current $(JY_RUN) \
@@ -103,11 +107,10 @@ MEANING_ACME_RUN ?= reports/meaning-acme
 MEANING_JY_RUN ?= reports/meaning-jinyu
 
 evals-meaning: fixtures fixtures-jinyu
-	rm -rf $(MEANING_ACME_RUN) $(MEANING_JY_RUN)
-	$(BIN)/ragspine eval run --golden evals/meaning/acme --out $(MEANING_ACME_RUN) \
+	$(BIN)/ragspine eval run --golden evals/meaning/acme --latest $(MEANING_ACME_RUN) \
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning/jinyu --profile $(JY)/profile.yaml \
-		--out $(MEANING_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_suites $(MEANING_ACME_RUN) $(MEANING_JY_RUN)
 
 # Fresh held-out questions for issue 27 (evals/meaning_fresh/: acme.yaml on the ACME demo,
@@ -132,45 +135,40 @@ MEANING_FRESH7_ACME_RUN ?= reports/meaning-fresh7-acme
 MEANING_FRESH7_JY_RUN ?= reports/meaning-fresh7-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
-	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) \
-		$(MEANING_FRESH2_JY_RUN) $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) \
-		$(MEANING_FRESH4_ACME_RUN) $(MEANING_FRESH4_JY_RUN) $(MEANING_FRESH5_ACME_RUN) \
-		$(MEANING_FRESH5_JY_RUN) $(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN) \
-		$(MEANING_FRESH7_ACME_RUN) $(MEANING_FRESH7_JY_RUN)
-	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --out $(MEANING_FRESH_ACME_RUN) \
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --latest $(MEANING_FRESH_ACME_RUN) \
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_2/acme.yaml \
-		--out $(MEANING_FRESH2_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH2_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_2/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH2_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH2_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_3/acme.yaml \
-		--out $(MEANING_FRESH3_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH3_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_3/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH3_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH3_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_4/acme.yaml \
-		--out $(MEANING_FRESH4_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH4_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_4/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH4_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH4_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH4_ACME_RUN) $(MEANING_FRESH4_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_5/acme.yaml \
-		--out $(MEANING_FRESH5_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH5_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_5/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH5_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH5_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH5_ACME_RUN) $(MEANING_FRESH5_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_6/acme.yaml \
-		--out $(MEANING_FRESH6_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH6_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_6/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH6_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH6_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_7/acme.yaml \
-		--out $(MEANING_FRESH7_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+		--latest $(MEANING_FRESH7_ACME_RUN) --db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_7/jinyu.yaml --profile $(JY)/profile.yaml \
-		--out $(MEANING_FRESH7_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+		--latest $(MEANING_FRESH7_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH7_ACME_RUN) $(MEANING_FRESH7_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
@@ -185,7 +183,7 @@ meaning-realworld: fixtures-jinyu
 # questions moved onto 金宇生物 2020: how many each answers, where they differ. Measured, not
 # gated. Each question's two readings go to reports/drafted-realworld/readings.jsonl.
 REALWORLD := ../shared/realworld
-DRAFT_JY := data/jinyu-drafted
+DRAFT_JY := $(DEMO)/jinyu-drafted
 
 drafted-realworld: fixtures-jinyu
 	rm -rf $(DRAFT_JY) && mkdir -p $(DRAFT_JY)
@@ -225,15 +223,15 @@ bless: $(STAMP)
 # sloppy one). The first run records into reports/compare-demo/cassettes; later runs replay it
 # (no call, not a byte of the folder changed, though the fixtures are built again).
 compare-demo: fixtures
-	$(BIN)/python -m tests.fakes.compare_demo --out reports/compare-demo
+	$(BIN)/python -m tests.fakes.compare_demo --out reports/compare-demo --db $(DB) --corpus $(CORPUS)
 
 # The HTTP service on the demo data (OpenAPI at http://127.0.0.1:8000/docs). The first time, a
-# demo key is made (printed once; only its hash is kept in data/keys.yaml) and the demo's vetted
-# FAQ items are imported.
+# demo key is made (printed once; only its hash is kept in $(DEMO)/keys.yaml) and the demo's
+# vetted FAQ items are imported (into $(DEMO)/faq.db: your keys and FAQ cache are not touched).
 serve: fixtures
-	@test -f data/keys.yaml || $(BIN)/ragspine keys new demo --clearance INTERNAL --file data/keys.yaml
-	@test -f data/faq.db || $(BIN)/ragspine faq import ragspine/demo/faq.yaml --faq data/faq.db
-	$(BIN)/ragspine serve --db $(DB) --corpus $(CORPUS) --keys data/keys.yaml --faq data/faq.db --docs
+	@test -f $(DEMO)/keys.yaml || $(BIN)/ragspine keys new demo --clearance INTERNAL --file $(DEMO)/keys.yaml
+	@test -f $(DEMO)/faq.db || $(BIN)/ragspine faq import ragspine/demo/faq.yaml --faq $(DEMO)/faq.db
+	$(BIN)/ragspine serve --db $(DB) --corpus $(CORPUS) --keys $(DEMO)/keys.yaml --faq $(DEMO)/faq.db --docs
 
 demo: fixtures
 	$(BIN)/ragspine demo --db $(DB) --corpus $(CORPUS)
@@ -242,7 +240,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) data reports/latest $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
+	rm -rf $(VENV) $(DEMO) reports/runs $(RUN) $(JY_RUN) $(MEANING_ACME_RUN) $(MEANING_JY_RUN) \
 		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN) \
 		$(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) $(MEANING_FRESH4_ACME_RUN) \
 		$(MEANING_FRESH4_JY_RUN) $(MEANING_FRESH5_ACME_RUN) $(MEANING_FRESH5_JY_RUN) \

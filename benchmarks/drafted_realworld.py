@@ -129,11 +129,11 @@ def report(hand: list[dict[str, Any]], drafted: list[dict[str, Any]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.drafted_realworld")
     parser.add_argument("--hand", nargs=3, metavar=("PROFILE", "DB", "CORPUS"), default=[
-        str(ROOT / "examples" / "jinyu" / "profile.yaml"), "data/jinyu/fact_metric.db",
-        "data/jinyu/chunks.db"])  # fmt: skip
+        str(ROOT / "examples" / "jinyu" / "profile.yaml"), "data/demo/jinyu/facts.db",
+        "data/demo/jinyu/chunks.db"])  # fmt: skip
     parser.add_argument("--drafted", nargs=3, metavar=("PROFILE", "DB", "CORPUS"), default=[
-        "data/jinyu-drafted/profile.yaml", "data/jinyu-drafted/facts.db",
-        "data/jinyu-drafted/chunks.db"])  # fmt: skip
+        "data/demo/jinyu-drafted/profile.yaml", "data/demo/jinyu-drafted/facts.db",
+        "data/demo/jinyu-drafted/chunks.db"])  # fmt: skip
     parser.add_argument("--questions", default=str(REALWORLD / "questions_labelled_1000.jsonl"))
     parser.add_argument("--limit", type=int, default=None, help="the first N questions only")
     parser.add_argument("--out", default=None, help="write each question's two readings (JSONL)")

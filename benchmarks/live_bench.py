@@ -36,7 +36,7 @@ sys.stdin.read()
 
 
 def run(quick: bool) -> list[Row]:
-    db = ROOT / "data" / "fact_metric.db"
+    db = ROOT / "data" / "demo" / "facts.db"
     if not db.is_file():
         return [info_row("live", "skipped", f"no {db}: run `make fixtures` first")]
     server = subprocess.Popen(

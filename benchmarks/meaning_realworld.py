@@ -219,8 +219,8 @@ def report(measured: Measured) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.meaning_realworld")
-    parser.add_argument("--db", default="data/jinyu/fact_metric.db")
-    parser.add_argument("--corpus", default="data/jinyu/chunks.db")
+    parser.add_argument("--db", default="data/demo/jinyu/facts.db")
+    parser.add_argument("--corpus", default="data/demo/jinyu/chunks.db")
     parser.add_argument("--profile", default=str(JINYU / "profile.yaml"))
     parser.add_argument("--questions", default=str(REALWORLD / "questions_labelled_1000.jsonl"))
     parser.add_argument("--formulas", default=str(REALWORLD / "formulas.tsv"))

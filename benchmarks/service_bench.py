@@ -29,7 +29,7 @@ QUESTIONS = {
 
 
 def run(quick: bool) -> list[Row]:
-    db, corpus = ROOT / "data" / "fact_metric.db", ROOT / "data" / "chunks.db"
+    db, corpus = ROOT / "data" / "demo" / "facts.db", ROOT / "data" / "demo" / "chunks.db"
     if not db.is_file():
         return [info_row("service", "skipped", f"no {db}: run `make fixtures` first")]
     with tempfile.TemporaryDirectory() as tmp:

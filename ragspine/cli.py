@@ -102,11 +102,12 @@ def ask(
 
 
 @main.command()
-@db_option(config=False)
-@corpus_option(config=False)
+@db_option(demo=True)
+@corpus_option(demo=True)
 @known_errors
 def fixtures(db: Path, corpus: Path) -> None:
-    """Build the ACME demo fact store and document corpus (each replaced atomically).
+    """Build the ACME demo fact store and document corpus (each replaced atomically), in
+    data/demo/ apart from your own stores: RAGSPINE_HOME=data/demo points commands at it.
 
     The demo's decks and workbook are written as real .pptx/.xlsx files beside the database
     (demo_files/) and the fact store is built by ingesting them. They are the same bytes on
@@ -328,8 +329,8 @@ DEMO_QUESTIONS = (
 
 
 @main.command()
-@db_option(config=False)
-@corpus_option(config=False)
+@db_option(demo=True)
+@corpus_option(demo=True)
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),

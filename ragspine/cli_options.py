@@ -1,8 +1,8 @@
 """The options several commands share, declared once: each with its environment variable and
 its default, so a command that takes one takes it the same way and the variable works for it too.
 
-    --db            RAGSPINE_DB            data/fact_metric.db
-    --corpus        RAGSPINE_CORPUS        data/chunks.db
+    --db            RAGSPINE_DB            data/fact_metric.db (the demo's: data/demo/facts.db)
+    --corpus        RAGSPINE_CORPUS        data/chunks.db (the demo's: data/demo/chunks.db)
     --profile       RAGSPINE_PROFILE       the one the fact store remembers, else the ACME demo's
     --faq           RAGSPINE_FAQ           none (``faq`` commands: data/faq.db)
     --clearance     RAGSPINE_CLEARANCE     INTERNAL
@@ -16,7 +16,8 @@ its default, so a command that takes one takes it the same way and the variable 
 
 A flag on the command line wins over its variable; an empty variable counts as unset. Between
 the variable and the built-in default come ragspine.toml and RAGSPINE_HOME (``store_config``):
-the stores' paths are named once, for every command but the demo's (``config=False``). The
+the stores' paths are named once, for every command but the demo's (``demo=True``: its own
+stores, ``data/demo/``, never the user's). The
 cassette options are one run's and have no variable. ``keys new --clearance`` (the clearance a
 new key carries) is not this ``--clearance`` and never comes from the environment: a shell's
 ``RAGSPINE_CLEARANCE`` must not mint a RESTRICTED key. Nor is ``serve --timeout`` (its HTTP
@@ -40,31 +41,37 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_DB = Path("data/fact_metric.db")
 DEFAULT_CORPUS = Path("data/chunks.db")
+# The ACME demo's stores (`fixtures`, `demo`), apart from the user's: a folder laid out as a
+# RAGSPINE_HOME, so `RAGSPINE_HOME=data/demo` points every command at the demo.
+DEMO_HOME = Path("data/demo")
+DEMO_DB = DEMO_HOME / HOME_FILES["db"]
+DEMO_CORPUS = DEMO_HOME / HOME_FILES["corpus"]
 
 LEVEL = click.Choice(LEVELS)  # a sensitivity or a clearance: PUBLIC, INTERNAL or RESTRICTED
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-def db_option(*, config: bool = True) -> Callable[[F], F]:
-    """``config=False``: the built-in default, never ragspine.toml's or RAGSPINE_HOME's (the demo
-    builder replaces its store whole, so it must never land on a store the user named)."""
+def db_option(*, demo: bool = False) -> Callable[[F], F]:
+    """``demo=True``: the demo's own store (data/demo/), never the user's default, ragspine.toml's
+    or RAGSPINE_HOME's (the demo builder replaces its store whole, so it must never land on a
+    store the user fills)."""
     return click.option(
         "--db",
         type=_FILE,
-        default=store_default("db", DEFAULT_DB) if config else DEFAULT_DB,
-        show_default=shown_default("db", DEFAULT_DB) if config else True,
+        default=DEMO_DB if demo else store_default("db", DEFAULT_DB),
+        show_default=True if demo else shown_default("db", DEFAULT_DB),
         envvar="RAGSPINE_DB",
         show_envvar=True,
         help="the fact store (SQLite)",
     )
 
 
-def corpus_option(*, config: bool = True) -> Callable[[F], F]:
+def corpus_option(*, demo: bool = False) -> Callable[[F], F]:
     return click.option(
         "--corpus",
         type=_FILE,
-        default=store_default("corpus", DEFAULT_CORPUS) if config else DEFAULT_CORPUS,
-        show_default=shown_default("corpus", DEFAULT_CORPUS) if config else True,
+        default=DEMO_CORPUS if demo else store_default("corpus", DEFAULT_CORPUS),
+        show_default=True if demo else shown_default("corpus", DEFAULT_CORPUS),
         envvar="RAGSPINE_CORPUS",
         show_envvar=True,
         help="the document chunk store (its index beside it); missing: document questions say so",

@@ -154,13 +154,14 @@ def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
     assert (
         built.returncode == 0 and "demo facts" in built.stdout and "demo documents" in built.stdout
     )
-    assert (tmp_path / "data" / "chunks.db").is_file()  # the default corpus, beside the cwd
+    assert (tmp_path / "data" / "demo" / "chunks.db").is_file()  # the demo's corpus, in the cwd
     again = run("fixtures", "--db", str(db), cwd=tmp_path)  # rebuilding replaces, never duplicates
     assert again.returncode == 0 and again.stdout == built.stdout
     out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
     assert out.returncode == 0 and out.stdout.startswith("查不到:中国内地 FY2025 收入")
     # Issue 3's done-when: the number with its source, then an attribution citing the MD&A.
-    why = run("ask", "--db", str(db), "为什么中国内地FY2024收入下降?", cwd=tmp_path)
+    why = run("ask", "--db", str(db), "--corpus", "data/demo/chunks.db",
+              "为什么中国内地FY2024收入下降?", cwd=tmp_path)  # fmt: skip
     number, attribution = why.stdout.split("\n\n归因分析:\n")
     assert number.startswith("中国内地 FY2024 收入:1,320 百万美元(来源:ACME_FY2024_Review.pptx")
     assert "(来源:ACME_FY2024_MDA.md section=" in attribution.split("\n")[0]

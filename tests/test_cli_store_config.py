@@ -157,8 +157,8 @@ def test_a_bad_ragspine_toml_is_one_error_line_naming_the_file(
 
 
 def test_the_demo_never_uses_the_configured_stores(tmp_path: Path) -> None:
-    """`fixtures` replaces its store whole: it and `demo` keep data/…, whatever the config."""
+    """`fixtures` replaces its store whole: it and `demo` keep data/demo/…, whatever the config."""
     cwd, home = folders(tmp_path)
     out = run("demo", cwd=cwd, env={"RAGSPINE_HOME": str(home)})
     assert out.returncode == 1
-    assert out.stderr.startswith("error: fact database not found: data/fact_metric.db")
+    assert out.stderr.startswith("error: fact database not found: data/demo/facts.db")

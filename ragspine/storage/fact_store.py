@@ -116,7 +116,10 @@ class FactStore(SqliteStore):
 
     MIGRATIONS = MIGRATIONS_PACKAGE
     KIND = "fact database"
-    HOW_TO_BUILD = "build the demo one with `ragspine fixtures`"
+    HOW_TO_BUILD = (
+        "fill it with `ragspine ingest` or `facts load`; or build the demo, `ragspine fixtures`, "
+        "and point at it with RAGSPINE_HOME=data/demo"
+    )
 
     # -- writes ----------------------------------------------------------------------------
     def insert_facts(self, facts: Iterable[Fact]) -> int:

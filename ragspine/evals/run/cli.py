@@ -23,7 +23,8 @@ from ragspine.cli_options import (
     provider_option,
     say,
 )
-from ragspine.errors import RagSpineError
+from ragspine.errors import RagSpineError, RecordError
+from ragspine.evals.run.latest import check_link, new_run_folder, point_latest
 
 
 def live_from(kwargs: dict[str, Any]) -> Any:
@@ -48,7 +49,21 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="run folder [default: reports/<run id>]",
+    help="run folder [default: reports/run-<UTC time>; with --name or --latest, "
+    "reports/runs/<UTC time>-NAME]",
+)
+@click.option(
+    "--name",
+    default=None,
+    help="a new run's folder is reports/runs/<UTC time>-NAME, its own: a later run never reuses "
+    "or deletes it [default: --latest's name]",
+)
+@click.option(
+    "--latest",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="once the run's report is written, this symbolic link (e.g. reports/latest) points at "
+    "its folder, replaced atomically; a folder found there is moved beside the run's, kept",
 )
 @click.option(
     "--filter",
@@ -104,21 +119,26 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
     from ragspine.evals.report.markdown import headline_text
     from ragspine.evals.run.finish import finish_run
     from ragspine.evals.run.progress import RunProgress
-    from ragspine.evals.run.records import RESULTS_FILE, CaseResult, RecordError, iter_results
+    from ragspine.evals.run.records import RESULTS_FILE, CaseResult, iter_results
     from ragspine.evals.run.runner import RunOptions, run_eval
 
     resume_dir, retry_dir = kwargs.pop("resume_dir"), kwargs.pop("retry_dir")
     max_error_rate, concurrency = kwargs.pop("max_error_rate"), kwargs.pop("concurrency")
-    budget = kwargs.pop("budget")
+    budget, name, latest = kwargs.pop("budget"), kwargs.pop("name"), kwargs.pop("latest")
     live = live_from(kwargs)
     try:
         if resume_dir and retry_dir:
             raise RecordError("--resume and --retry-errors: give one run folder, not both")
+        if latest is not None:
+            check_link(latest)
         folder = resume_dir or retry_dir
         if folder is not None:
+            if name is not None:
+                raise RecordError("--name names a new run's folder; --resume and --retry-errors "
+                                  "continue the one given")  # fmt: skip
             opts = _recorded_options(ctx, folder, kwargs, live, concurrency, budget)
         else:
-            folder = kwargs["out"] or Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
+            folder = _new_folder(kwargs["out"], name, latest)
             opts = RunOptions(
                 golden=kwargs["golden"],
                 out=folder,
@@ -168,13 +188,15 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
             for progress in shown:
                 progress.close()
         summary = finish_run(opts.out)
+        moved = point_latest(latest, opts.out) if latest is not None else None
     except RagSpineError as exc:
         fail(exc)
     except KeyboardInterrupt:
         saved = sum(1 for _ in iter_results(opts.out)) if (opts.out / RESULTS_FILE).exists() else 0
+        again = f" --latest {latest}" if latest is not None else ""  # the link moves then
         click.echo(
             f"\ninterrupted: {saved} results are saved in {opts.out}; "
-            f"resume with: ragspine eval run --resume {opts.out}",
+            f"resume with: ragspine eval run --resume {opts.out}{again}",
             err=True,
         )
         main = threading.main_thread()
@@ -187,6 +209,9 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
         sys.exit(130)
     click.echo(headline_text(summary))
     click.echo(f"run: {opts.out} (report.md, report.html, results.jsonl, summary.json, junit.xml)")
+    if latest is not None:
+        say(moved)
+        click.echo(f"latest: {latest} -> {opts.out}")
     if record.status == "stopped":
         cost = summary.cost or {}
         spent = cost.get("paid_usd", cost.get("usd")) or 0.0
@@ -208,6 +233,20 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
             err=True,
         )
         sys.exit(1)
+
+
+def _new_folder(out: Path | None, name: str | None, latest: Path | None) -> Path:
+    """A new run's folder: --out; else, named (--name, or --latest's name), its own under
+    reports/runs/ (``latest``); else reports/run-<UTC time>, as before runs were kept."""
+    if out is not None and name is not None:
+        raise RecordError("--out and --name: give one (--name makes reports/runs/<time>-NAME)")
+    if out is not None:
+        return out
+    if name is not None:
+        return new_run_folder(name)
+    if latest is not None:
+        return new_run_folder(latest.name)
+    return Path("reports") / f"run-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
 
 
 def _fail_on_strict_misses(out: Path, cases: int, shown: int = 10) -> None:
@@ -267,7 +306,6 @@ def _recorded_options(
     variable) must say the same."""
     from click.core import ParameterSource
 
-    from ragspine.evals.run.records import RecordError
     from ragspine.evals.run.runner import options_of
 
     opts = options_of(folder, concurrency=concurrency, budget=budget)

@@ -50,7 +50,10 @@ class ChunkStore(SqliteStore):
 
     MIGRATIONS = MIGRATIONS_PACKAGE
     KIND = "chunk store"
-    HOW_TO_BUILD = "build the demo corpus with `ragspine fixtures`, or `ragspine ingest` files"
+    HOW_TO_BUILD = (
+        "`ragspine ingest` files; or build the demo, `ragspine fixtures`, and point at it with "
+        "RAGSPINE_HOME=data/demo"
+    )
 
     # -- documents ---------------------------------------------------------------------------
     def content_hash(self, doc_id: str) -> str | None:
