@@ -38,6 +38,7 @@ from ragspine.agent.modifiers import (
     rate_asked,
     yoy_how_much,
 )
+from ragspine.agent.period_spans import every_year, parts_ranked
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
@@ -69,6 +70,7 @@ from ragspine.agent.subjects import (
     outside_persons,
 )
 from ragspine.agent.sums import with_sums
+from ragspine.agent.thresholds import threshold_asked
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
@@ -132,6 +134,7 @@ def parse_intent(
     cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
     points = points_asked(text)  # 比集团高几个百分点: two entities' levels, not a change
     points = None if points and any(s <= points.start() < e for (s, e), _ in versus) else points
+    points = None if threshold_asked(text) else points  # 距离50%还有几个百分点: the level
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c < e for s, e in named) for c, _ in cues
     )
@@ -238,7 +241,9 @@ def parse_intent(
     moved = change or reading.change
     if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
-    periods = base_of_growth(periods, reading.metrics, text, prof)
+    periods = base_of_growth(periods, reading.metrics, text, prof, moved)
+    if not moved:  # 2019年到2021年的趋势, 哪个季度最高: every period of the set
+        periods = parts_ranked(text, every_year(text, matches, periods))
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
         entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole

@@ -1,0 +1,74 @@
+"""Issue 27, round 7, derived and arithmetic phrasings read by class:
+
+1. a growth's pace compared across two periods (增速比2020年放缓了多少个百分点): both growths and
+   their difference, never the later growth with the other year read as its base;
+2. a distance to a threshold the user writes (距离50%的警戒线还有多少个百分点): the one period's
+   level, never a change against the year before;
+3. a range of years asked without a change (2019年到2021年…的变化趋势): every year in it;
+4. which quarter (half) of a year had the highest X: every quarter (half) of that year.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.profile import DomainProfile
+from ragspine.profile.periods import Period
+from tests.agent.parsing import parse_for
+
+
+def _fy(*years: int) -> list[Period]:
+    return [Period("FY", str(y)) for y in years]
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metric", "periods", "change"),
+    [
+        # a growth's pace, in points: both years' growths, compared
+        ("jy", "金宇生物2021年营业收入增速比2020年放缓了多少个百分点?", "REVENUE_GROWTH",
+         _fy(2021, 2020), True),
+        # the same without 百分点: 放缓了多少 still asks how the growth moved
+        ("jy", "金宇生物2021年营业收入增速比2020年放缓了多少?", "REVENUE_GROWTH", _fy(2021, 2020),
+         True),
+        # negative: the year after 相比 is the growth's base when no change is asked
+        ("jy", "金宇生物2021年营业收入相比2020年的增长率是多少?", "REVENUE_GROWTH", _fy(2021),
+         False),
+        # a distance to the user's threshold: the level, never a change
+        ("jy", "金宇生物2020年末的资产负债率距离50%的警戒线还有多少个百分点?", "DEBT_TO_ASSETS",
+         _fy(2020), False),
+        # the same asked in English
+        ("jy", "How many percentage points below 50% was Jinyu's debt-to-assets ratio at the end "
+         "of 2020?", "DEBT_TO_ASSETS", _fy(2020), False),
+        # negative: points against another year are a change
+        ("jy", "金宇生物2020年末的资产负债率比2019年末高多少个百分点?", "DEBT_TO_ASSETS",
+         _fy(2020, 2019), True),
+        # a trend over a range of years: every year, the middle one too
+        ("jy", "金宇生物2019年到2021年净利率的变化趋势如何?", "NET_MARGIN", _fy(2019, 2020, 2021),
+         False),
+        # negative: a change over a range is between its two ends
+        ("jy", "金宇生物2019-2021年净利润增长了多少?", "NET_PROFIT", _fy(2019, 2021), True),
+        # negative: two years written as a list are those two
+        ("jy", "金宇生物2019年和2021年的净利率是多少?", "NET_MARGIN", _fy(2019, 2021), False),
+        # which quarter had the highest: every quarter of the year
+        ("demo", "Which quarter of 2024 brought ACME Group its highest gross profit?",
+         "GROSS_PROFIT", [Period("Q", f"2024Q{n}") for n in (1, 2, 3, 4)], False),
+        # which half: both halves
+        ("demo", "Which half of 2024 had ACME Group's highest revenue?", "REVENUE",
+         [Period("H", "2024H1"), Period("H", "2024H2")], False),
+        # negative: a quarter named is that quarter alone
+        ("demo", "What was ACME Group's gross profit in the fourth quarter of 2024?",
+         "GROSS_PROFIT", [Period("Q", "2024Q4")], False),
+    ],
+)  # fmt: skip
+def test_derived_phrasings_ask_these_periods(
+    which: str,
+    question: str,
+    metric: str,
+    periods: list[Period],
+    change: bool,
+    jy: DomainProfile,
+) -> None:
+    parsed = parse_for(which, question, jy)
+    assert parsed.metrics == [metric]
+    assert parsed.periods == periods
+    assert parsed.change is change
