@@ -13,6 +13,7 @@ from datetime import date
 from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
+from ragspine.agent.claimed import claimed_rate, without_hearsay
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
@@ -99,6 +100,7 @@ def parse_intent(
     ref = reference_date or date.today()
     # Hi …, Many thanks: no part asked; ,在内地访客回流的带动下,: why, never whose figure
     raw, question = question, without_circumstances(asked_part(question, prof))
+    question = without_hearsay(question)  # 有人说…,这个说法对吗: the claim, not who made it
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -138,7 +140,7 @@ def parse_intent(
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c < e for s, e in named) for c, _ in cues
     )
-    rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
+    rate = rate_asked(text) or claimed_rate(text)  # 增长了百分之多少 / 增长了15%吗: a growth rate
     change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity

@@ -72,3 +72,27 @@ def test_derived_phrasings_ask_these_periods(
     assert parsed.metrics == [metric]
     assert parsed.periods == periods
     assert parsed.change is change
+
+
+@pytest.mark.parametrize(
+    ("question", "metrics"),
+    [
+        # a claimed growth to check, after a hearsay lead: the held growth rate, no subject
+        ("有人說香港2024年的收入增長了15%,這個說法對嗎?", ["REVENUE_YOY"]),
+        # the same claim asked as a yes/no question in English
+        ("Did Hong Kong's revenue grow 15% in 2024?", ["REVENUE_YOY"]),
+        # heard, then checked
+        ("I heard Hong Kong's revenue rose by 15% in 2024, is that right?", ["REVENUE_YOY"]),
+        # negative: a stated growth with no check asked is a premise, never read as the rate
+        ("香港2024年收入增长了15%,净利润是多少?", ["REVENUE", "NET_PROFIT"]),
+        # negative: no claimed number, the level
+        ("香港2024年的收入是多少?", ["REVENUE"]),
+    ],
+)  # fmt: skip
+def test_a_claimed_growth_asks_the_held_rate(
+    question: str, metrics: list[str], jy: DomainProfile
+) -> None:
+    parsed = parse_for("demo", question, jy)
+    assert parsed.metrics == metrics
+    assert parsed.unknown_subject is None
+    assert parsed.periods == _fy(2024)
