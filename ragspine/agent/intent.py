@@ -39,6 +39,7 @@ from ragspine.agent.modifiers import (
     rate_asked,
     yoy_how_much,
 )
+from ragspine.agent.per_amount import per_amount_spans
 from ragspine.agent.period_spans import every_year, parts_ranked
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
@@ -143,6 +144,7 @@ def parse_intent(
     rate = rate_asked(text) or claimed_rate(text)  # 增长了百分之多少 / 增长了15%吗: a growth rate
     change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
+    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount_spans(text))]
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)

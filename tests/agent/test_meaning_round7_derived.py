@@ -96,3 +96,27 @@ def test_a_claimed_growth_asks_the_held_rate(
     assert parsed.metrics == metrics
     assert parsed.unknown_subject is None
     assert parsed.periods == _fy(2024)
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metrics"),
+    [
+        # net profit per 100 dollars of revenue: the net margin
+        ("demo", "香港2024年每100美元收入能留下多少美元净利润?", ["NET_MARGIN"]),
+        # gross profit per 100 dollars of revenue: the gross margin
+        ("demo", "香港2024年每100美元收入能带来多少美元毛利?", ["GROSS_MARGIN"]),
+        # R&D spent per yuan of net profit earned: the profile's R&D-to-profit ratio
+        ("jy", "金宇生物2020年每賺1元淨利潤,要花多少元研發費用?", ["RD_TO_PROFIT"]),
+        # negative: a ratio of that shape the profile lacks is declined, never either level
+        ("jy", "金宇生物2020年每1元营业收入要花多少元销售费用?", []),
+        # negative: per store is a per-unit of a count, not an amount
+        ("demo", "香港2024年每家门店的收入是多少?", ["REVENUE_PER_STORE"]),
+    ],
+)  # fmt: skip
+def test_a_ratio_per_amount_of_its_denominator(
+    which: str, question: str, metrics: list[str], jy: DomainProfile
+) -> None:
+    parsed = parse_for(which, question, jy)
+    assert parsed.metrics == metrics
+    assert parsed.unknown_subject is None
+    assert bool(parsed.declined) is not bool(metrics)
