@@ -4,7 +4,8 @@
 多少: the answer is the change between two periods (both sourced levels and their difference),
 never one level. A change is asked by
 
-- a change verb asked as an amount: 增长 / 增加 / 减少 / 下降 / 上涨 / 下跌 … (了)多少; how much
+- a change verb asked as an amount: 增长 / 增加 / 减少 / 下降 / 上涨 / 下跌 … (了)多少, and a
+  growth's pace: 增速放缓 / 加快了多少, how much did growth slow / accelerate; how much
   did / has / was … grow, rise, fall, go up, go down, climb, shrink, decrease …; by how much;
 - a change named as a noun: the change / increase / decrease / rise / fall / drop / decline /
   gain / jump / reduction in X; 增加额 / 增长额 / 减少额 / 增量 / 减量 / 变动额 / 变化额 / 增减额;
@@ -32,13 +33,14 @@ Span = tuple[int, int]
 
 _VERBS_ZH = (
     r"增长|增加|减少|下降|下滑|变化|变动|上升|提高|提升|降低|上涨|下跌|增减|缩减|缩水|扩大|回落|"
-    r"减|增|涨|跌"
+    r"放缓|放慢|加快|加速|减速|减|增|涨|跌"
 )
 _VERBS_EN = (  # verb forms only: "how much was the gain on disposal" asks a line item
     r"grow|grew|grown|increase[sd]?|decrease[sd]?|fall|fell|fallen|decline[sd]?|drop(?:ped)?|"
     r"change[sd]?|rise|risen|rose|(?:go|goes|gone|went)\s+(?:up|down)|climb(?:ed)?|jump(?:ed)?|"
     r"shrink|shrank|shrunk|slip(?:ped)?|slide|slid|surge[sd]?|soar(?:ed)?|plunge[sd]?|"
-    r"tumble[sd]?|gained|expanded|widen(?:ed)?|narrow(?:ed)?|reduced?|improved?|deteriorated?"
+    r"tumble[sd]?|gained|expanded|widen(?:ed)?|narrow(?:ed)?|reduced?|improved?|deteriorated?|"
+    r"slow(?:ed)?|decelerated?|accelerated?"
 )
 _CUES = re.compile(
     rf"(?:{_VERBS_ZH})了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|(?<![多少])[多少]了多少|"

@@ -13,6 +13,7 @@ from datetime import date
 from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
+from ragspine.agent.claimed import claimed_rate, without_hearsay
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
@@ -38,6 +39,8 @@ from ragspine.agent.modifiers import (
     rate_asked,
     yoy_how_much,
 )
+from ragspine.agent.per_amount import per_amount_spans
+from ragspine.agent.period_spans import every_year, parts_ranked
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
@@ -69,6 +72,7 @@ from ragspine.agent.subjects import (
     outside_persons,
 )
 from ragspine.agent.sums import with_sums
+from ragspine.agent.thresholds import threshold_asked
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
@@ -97,6 +101,7 @@ def parse_intent(
     ref = reference_date or date.today()
     # Hi …, Many thanks: no part asked; ,在内地访客回流的带动下,: why, never whose figure
     raw, question = question, without_circumstances(asked_part(question, prof))
+    question = without_hearsay(question)  # 有人说…,这个说法对吗: the claim, not who made it
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -132,12 +137,14 @@ def parse_intent(
     cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
     points = points_asked(text)  # 比集团高几个百分点: two entities' levels, not a change
     points = None if points and any(s <= points.start() < e for (s, e), _ in versus) else points
+    points = None if threshold_asked(text) else points  # 距离50%还有几个百分点: the level
     change = any(  # 同店销售增长是多少 names a metric; 收入增长是多少 asks how it moved
         not any(s <= c < e for s, e in named) for c, _ in cues
     )
-    rate = rate_asked(text)  # 增长了百分之多少, by what percentage: a growth rate, not levels
+    rate = rate_asked(text) or claimed_rate(text)  # 增长了百分之多少 / 增长了15%吗: a growth rate
     change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
+    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount_spans(text))]
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
@@ -238,7 +245,9 @@ def parse_intent(
     moved = change or reading.change
     if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
-    periods = base_of_growth(periods, reading.metrics, text, prof)
+    periods = base_of_growth(periods, reading.metrics, text, prof, moved)
+    if not moved:  # 2019年到2021年的趋势, 哪个季度最高: every period of the set
+        periods = parts_ranked(text, every_year(text, matches, periods))
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
         entities = [e for e in entities if e != prof.home_entity_code]  # 香港占集团: the whole

@@ -35,10 +35,12 @@ def listed(matches: list[AliasMatch], text: str) -> bool:
 
 
 def base_of_growth(
-    periods: list[Period], metrics: list[str], text: str, prof: DomainProfile
+    periods: list[Period], metrics: list[str], text: str, prof: DomainProfile, moved: bool = False
 ) -> list[Period]:
-    """2024年收入相比2023年的增长率: the year before is the growth's base, not a second growth."""
-    if len(periods) != 2 or not metrics or not _AGAINST.search(text):
+    """2024年收入相比2023年的增长率: the year before is the growth's base, not a second growth.
+    Where a change is asked (``moved``: 2021年增速比2020年放缓了多少个百分点) the other year is the
+    other growth's: both growths and their difference, never one growth."""
+    if len(periods) != 2 or not metrics or moved or not _AGAINST.search(text):
         return periods
     growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
     first, second = periods

@@ -22,6 +22,7 @@ from ragspine.agent.modifier_base import (
     SHARE,
     Modifier,
 )
+from ragspine.agent.per_amount import per_amount_ratio
 from ragspine.agent.ratios import ratio_after, share_after
 from ragspine.agent.sub_items import sub_item_after, sub_item_before
 from ragspine.agent.windows import window_at
@@ -294,7 +295,7 @@ def modifier_at(
         g = _GROWTH_BEFORE.search(text, floor, lead)
         if g and not change:
             return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
-    r = ratio_after(text, m, metrics)
+    r = per_amount_ratio(text, m, metrics) or ratio_after(text, m, metrics)  # 每100元Y…多少X
     if r is not None:
         return r
     share = share_after(text, m, metrics)
