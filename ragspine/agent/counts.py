@@ -3,9 +3,10 @@
 The profile's count metrics give the nouns (门店数 → 门店, number of stores → store); a count
 every company may be asked for (stores, employees) that the profile does not hold is a quantity
 to decline, by its shipped name (门店数). "新开多少家门店" and "how many new stores" are openings,
-another quantity: not matched. A retailer's doors and 网点 are its stores (how many doors,
-有多少个网点): the trade's words for points of sale. A count noun written before an outside
-body's head word is that body's attributive (员工工会有多少名会员: the union's members), never the count.
+another quantity: not matched. A retailer's doors and 网点 are its stores (how many
+doors, 有多少个网点): the trade's words for points of sale. A count noun written before an
+outside body's head word is that body's attributive (员工工会有多少名会员: the union's
+members), never the count.
 """
 
 from __future__ import annotations
