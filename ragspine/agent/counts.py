@@ -3,8 +3,10 @@
 The profile's count metrics give the nouns (门店数 → 门店, number of stores → store); a count
 every company may be asked for (stores, employees) that the profile does not hold is a quantity
 to decline, by its shipped name (门店数). "新开多少家门店" and "how many new stores" are openings,
-another quantity: not matched. A count noun written before an outside body's head word is that
-body's attributive (员工工会有多少名会员: the union's members), never the count.
+another quantity: not matched. A retailer's doors and 网点 are its stores (how many
+doors, 有多少个网点): the trade's words for points of sale. A count noun written before an
+outside body's head word is that body's attributive (员工工会有多少名会员: the union's
+members), never the count.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
 
 # Counts every company may be asked for; a profile that holds none answers "not held".
 _SHIPPED_COUNTS = {
-    "STORE_COUNT": ({"门店", "店铺", "分店", "店"}, {"store", "shop", "outlet"}),
+    "STORE_COUNT": ({"门店", "店铺", "分店", "店", "网点"}, {"store", "shop", "outlet", "door"}),
     "EMPLOYEES": ({"员工", "职工", "雇员"}, {"employee"}),
 }
 

@@ -51,6 +51,7 @@ from ragspine.agent.residue_names import qualifier_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
+from ragspine.agent.self_corrections import without_retracted
 from ragspine.agent.slots import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
@@ -105,6 +106,7 @@ def parse_intent(
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
+    text = without_retracted(text, ref, glossary)  # 去年,哦不对,是2023年: 2023 is asked
     read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
     scan = as_written(glossary.scan(text), text, question, index, prof)  # OP, never op / OPEN
     taken = [(m.start, m.end) for _, m in scan]

@@ -13,6 +13,9 @@ from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
+from ragspine.profile.anchored_years import anchored_years
+from ragspine.profile.month_ranges import MonthRun, covered, month_runs
+
 FY = "FY"
 HALF = "H"
 QUARTER = "Q"
@@ -242,6 +245,13 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
         if raw:
             taken.append(m.span())
             found.append(PeriodMatch(None, m.start(), m.end(), raw=raw.upper()))
+    for year in anchored_years(folded):  # 2021年的上一年度: 2020, never a year before today's
+        taken.append((year.start, year.end))
+        found.append(PeriodMatch(_fy(year.year), year.start, year.end, raw=year.raw))
+    for run in month_runs(folded):  # 2024年10-12月: the quarter; 2-4月: no held period
+        if not any(run.start < e and s < run.end for s, e in taken):
+            taken.append((run.start, run.end))
+            found.append(PeriodMatch(_of_months(run), run.start, run.end, raw=run.raw))
     for pattern, handler in _RULES:
         for m in pattern.finditer(folded):
             start, end = m.span()
@@ -251,6 +261,15 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
             found.append(PeriodMatch(handler(m, reference_date), start, end, raw=m.group()))
     found.sort(key=lambda pm: pm.start)
     return tuple(_same_part(_fill_years(found, reference_date), folded))
+
+
+def _of_months(run: MonthRun) -> Period | None:
+    """The held period a run of months covers exactly, its year unset when none is written."""
+    kind = covered(run)
+    year = _NO_YEAR if run.year is None else run.year
+    if kind is None:
+        return None
+    return _fy(year) if kind[0] == FY else (_half if kind[0] == HALF else _quarter)(year, kind[1])
 
 
 # "2023年同期", "the same period of 2023": the year's part the question names elsewhere.
@@ -288,15 +307,16 @@ def _fill_years(found: list[PeriodMatch], ref: date) -> list[PeriodMatch]:
     for pm in found:
         p = pm.period
         if p is not None and p.year == _NO_YEAR:
-            n = int(p.period[5])
+            n = int(p.period[5]) if p.period_type != FY else 1
             if last_year is not None:
                 year, assumed = last_year, False
             elif pm.raw == "上半年":
                 year, assumed = ref.year, False
             else:
-                months = 3 if p.period_type == QUARTER else 6
+                months = {QUARTER: 3, HALF: 6}.get(p.period_type, 12)
                 year, assumed = (ref.year if ref.month > months * n else ref.year - 1), True
             period = _quarter(year, n) if p.period_type == QUARTER else _half(year, n)
+            period = _fy(year) if p.period_type == FY else period  # 1-12月: the whole year
             pm = PeriodMatch(period, pm.start, pm.end, pm.raw, year_assumed=assumed)
         elif p is not None:
             last_year = p.year
