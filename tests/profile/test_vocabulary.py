@@ -169,9 +169,7 @@ def test_a_synonym_of_a_quantity_the_demo_lacks_is_that_quantity_not_a_metric_in
 def test_a_line_of_another_definition_is_not_the_real_companys_nearest_metric(
     text: str, code: str
 ) -> None:
-    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [
-        ("quantity", code)
-    ]
+    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [("quantity", code)]
 
 
 @pytest.mark.parametrize(
@@ -183,9 +181,7 @@ def test_a_line_of_another_definition_is_not_the_real_companys_nearest_metric(
     ],
 )  # fmt: skip
 def test_the_held_lines_keep_their_names(text: str, code: str) -> None:
-    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [
-        ("metrics", code)
-    ]
+    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [("metrics", code)]
 
 
 def test_a_profile_that_names_its_operating_profit_ebit_keeps_it() -> None:
