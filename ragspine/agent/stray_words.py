@@ -19,8 +19,8 @@ Harmless beside a metric, measured on evals/meaning, evals/meaning_fresh* and th
 suites: function words and auxiliaries (was, did, in, of), words that say what of the figure is
 shown (figure, number, amount, total, level, data, trend), the report's own basis (reported,
 consolidated, total, overall, annual), and verbs that ask how it moved or stood (grow, fall,
-reach, come, stand), inflected verbs (-ed, -ing) and verbs a metric is the subject or object of
-(exceed, sell): a clause, not a name. A word right after a name the parser read (the ACME app
+reach, come, stand), a rank asked (highest, top), inflected verbs (-ed, -ing) and verbs a
+metric is the subject or object of (exceed, sell): a clause, not a name. A word right after a name the parser read (the ACME app
 revenue) is that name's word, read by ``subject_residue``; after a possessive (Jinyu's direct
 sales) it is ours. Chinese is not read here: its words are not spaced, and the qualifier rules
 (``subject_residue``) read the characters glued before a metric.
@@ -44,8 +44,9 @@ def _words(listed: str) -> frozenset[str]:
 
 
 _WORD = r"[a-z][a-z&]*(?:-[a-z]+)*"
-_BEFORE = re.compile(rf"(?<![a-z'’-])({_WORD})\s+$")
-_AFTER = re.compile(rf"\s+({_WORD})(?![a-z'’-])")
+# A whole word only: never the tail of a code (ACME_KR) or a number (FY2024).
+_BEFORE = re.compile(rf"(?<![\w'’-])({_WORD})\s+$")
+_AFTER = re.compile(rf"\s+({_WORD})(?![\w'’-])")
 
 # Function words, auxiliaries, question words: they carry no quantity of their own.
 _FUNCTION = _words(
@@ -82,6 +83,8 @@ _HARMLESS = _words(
     y-o-y year-on-year year-over-year growth margin margins ratio rate
     """
 )
+# A rank asked of the metric (the highest revenue): read by ``ranks``, no other quantity.
+_RANKS = _words("highest lowest largest smallest biggest best worst top greatest least")
 # Verbs a metric is the subject or object of: a clause, not a word of the metric's name.
 _VERBS = _words(
     """
@@ -109,7 +112,7 @@ def _after_name(text: str, at: int, explained: Sequence[Span]) -> bool:
 def _stray(word: str) -> bool:
     """A content word: no function word, no harmless or verb word, no inflected verb (-ed,
     -ing: revenue edged up, growing sales)."""
-    known = word in _FUNCTION or word in _HARMLESS or word in _VERBS
+    known = word in _FUNCTION or word in _HARMLESS or word in _VERBS or word in _RANKS
     return not known and not re.search(r"(?:ed|ing)$", word)
 
 

@@ -64,6 +64,10 @@ def test_a_person_or_a_glued_name_is_an_unknown_subject(
         # a region's alias in capitals, at the sentence's start, or after a function word
         ("acme", "What was revenue in Southeast Asia in 2024?", "REVENUE"),
         ("acme", "Hong Kong revenue in 2024?", "REVENUE"),
+        # a rank asked of the metric
+        ("acme", "Which region had the highest revenue in 2024?", "REVENUE"),
+        # the tail of an entity code is no word of the metric's name
+        ("acme", "What was ACME_KR revenue in FY2024?", "REVENUE"),
     ],
 )  # fmt: skip
 def test_a_harmless_word_beside_the_metric_keeps_it(
