@@ -18,12 +18,12 @@ makes the phrase another quantity or another subject:
 Harmless beside a metric, measured on evals/meaning, evals/meaning_fresh* and the shipped golden
 suites: function words and auxiliaries (was, did, in, of), words that say what of the figure is
 shown (figure, number, amount, total, level, data, trend), the report's own basis (reported,
-consolidated, total, overall, annual), and verbs that ask how it moved or stood (grow, fall,
-reach, come, stand), a rank asked (highest, top), inflected verbs (-ed, -ing) and verbs a
-metric is the subject or object of (exceed, sell): a clause, not a name. A word right after a name the parser read (the ACME app
-revenue) is that name's word, read by ``subject_residue``; after a possessive (Jinyu's direct
-sales) it is ours. Chinese is not read here: its words are not spaced, and the qualifier rules
-(``subject_residue``) read the characters glued before a metric.
+consolidated, total, overall, annual), and verbs that ask how it moved or stood (grow, fall, reach,
+come, stand), a rank asked (highest, top), inflected verbs (-ed, -ing) and verbs a metric is the
+subject or object of (exceed, sell): a clause, not a name. A word right after a name the parser read
+(the ACME app revenue) is that name's word, read by ``subject_residue``; after a possessive (Jinyu's
+direct sales) it is ours. Chinese is not read here: its words are not spaced, and the qualifier
+rules (``subject_residue``) read the characters glued before a metric.
 """
 
 from __future__ import annotations
