@@ -64,6 +64,12 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine.agent.stray_words import (
+    glued_entity,
+    glued_subject,
+    spans_of,
+    stray_metric_phrase,
+)
 from ragspine.agent.subjects import (
     COMPANY,
     Subject,
@@ -193,6 +199,7 @@ def parse_intent(
         spans = {pm.period for pm in find_periods(text, ref) if pm.period is not None}
         operands = max(len(read), len(named_entities), len(spans))  # 是2022年的多少倍: two levels
         loose = unexplained(text, read, explained, counts, ratios, operands)
+        loose = loose or stray_metric_phrase(text, read, explained)  # turnover rent
         if loose is not None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
@@ -206,6 +213,7 @@ def parse_intent(
         blocking = qualifier_subject(text, index, question, scan, explained, reading.spans, home)
         if blocking and read_as_variant(reading, (blocking.start, blocking.end), text, prof):
             blocking = None  # same-branch sales growth: a quantity's name, not a part's
+        blocking = blocking or glued_subject(text, index, question, scan, explained, reading.spans)
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
@@ -279,6 +287,9 @@ def parse_intent(
         declined, unnamed_at = unnamed_name(
             text, index, question, scan, explained, other, when, home
         )
+        glued = glued_entity(text, question, index, spans_of(scan, "entities"), explained)
+        if declined and glued:  # how much did ACME spend on sea freight: the name, whole
+            declined, unnamed_at = original_words(question, index, glued), glued
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None

@@ -183,6 +183,10 @@ def _content(word: str) -> bool:
     return len(word) > 2 and word not in COMMON_EN and word not in _FRAME_EN
 
 
+# Between two content words of one name: nothing, or "of" and the qualifiers a name may hold.
+_OF_JOIN = re.compile(r"\s*|\s+of\s+(?:(?:net|gross|operating|total)\s+)*")
+
+
 def unnamed_quantity(
     text: str, explained: Sequence[Span], channels: Sequence[Span], *, generic: bool = False
 ) -> Span | None:
@@ -208,10 +212,10 @@ def unnamed_quantity(
     else:
         words = [m for m in _EN_WORD.finditer(rest) if _content(m.group())]
         runs = [m.span() for m in words]
-        if runs:  # adjacent content words are one phrase (online customer count)
-            first = runs[0]
+        if runs:  # adjacent content words are one phrase (online customer count), and
+            first = runs[0]  # so is a head with its "of" complement (degree of operating leverage)
             for s, e in runs[1:]:
-                if text[first[1] : s].strip() == "":
+                if _OF_JOIN.fullmatch(text, first[1], s):
                     first = (first[0], e)
             lead = _LAST_WORD.search(rest[: first[0]])
             while lead and lead.group(1) in _QUALIFIER_EN:  # net promoter score: the whole name

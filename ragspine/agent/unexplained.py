@@ -59,7 +59,7 @@ Span = tuple[int, int]
 
 _WORDS = re.compile(
     r"控股股东|实际控制人|母公司|子公司|大股东|股东|产品线?|业务线?|板块|分部|品类|"
-    r"(?<![a-z])(?:parent\s+company|subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?|"
+    r"(?<![a-z])(?:parent[\s-]+company|subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?|"
     r"segment|product\s+line|cards?)(?![a-z])|"
     r"平均|月均|年均|日均|季均|周均|均值|中位数|每月|每个月|每季度?|每天|每日|每周|"
     r"标准差|方差|极差|离散系数|变异系数|最大值|最小值|众数|"
@@ -90,7 +90,7 @@ _MULTIPLE_WORDS = re.compile(r"倍|(?<![a-z])times(?![a-z])")
 # (兽用疫苗产品的毛利率, the co-branded credit card's revenue): named by the party or the part,
 # with the words before it up to what the question names otherwise.
 _PARTY = re.compile(
-    r"控股股东|实际控制人|母公司|子公司|大股东|股东|(?<![a-z])(?:parent\s+company|"
+    r"控股股东|实际控制人|母公司|子公司|大股东|股东|(?<![a-z])(?:parent[\s-]+company|"
     r"subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?)(?![a-z])"
 )
 _PART = re.compile(

@@ -152,3 +152,39 @@ def test_a_synonym_of_a_quantity_the_demo_lacks_is_that_quantity_not_a_metric_in
     assert [(k, m.code) for k, m in glossary_for(default_profile()).scan("r&d intensity")] == [
         ("quantity", "RD_INTENSITY")
     ]
+
+
+# A shipped group holds exact synonyms only: a line with another definition is its own group,
+# so a profile that lacks it declines it by name, never with the nearest line's figure.
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("gearing ratio", "GEARING"),  # borrowings over equity, not liabilities over assets
+        ("leverage ratio", "GEARING"),  # debt over equity (or EBITDA): never debt-to-assets
+        ("debt-to-equity ratio", "GEARING"),
+        ("息税前利润", "EBIT"),  # total profit plus interest: not 营业利润 (after finance costs)
+        ("EBIT", "EBIT"),
+    ],
+)  # fmt: skip
+def test_a_line_of_another_definition_is_not_the_real_companys_nearest_metric(
+    text: str, code: str
+) -> None:
+    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [("quantity", code)]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("资产负债率", "DEBT_TO_ASSETS"),  # the held ratio keeps its own names
+        ("debt-to-asset ratio", "DEBT_TO_ASSETS"),
+        ("营业利润", "OPERATING_PROFIT"),
+    ],
+)  # fmt: skip
+def test_the_held_lines_keep_their_names(text: str, code: str) -> None:
+    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [("metrics", code)]
+
+
+def test_a_profile_that_names_its_operating_profit_ebit_keeps_it() -> None:
+    # the demo declares EBIT an alias of its operating profit: the profile wins
+    scan = glossary_for(default_profile()).scan(fold("EBIT"))
+    assert [(k, m.code) for k, m in scan] == [("metrics", "OPERATING_PROFIT")]
