@@ -51,16 +51,40 @@ def db_option() -> Callable[[F], F]:
     )
 
 
-def corpus_option() -> Callable[[F], F]:
+def corpus_option(*, read: bool = False) -> Callable[[F], F]:
+    """``read``: a command that reads the corpus (``ask``, ``serve``, ``eval run``…). A corpus
+    it is given by name (the flag or RAGSPINE_CORPUS) must exist: a mistyped path is one
+    ``error:`` line and exit 1, never an answer without documents. The default may be absent:
+    a store of facts alone, or a service started before the first ``ingest``, whose engine wires
+    the corpus at the first question after it is built (``Engine.open``)."""
+    if not read:
+        return click.option(
+            "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,
+            envvar="RAGSPINE_CORPUS", show_envvar=True,
+            help="the document chunk store (its index beside it), created if missing",
+        )  # fmt: skip
     return click.option(
-        "--corpus",
-        type=_FILE,
-        default=DEFAULT_CORPUS,
-        show_default=True,
-        envvar="RAGSPINE_CORPUS",
-        show_envvar=True,
-        help="the document chunk store (its index beside it); missing: document questions say so",
-    )
+        "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,
+        envvar="RAGSPINE_CORPUS", show_envvar=True, callback=_named_corpus_exists,
+        help="the document chunk store (its index beside it); one named must exist; the "
+        "default, missing: document questions say there is none",
+    )  # fmt: skip
+
+
+def _named_corpus_exists(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param.name or "corpus")
+    named = source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    if named and not value.is_file():
+        via = "--corpus" if source is ParameterSource.COMMANDLINE else "RAGSPINE_CORPUS"
+        what = "a folder, not a corpus file" if value.is_dir() else "no such corpus"
+        click.echo(
+            f"error: {value}: {what} ({via}); `ragspine ingest FILES --corpus {value}` builds one",
+            err=True,
+        )
+        ctx.exit(1)
+    return value
 
 
 def profile_option(help: str = "domain profile YAML [default: the ACME demo]") -> Callable[[F], F]:
