@@ -61,7 +61,7 @@ def corpus_option(*, read: bool = False) -> Callable[[F], F]:
         return click.option(
             "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,
             envvar="RAGSPINE_CORPUS", show_envvar=True,
-            help="the document chunk store (its index beside it), created if missing",
+            help="the document chunk store (its index beside it)",
         )  # fmt: skip
     return click.option(
         "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,

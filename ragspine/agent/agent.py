@@ -30,7 +30,7 @@ from ragspine.agent.intent import (
     clarify_scope,
 )
 from ragspine.agent.narrative import NarrativeRetriever, run_narrative
-from ragspine.agent.passage_periods import asked_periods
+from ragspine.agent.passage_periods import asked_periods, base_periods
 from ragspine.agent.query_tools import (
     QUERY_METRIC,
     STATUS_FOUND,
@@ -254,7 +254,9 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
         with trace.span("narrative"):
-            narrative = run_narrative(req, facts=results, periods=asked_periods(intent))
+            narrative = run_narrative(
+                req, facts=results, periods=asked_periods(intent), base=base_periods(intent)
+            )
         answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
         sources = sources + [s for s in narrative.sources if s not in sources]
         done.degraded = done.degraded or narrative.degraded

@@ -97,6 +97,7 @@ def run_narrative(
     subjects: Sequence[Subject] = (),
     figure: bool = False,
     periods: Sequence[Period] = (),
+    base: Sequence[Period] = (),
 ) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
@@ -105,7 +106,8 @@ def run_narrative(
     them (``asked.py``): only documents that name each may answer;
     ``figure``: the question asks for a figure, so a name no passage holds is declined by it;
     ``periods``: the periods the question names, which passages are held to (``passage_periods``:
-    another period's passages only when no document of these has any, and then said so)."""
+    another period's passages only when no document of these has any, and then said so);
+    ``base``: the periods a change asked about is measured against, whose passages stay too."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
@@ -116,7 +118,7 @@ def run_narrative(
         # a period's passages may rank below another period's: looked for in a wider pool
         wider = max(pool, RERANK_POOL) if periods else pool
         hits = req.retriever.retrieve(req.question, top_k=wider, clearance=req.clearance)
-    held = by_period(hits, periods, english=in_english(req.question))
+    held = by_period(hits, periods, english=in_english(req.question), base=base)
     if held.code != "unjudged":
         trace.code("period", held.code)
     hits = held.hits[:pool]

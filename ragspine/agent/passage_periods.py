@@ -10,7 +10,8 @@ and that what they say is about their periods. An asked period no document cover
 that is covered, is named too.
 
 A question whose period the reader assumed (a quarter without a year) is not held to it: the
-user did not name it.
+user did not name it. A why-question about a figure (the composite route) keeps the passages of
+the period before each one asked too (a change is measured against it), and says nothing of it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.agent.slots import ParsedIntent
-from ragspine.profile.periods import Period
+from ragspine.profile.periods import Period, previous_period
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.retrieval.doc_periods import as_period, overlaps
 
@@ -50,10 +51,22 @@ def asked_periods(intent: ParsedIntent) -> list[Period]:
     return [p for p in periods if p != intent.assumed_period]
 
 
+def base_periods(intent: ParsedIntent) -> list[Period]:
+    """The periods a why-question about a figure (the composite route's attribution) is measured
+    against: the one before each asked (为什么FY2024收入下降: the FY2023 review speaks of the
+    base). Their documents' passages are kept; no note is said of them."""
+    asked = asked_periods(intent)
+    return [b for b in dict.fromkeys(previous_period(p) for p in asked) if b not in asked]
+
+
 def by_period(
-    hits: Sequence[NarrativeHit], asked: Sequence[Period], *, english: bool
+    hits: Sequence[NarrativeHit],
+    asked: Sequence[Period],
+    *,
+    english: bool,
+    base: Sequence[Period] = (),
 ) -> PeriodCheck:
-    """``hits`` held to ``asked``: see the module's docstring."""
+    """``hits`` held to ``asked`` (and ``base``): see the module's docstring."""
     if not asked or not hits:
         return PeriodCheck(list(hits), code="unjudged")
     periods = {h.doc_id: as_period(h.period) for h in hits}
@@ -61,7 +74,7 @@ def by_period(
         return PeriodCheck(list(hits), code="unjudged")
 
     def of_asked(p: Period | None) -> bool:
-        return p is not None and any(overlaps(p, a) for a in asked)
+        return p is not None and any(overlaps(p, a) for a in (*asked, *base))
 
     known = sorted({p for p in periods.values() if p is not None}, key=lambda p: p.sort_key)
     covered = _labels(known, english)

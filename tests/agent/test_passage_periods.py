@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.agent.passage_periods import by_period
+from ragspine.agent.passage_periods import asked_periods, base_periods, by_period
+from ragspine.agent.slots import ParsedIntent
 from ragspine.profile.periods import FY, QUARTER, Period
 from ragspine.retrieval.base import NarrativeHit
 
@@ -56,3 +57,19 @@ def test_the_note_names_the_periods_in_the_questions_language() -> None:
     assert en.startswith("The documents retrieved cover FY2019, FY2020, and none covers FY2021;")
     part = by_period([_hit("r2020", "FY2020")], [FY2020, FY2021], english=True).note
     assert part == "The documents retrieved cover FY2020; none covers FY2021."
+
+
+def test_a_why_question_keeps_the_base_years_passages_and_says_nothing_of_it() -> None:
+    """为什么FY2024收入下降: the change is measured against FY2023, whose review speaks of it."""
+    intent = ParsedIntent(None, None, Period(FY, "2024"), None, "composite", "q",
+                          periods=[Period(FY, "2024")])  # fmt: skip
+    assert asked_periods(intent) == [Period(FY, "2024")]
+    assert base_periods(intent) == [Period(FY, "2023")]
+    hits = [_hit("r2022", "FY2022"), _hit("r2023", "FY2023"), _hit("r2024", "FY2024")]
+    held = by_period(hits, asked_periods(intent), english=False, base=base_periods(intent))
+    assert [h.doc_id for h in held.hits] == ["r2023", "r2024"] and held.note == ""
+    only_base = by_period(hits[:2], [Period(FY, "2024")], english=False, base=[Period(FY, "2023")])
+    assert only_base.note == "检索到的文档涵盖 FY2022、FY2023,没有涵盖 FY2024 的文档。"
+    assumed = ParsedIntent(None, None, Period(QUARTER, "2025Q1"), None, "narrative", "q",
+                           assumed_period=Period(QUARTER, "2025Q1"))  # fmt: skip
+    assert asked_periods(assumed) == []  # a quarter the user wrote without a year: not held to

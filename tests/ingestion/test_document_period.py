@@ -11,7 +11,8 @@ from pypdf import PdfReader, PdfWriter
 
 from tests.cli import Ran, invoke
 
-REALWORLD = Path(__file__).parents[3] / "shared" / "realworld"
+ROOT = Path(__file__).parents[2]
+REALWORLD = ROOT.parent / "shared" / "realworld"
 SIFANG = REALWORLD / "603339_四方科技_2019_年度报告.pdf"
 
 
@@ -83,7 +84,9 @@ def test_a_real_reports_cover_names_its_year_though_every_page_repeats_it(tmp_pa
         writer.add_page(page)
     with cover.open("wb") as fh:
         writer.write(fh)
-    out = _ingest(tmp_path, str(cover), "--profile", str(Path("examples/sifang/profile.yaml")))
+    out = _ingest(
+        tmp_path, str(cover), "--profile", str(ROOT / "examples" / "sifang" / "profile.yaml")
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("    added  sifang-cover.pdf · FY2019 (")
 
