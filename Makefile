@@ -6,13 +6,14 @@ STAMP := $(VENV)/.installed
 DB ?= data/fact_metric.db
 
 .PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu \
-	evals-meaning evals-meaning-fresh meaning-realworld audit audit-fresh bless demo compare-demo serve bench clean
+	evals-meaning evals-meaning-fresh meaning-realworld drafted-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
 	@echo "make evals     run the main job: the ACME demo suite and the real-company (600201) suite"
 	@echo "make evals-meaning  issue 27's held-out suites (questions read by meaning), measured, not gated"
 	@echo "make evals-meaning-fresh  fresh held-out questions (evals/meaning_fresh), measured, not gated"
 	@echo "make meaning-realworld  real ratio/growth questions moved onto 600201: another quantity?"
+	@echo "make drafted-realworld  600201 from \`profile draft\` vs its hand-written profile, 1,000 real questions"
 	@echo "make test      run the test suite"
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
@@ -127,12 +128,15 @@ MEANING_FRESH5_ACME_RUN ?= reports/meaning-fresh5-acme
 MEANING_FRESH5_JY_RUN ?= reports/meaning-fresh5-jinyu
 MEANING_FRESH6_ACME_RUN ?= reports/meaning-fresh6-acme
 MEANING_FRESH6_JY_RUN ?= reports/meaning-fresh6-jinyu
+MEANING_FRESH7_ACME_RUN ?= reports/meaning-fresh7-acme
+MEANING_FRESH7_JY_RUN ?= reports/meaning-fresh7-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
 	rm -rf $(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) \
 		$(MEANING_FRESH2_JY_RUN) $(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) \
 		$(MEANING_FRESH4_ACME_RUN) $(MEANING_FRESH4_JY_RUN) $(MEANING_FRESH5_ACME_RUN) \
-		$(MEANING_FRESH5_JY_RUN) $(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN)
+		$(MEANING_FRESH5_JY_RUN) $(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN) \
+		$(MEANING_FRESH7_ACME_RUN) $(MEANING_FRESH7_JY_RUN)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --out $(MEANING_FRESH_ACME_RUN) \
 		--db $(DB) --corpus $(CORPUS)
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/jinyu.yaml --profile $(JY)/profile.yaml \
@@ -163,6 +167,11 @@ evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_6/jinyu.yaml --profile $(JY)/profile.yaml \
 		--out $(MEANING_FRESH6_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_7/acme.yaml \
+		--out $(MEANING_FRESH7_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_7/jinyu.yaml --profile $(JY)/profile.yaml \
+		--out $(MEANING_FRESH7_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH7_ACME_RUN) $(MEANING_FRESH7_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
@@ -170,6 +179,25 @@ evals-meaning-fresh: fixtures fixtures-jinyu
 meaning-realworld: fixtures-jinyu
 	$(BIN)/python -m benchmarks.meaning_realworld --db $(JY_DB) --corpus $(JY_CORPUS) \
 		--profile $(JY)/profile.yaml --out reports/meaning-realworld/readings.jsonl
+
+# Issue 24: 金宇生物 set up with `ragspine profile draft` of its 2020 report and the statements
+# workbook (no edit), beside the hand-written example, both asked the 1,000 labelled real
+# questions moved onto 金宇生物 2020: how many each answers, where they differ. Measured, not
+# gated. Each question's two readings go to reports/drafted-realworld/readings.jsonl.
+REALWORLD := ../shared/realworld
+DRAFT_JY := data/jinyu-drafted
+
+drafted-realworld: fixtures-jinyu
+	rm -rf $(DRAFT_JY) && mkdir -p $(DRAFT_JY)
+	$(BIN)/ragspine profile draft $(REALWORLD)/600201_金宇生物_2020_年度报告.pdf \
+		$(REALWORLD)/statements_600201_603339.xlsx > $(DRAFT_JY)/profile.yaml
+	$(BIN)/ragspine ingest $(REALWORLD)/600201_金宇生物_2020_年度报告.pdf \
+		$(REALWORLD)/statements_600201_603339.xlsx --db $(DRAFT_JY)/facts.db \
+		--corpus $(DRAFT_JY)/chunks.db --profile $(DRAFT_JY)/profile.yaml --sensitivity PUBLIC
+	$(BIN)/python -m benchmarks.drafted_realworld \
+		--hand $(JY)/profile.yaml $(JY_DB) $(JY_CORPUS) \
+		--drafted $(DRAFT_JY)/profile.yaml $(DRAFT_JY)/facts.db $(DRAFT_JY)/chunks.db \
+		--out reports/drafted-realworld/readings.jsonl
 
 # The adversarial pack: hostile providers, one attack class each, and correct-answer probes.
 # Per class: did the engine hold, and did the audit catch the fabrication on the raw text?
@@ -218,4 +246,6 @@ clean:
 		$(MEANING_FRESH_ACME_RUN) $(MEANING_FRESH_JY_RUN) $(MEANING_FRESH2_ACME_RUN) $(MEANING_FRESH2_JY_RUN) \
 		$(MEANING_FRESH3_ACME_RUN) $(MEANING_FRESH3_JY_RUN) $(MEANING_FRESH4_ACME_RUN) \
 		$(MEANING_FRESH4_JY_RUN) $(MEANING_FRESH5_ACME_RUN) $(MEANING_FRESH5_JY_RUN) \
-		$(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN) reports/meaning-realworld .pytest_cache .mypy_cache .ruff_cache
+		$(MEANING_FRESH6_ACME_RUN) $(MEANING_FRESH6_JY_RUN) $(MEANING_FRESH7_ACME_RUN) \
+		$(MEANING_FRESH7_JY_RUN) reports/meaning-realworld \
+		reports/drafted-realworld .pytest_cache .mypy_cache .ruff_cache

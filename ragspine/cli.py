@@ -17,12 +17,13 @@ from ragspine.cli_options import (
     db_option,
     faq_option,
     live_options,
+    page_progress,
     profile_option,
     provider_option,
+    say,
 )
 from ragspine.evals.run.cli import live_from
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
-from ragspine.ingestion.progress import page_progress
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -55,7 +56,7 @@ def _one_line(message: Warning | str, category: type[Warning], *_: object, **__:
 @clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @profile_option()
-@faq_option("a FAQ cache: a vetted item answers first, as over HTTP [default: none]")
+@faq_option("a FAQ cache: a vetted item answers first, as over HTTP")
 @click.option("--json", "as_json", is_flag=True, help="print the answer record as JSON")
 @live_options
 @known_errors
@@ -74,10 +75,11 @@ def ask(
 ) -> None:
     """Answer QUESTION, with the source of every number and passage."""
     from ragspine.agent.question import validate_question
-    from ragspine.engine import Engine
+    from ragspine.engine import Engine, profile_override
 
     question = validate_question(question)  # before anything is opened
     live = live_from(live_flags)
+    say(profile_override(db, profile))
     with Engine.open(db, corpus, profile=profile, provider=provider, live=live, faq=faq) as engine:
         result = engine.ask(
             question, reference_date=_to_date(reference_date), clearance=clearance, rerank=rerank
@@ -95,8 +97,8 @@ def ask(
 
 
 @main.command()
-@db_option()
-@corpus_option()
+@db_option(config=False)
+@corpus_option(config=False)
 @known_errors
 def fixtures(db: Path, corpus: Path) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically).
@@ -124,21 +126,22 @@ def facts() -> None:
 @facts.command("load")
 @click.argument("csv_file", type=click.Path(path_type=Path))
 @db_option()
-@profile_option("check codes and units against this profile [default: the ACME demo]")
+@profile_option("check codes and units against this profile; the store remembers it")
 @known_errors
 def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     """Add the facts in CSV_FILE to the fact table: all of them, or none if one is bad."""
     from ragspine.engine import load_facts
 
-    n, total = load_facts(csv_file, db, profile=profile)
-    click.echo(f"loaded {n} facts from {csv_file}; {total} facts in {db}")
+    done = load_facts(csv_file, db, profile=profile)
+    say(done.note)
+    click.echo(f"loaded {done.loaded} facts from {csv_file}; {done.total} facts in {db}")
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @corpus_option()
 @db_option()
-@profile_option("maps table rows to metrics [default: the ACME demo]")
+@profile_option("maps table rows to metrics; the store remembers it")
 @click.option(
     "--sensitivity",
     type=LEVEL,
@@ -179,11 +182,11 @@ def ingest(
     from ragspine.ingestion.doc_period import period_label
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
     from ragspine.ingestion.report import check_report_path, details, headline, write_report
-    from ragspine.profile import load_profile
+    from ragspine.profile.stored import GivenProfile, fill_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
 
-    prof = load_profile(profile)
+    given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
     label = period_label(period) if period is not None else None
     if report_file is not None:
         check_report_path(report_file)
@@ -198,6 +201,8 @@ def ingest(
     with ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
+        prof, note = fill_profile(facts, given)
+        say(note)
         complete = False
         try:
             report = ingest_paths_all(
@@ -235,8 +240,8 @@ DEMO_QUESTIONS = (
 
 
 @main.command()
-@db_option()
-@corpus_option(read=True)
+@db_option(config=False)
+@corpus_option(config=False, read=True)
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),
@@ -264,13 +269,14 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
     from ragspine.ingestion.cli_documents import documents
+    from ragspine.ingestion.cli_profile import profile_group
     from ragspine.ingestion.cli_worker import worker
     from ragspine.service.cli import faq
     from ragspine.service.cli_keys import keys
     from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
-    for command in (serve, keys, faq, worker, documents):
+    for command in (serve, keys, faq, profile_group, worker, documents):
         main.add_command(command)
 
 

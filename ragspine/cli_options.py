@@ -3,7 +3,8 @@ its default, so a command that takes one takes it the same way and the variable 
 
     --db            RAGSPINE_DB            data/fact_metric.db
     --corpus        RAGSPINE_CORPUS        data/chunks.db
-    --profile       RAGSPINE_PROFILE       the ACME demo profile
+    --profile       RAGSPINE_PROFILE       the one the fact store remembers, else the ACME demo's
+    --faq           RAGSPINE_FAQ           none (``faq`` commands: data/faq.db)
     --clearance     RAGSPINE_CLEARANCE     INTERNAL
     --provider      RAGSPINE_PROVIDER      mock
     --base-url      RAGSPINE_BASE_URL      the SDK's (which reads ANTHROPIC_BASE_URL)
@@ -13,7 +14,9 @@ its default, so a command that takes one takes it the same way and the variable 
                     RAGSPINE_MAX_FILE_MB … (for `ingest` and `worker`), declared the same way
                     beside their defaults, in ``ingestion.limit_options``
 
-A flag on the command line wins over its variable; an empty variable counts as unset. The
+A flag on the command line wins over its variable; an empty variable counts as unset. Between
+the variable and the built-in default come ragspine.toml and RAGSPINE_HOME (``store_config``):
+the stores' paths are named once, for every command but the demo's (``config=False``). The
 cassette options are one run's and have no variable. ``keys new --clearance`` (the clearance a
 new key carries) is not this ``--clearance`` and never comes from the environment: a shell's
 ``RAGSPINE_CLEARANCE`` must not mint a RESTRICTED key. Nor is ``serve --timeout`` (its HTTP
@@ -22,13 +25,16 @@ limit) this ``--timeout``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
+from ragspine.errors import ConfigError
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS
+from ragspine.store_config import HOME_FILES, configured
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,35 +45,42 @@ LEVEL = click.Choice(LEVELS)  # a sensitivity or a clearance: PUBLIC, INTERNAL o
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-def db_option() -> Callable[[F], F]:
+def db_option(*, config: bool = True) -> Callable[[F], F]:
+    """``config=False``: the built-in default, never ragspine.toml's or RAGSPINE_HOME's (the demo
+    builder replaces its store whole, so it must never land on a store the user named)."""
     return click.option(
         "--db",
         type=_FILE,
-        default=DEFAULT_DB,
-        show_default=True,
+        default=store_default("db", DEFAULT_DB) if config else DEFAULT_DB,
+        show_default=shown_default("db", DEFAULT_DB) if config else True,
         envvar="RAGSPINE_DB",
         show_envvar=True,
         help="the fact store (SQLite)",
     )
 
 
-def corpus_option(*, read: bool = False) -> Callable[[F], F]:
-    """``read``: a command that reads the corpus (``ask``, ``serve``, ``eval run``…). A corpus
-    it is given by name (the flag or RAGSPINE_CORPUS) must exist: a mistyped path is one
-    ``error:`` line and exit 1, never an answer without documents. The default may be absent:
-    a store of facts alone, or a service started before the first ``ingest``, whose engine wires
-    the corpus at the first question after it is built (``Engine.open``)."""
+def corpus_option(*, config: bool = True, read: bool = False) -> Callable[[F], F]:
+    """``config=False`` as for ``db_option``. ``read``: a command that reads the corpus (``ask``,
+    ``serve``, ``eval run``…). A corpus it is given by name (the flag or RAGSPINE_CORPUS) must
+    exist: a mistyped path is one ``error:`` line and exit 1, never an answer without documents.
+    The default may be absent, and so may the one ragspine.toml or RAGSPINE_HOME names (as their
+    FAQ cache counts once it exists): a store of facts alone, or a home or a service set up
+    before the first ``ingest``, whose engine wires the corpus at the first question after it is
+    built (``Engine.open``); a document question meanwhile says there is none."""
+    default = store_default("corpus", DEFAULT_CORPUS) if config else DEFAULT_CORPUS
+    shown = shown_default("corpus", DEFAULT_CORPUS) if config else True
     if not read:
         return click.option(
-            "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,
+            "--corpus", type=_FILE, default=default, show_default=shown,
             envvar="RAGSPINE_CORPUS", show_envvar=True,
             help="the document chunk store (its index beside it)",
         )  # fmt: skip
     return click.option(
-        "--corpus", type=_FILE, default=DEFAULT_CORPUS, show_default=True,
+        "--corpus", type=_FILE, default=default, show_default=shown,
         envvar="RAGSPINE_CORPUS", show_envvar=True, callback=_named_corpus_exists,
-        help="the document chunk store (its index beside it); one named must exist; the "
-        "default, missing: document questions say there is none",
+        help="the document chunk store (its index beside it); one this flag or its variable "
+        "names must exist; the default (or ragspine.toml's, $RAGSPINE_HOME's), missing: "
+        "document questions say there is none",
     )  # fmt: skip
 
 
@@ -87,28 +100,65 @@ def _named_corpus_exists(ctx: click.Context, param: click.Parameter, value: Path
     return value
 
 
-def profile_option(help: str = "domain profile YAML [default: the ACME demo]") -> Callable[[F], F]:
-    """``help`` says what the profile is for in this command (and its default)."""
+PROFILE_DEFAULT = (
+    "ragspine.toml's, else $RAGSPINE_HOME/profile.yaml if there, else the one the fact store "
+    "remembers, else the ACME demo"
+)
+
+
+def profile_option(what: str = "domain profile YAML") -> Callable[[F], F]:
+    """``what`` says what the profile is for in this command; the default is said after it."""
     return click.option(
         "--profile",
         type=_FILE,
-        default=None,
+        default=store_default("profile", None),
         envvar="RAGSPINE_PROFILE",
         show_envvar=True,
-        help=help,
+        help=f"{what} [default: {PROFILE_DEFAULT}]",
     )
 
 
-def faq_option(help: str = "the FAQ cache [default: none]") -> Callable[[F], F]:
-    """A FAQ cache the engine opens: its vetted items are the ``faq`` route, tried first."""
+def faq_option(what: str = "the FAQ cache") -> Callable[[F], F]:
+    """A FAQ cache the engine opens: its vetted items are the ``faq`` route, tried first. One
+    named by ragspine.toml or RAGSPINE_HOME counts once it exists (`faq add` creates it)."""
     return click.option(
         "--faq",
         type=_FILE,
-        default=None,
+        default=store_default("faq", None, only_if_there=True),
         envvar="RAGSPINE_FAQ",
         show_envvar=True,
-        help=help,
+        help=f"{what} [default: ragspine.toml's or $RAGSPINE_HOME/faq.db once it exists, else "
+        "none]",
     )
+
+
+class ConfigFileError(click.ClickException):
+    """A bad ragspine.toml, met while the options are read: the one ``error:`` line every
+    command's errors are, exit 1."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def store_default(
+    key: str, builtin: Path | None, *, only_if_there: bool = False
+) -> Callable[[], Path | None]:
+    """An option's default, looked up when the command runs: ragspine.toml's ``key``, else
+    RAGSPINE_HOME's file, else ``builtin`` (``store_config.configured``). For an option with no
+    variable of its own too (``faq --faq``, ``serve --keys``, ``keys --file``)."""
+
+    def default() -> Path | None:
+        try:
+            return configured(key, only_if_there=only_if_there) or builtin
+        except ConfigError as exc:
+            raise ConfigFileError(str(exc)) from None
+
+    return default
+
+
+def shown_default(key: str, builtin: Path) -> str:
+    """What ``--help`` shows as the default of an option ``store_default`` looks up."""
+    return f"ragspine.toml's {key}, else $RAGSPINE_HOME/{HOME_FILES[key]}, else {builtin}"
 
 
 def max_error_rate_option(help: str) -> Callable[[F], F]:
@@ -194,3 +244,26 @@ def live_options(command: F) -> F:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def page_progress() -> Callable[[str, int, int], None]:
+    """Pages read of pages, on stderr: rewritten in place on a terminal; in a log, the first page
+    and the last (a log shows which file a long read is on without a line per page)."""
+    last: dict[str, int] = {}
+
+    def show(name: str, done: int, total: int) -> None:
+        step = max(total // 20, 1)
+        live = sys.stderr.isatty()
+        if done == total or (done - last.get(name, 0) >= step if live else done == 1):
+            last[name] = done
+            end = "\n" if done == total else "\r"
+            click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)
+
+    return show
+
+
+def say(warning: str | None) -> None:
+    """A warning a command has for its user (a profile that is not the store's): one line on
+    stderr, as Python's own warnings are shown (``ragspine.cli.main``)."""
+    if warning:
+        click.echo(f"warning: {warning}", err=True)

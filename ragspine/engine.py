@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import NamedTuple, Self
 
 from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.intent import CLARIFY_NONE, ClarificationResult, IntentParser
@@ -26,6 +26,7 @@ from ragspine.faq.vetting import source_levels
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile, load_profile
+from ragspine.profile.stored import GivenProfile, fill_profile, profile_for
 from ragspine.retrieval.index import index_dir_for
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
@@ -77,21 +78,24 @@ class Engine:
     ) -> Engine:
         """Open the stores on disk and resolve the provider spec.
 
-        The fact store must exist (``StoreNotFoundError`` says how to build it). A corpus that is
-        not given or not there leaves the narrative channel unwired: document questions then say
-        so (``degraded="narrative_unavailable"``) instead of failing. A corpus given but created
-        only later (the first ``ragspine ingest``) is wired by the first question asked once its
-        search index exists; until then each question costs one more ``stat``.
-        A FAQ cache, when given,
-        must exist too (``ragspine faq add|import`` builds one); without it there is no FAQ route.
+        The fact store must exist (``StoreNotFoundError`` says how to build it). Without a
+        ``profile`` the engine answers with the one the store remembers (``profile_for``). A
+        corpus that is not given or not there leaves the narrative channel unwired: document
+        questions then say so (``degraded="narrative_unavailable"``) instead of failing. A
+        corpus given but created only later (the first ``ragspine ingest``) is wired by the first
+        question asked once its search index exists; until then each question costs one more
+        ``stat``. A FAQ cache, when given, must exist too (``ragspine faq add|import`` builds
+        one); without it there is no FAQ route.
         """
-        prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
+        # a bad profile is said before a missing store
+        given = load_profile(profile) if isinstance(profile, str | Path) else profile
         llm = resolve(provider, live) if isinstance(provider, str) else provider
         store = FactStore(db, create=False)
         cache: FaqCache | None = None
         retriever: HybridRetriever | None = None
         try:
             store.init_schema()
+            prof = profile_for(store, given)
             if faq is not None:
                 cache = FaqCache(faq, create=False)
                 cache.init_schema()
@@ -255,8 +259,28 @@ class Engine:
         self.close()
 
 
-def _profile(path: str | Path | None) -> DomainProfile:
-    return load_profile(path) if path is not None else default_profile()
+def profile_in(db: str | Path, given: DomainProfile | None = None) -> DomainProfile:
+    """``profile_for`` the store at ``db``, read before anything is written: a store not yet
+    created remembers none (the ACME demo's)."""
+    if given is not None or not Path(db).is_file():
+        return given or default_profile()
+    with FactStore(db, create=False) as store:
+        store.init_schema()
+        return profile_for(store)
+
+
+def profile_override(db: str | Path, profile: str | Path | None) -> str | None:
+    """One line when a profile given to a command that reads a store is not the one the store
+    remembers (the given one is used); None when it is, or the store remembers none."""
+    if profile is None or not Path(db).is_file():
+        return None
+    given = GivenProfile(profile)
+    with FactStore(db, create=False) as store:
+        store.init_schema()
+        record = store.stored_profile()
+    if record is None or record.sha256 == given.sha256:
+        return None
+    return f"{given.differs_from(record, db)}; using {profile}"
 
 
 def profile_row_check(prof: DomainProfile) -> Callable[[dict[str, str]], tuple[str, str] | None]:
@@ -280,15 +304,27 @@ def profile_row_check(prof: DomainProfile) -> Callable[[dict[str, str]], tuple[s
     return check
 
 
+class Loaded(NamedTuple):
+    """What ``load_facts`` did: rows loaded, facts in the store, a changed profile's line."""
+
+    loaded: int
+    total: int
+    note: str | None = None
+
+
 def load_facts(
-    csv_path: str | Path, db: str | Path, *, profile: str | Path | DomainProfile | None = None
-) -> tuple[int, int]:
-    """Add a facts CSV to a fact store, all rows or none: (rows loaded, facts in the store)."""
-    prof = profile if isinstance(profile, DomainProfile) else _profile(profile)
+    csv_path: str | Path, db: str | Path, *, profile: str | Path | None = None
+) -> Loaded:
+    """Add a facts CSV to a fact store, all rows or none. The rows are checked against the profile
+    given, which the store then remembers, or else against the store's own (``profile_for``).
+    Nothing is written, not even a new store, unless every row is good."""
+    given = GivenProfile(profile) if profile is not None else None
+    prof = profile_in(db, given.profile if given is not None else None)
     rows = read_facts_csv(
         csv_path, check=profile_row_check(prof), default_channel=prof.default_channel
     )
     with FactStore(db) as store:
         store.init_schema()
         n = store.insert_facts(rows)
-        return n, store.count()
+        note = fill_profile(store, given)[1] if given is not None else None
+        return Loaded(n, store.count(), note)

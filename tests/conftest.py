@@ -17,6 +17,12 @@ from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 REF = date(2025, 6, 30)
 
 
+@pytest.fixture(autouse=True)
+def no_stores_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A RAGSPINE_HOME in the shell never moves a test's stores (tests that want one set it)."""
+    monkeypatch.delenv("RAGSPINE_HOME", raising=False)
+
+
 @pytest.fixture(scope="session")
 def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo fact store, built once per session with `build_demo_store`."""

@@ -25,6 +25,7 @@ FOUNDATION = {
     "sensitivity",
     "cli_errors",
     "cli_options",
+    "store_config",  # where the stores live (ragspine.toml, RAGSPINE_HOME): cli_options' defaults
     "parallel",
     "interrupts",
     "",

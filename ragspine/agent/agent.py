@@ -21,6 +21,7 @@ from ragspine.agent.clarify import DECLINED_QUANTITY, declined_line
 from ragspine.agent.intent import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
+    CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
@@ -52,6 +53,7 @@ from ragspine.agent.render import (
     unrecognized_answer,
 )
 from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
+from ragspine.agent.stated_figures import stated_answer
 from ragspine.agent.subjects import WORD
 from ragspine.agent.subtasks import (
     SubTask,
@@ -188,6 +190,21 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         intent = replace(intent, raw_question=question)
     with trace.span("clarify"):
         clar = clarify_scope(intent, ref, profile=prof)
+    if intent.stated is not None and clar.decline_kind == DECLINED_QUANTITY:
+        with trace.span("narrative"):  # 前五名客户…的比例: the report's own figure, where stated
+            stated = stated_answer(req, intent.stated)
+        if stated is not None:
+            trace.code("route", ROUTE_NARRATIVE)
+            return AgentResult(
+                answer=stated.text,
+                route=ROUTE_NARRATIVE,
+                clarification=ClarificationResult(mode=CLARIFY_NONE),
+                sources=stated.sources,
+                trace=trace,
+                degraded=stated.degraded,
+                model_text=stated.model_text,
+                question=question,
+            )
     trace.code("route", intent.route)
     if intent.corrections:  # words read as the name they misspell: counted, never the words
         trace.count("typos_read", len(intent.corrections))

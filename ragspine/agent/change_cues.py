@@ -22,8 +22,11 @@ metric's words.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
+
+from ragspine.profile.glossary import AliasMatch
 
 Span = tuple[int, int]
 
@@ -97,6 +100,62 @@ def entity_comparisons(text: str, entities: Sequence[Span]) -> list[tuple[Span, 
             clause = (before[-1] if before else 0, after.start() if after else len(text))
             out.append((clause, m.end() if m.end() in starts else other))
     return out
+
+
+# A comparison of one quantity with another: X比Y高 / 超过 / 高于 Y, X exceeded Y, more than Y,
+# with Y's possessive (its, 其) between the comparative and Y's words.
+_VERSUS_METRIC = re.compile(
+    r"(?:比|较|相比|相较|对比|超过|超出|高出|高于|低于|多于|少于|大于|小于)\s*(?:于|起)?\s*"
+    r"(?:其|它的|公司的)?\s*|"
+    r"(?<![a-z])(?:than|above|below|exceed(?:s|ed)?|surpass(?:es|ed)?|outstrip(?:s|ped)?|"
+    r"outpace[sd]?)\s+(?:that\s+of\s+|those\s+of\s+)?(?:(?:the|its|their|[a-z]+['’]s)\s+)?"
+)
+
+
+# A gap between two quantities: X与Y相差 / 之差 / 的差额, the difference (gap) between X and Y.
+_GAP_JOIN = re.compile(
+    r"\s*(?:的)?\s*(?:与|和|跟|同)\s*(?:其|它的)?\s*|\s+and\s+(?:(?:the|its|their)\s+)?"
+)
+_GAP_AFTER = re.compile(r"\s*(?:之间)?\s*(?:的)?\s*(?:相差|差距|差额|差值|之差|差)")
+_GAP_BEFORE = re.compile(
+    r"(?<![a-z])(?:difference|gap|spread)\s+between\s+(?:(?:the|its|their|[a-z]+['’]s)\s+)?$"
+)
+
+
+def metric_comparisons(text: str, scan: Sequence[tuple[str, AliasMatch]]) -> list[tuple[Span, int]]:
+    """The clauses of ``text`` (folded) comparing one quantity with another of the same period
+    (毛利率比营业利润率高几个百分点, by how much did current assets exceed current liabilities,
+    毛利率与营业利润率相差几个百分点, the gap between gross margin and operating margin), each
+    with where its other side starts: ``scan`` is the glossary's reading (its metric words
+    count). The other side is a different metric, written right after the comparative (or the
+    gap's 与 / and): the answer is both quantities of the period asked, never a change between
+    periods (比上年高, exceeded 2023's level compare a period: a change)."""
+    metrics = [(m.code, m.start, m.end) for k, m in scan if k == "metrics"]
+    out = []
+    for m in _VERSUS_METRIC.finditer(text):
+        other = next((c for c, s, _ in metrics if s == m.end()), None)
+        start = _clause_start(text, m.start())
+        first = next((c for c, s, e in metrics if start <= s and e <= m.start()), None)
+        if other is None or first is None or first == other:
+            continue
+        out.append(((start, _clause_end(text, m.end())), m.end()))
+    ordered = sorted(metrics, key=lambda cse: cse[1])
+    for (a, a_start, a_end), (b, b_start, b_end) in itertools.pairwise(ordered):
+        if a == b or not _GAP_JOIN.fullmatch(text, a_end, b_start):
+            continue
+        if _GAP_AFTER.match(text, b_end) or _GAP_BEFORE.search(text, 0, a_start):
+            out.append(((_clause_start(text, a_start), _clause_end(text, b_end)), b_start))
+    return out
+
+
+def _clause_start(text: str, at: int) -> int:
+    before = [c.end() for c in _CLAUSE.finditer(text, 0, at)]
+    return before[-1] if before else 0
+
+
+def _clause_end(text: str, at: int) -> int:
+    after = _CLAUSE.search(text, at)
+    return after.start() if after else len(text)
 
 
 def _against_period(text: str, at: int, periods: Sequence[Span]) -> bool:

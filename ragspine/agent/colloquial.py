@@ -4,8 +4,9 @@ group earn) is net profit, how many people it has (多少号人, how many people
 headcount. Read as the profile's metric the shipped group anchors, or as the
 shipped quantity (declined by name) where the profile holds none.
 
-Not a verb with a counter after it (卖了多少家门店 counts stores), and never beside a metric
-word (毛利赚了多少: the metric named is the one asked).
+Not a verb with a counter after it (卖了多少家门店 counts stores), nor a sell verb with a noun
+after it (卖出了多少咖啡 asks for the coffee sold, a product the profile does not know), and
+never beside a metric word (毛利赚了多少: the metric named is the one asked).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from ragspine.profile.vocabulary import group_anchor
 
 # A counter after 多少 counts things, not money.
 _COUNTER = r"(?![家个間间件台种款座所位名人只头张份套辆次笔单户])"
+# What sold 多少 is money before: nothing more of the clause, a unit of money or a particle. A
+# noun after it is what was sold (卖出了多少咖啡, 多少香港啤酒), no revenue of the company's.
+_MONEY = r"(?=\s*(?:[万亿千百]|[美港日欧]?元|块|人民币|[呢啊呀吗]|[^\u4e00-\u9fff]|$))"
 _VERBS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "REVENUE",
         re.compile(
-            rf"(?:卖|销售|卖出|售出)了?(?:多少钱|多少{_COUNTER})|"
+            rf"(?:卖|销售|卖出|售出)了?(?:多少钱|多少{_MONEY})|"
             r"(?<![a-z])how\s+much\s+(?:money\s+)?(?:did|does|do|will)\s+[^?？.]{1,40}?\s+"
             r"(?P<en>sell|bring\s+in|take\s+in)(?![a-z])"
         ),

@@ -3,13 +3,15 @@
 The profile's count metrics give the nouns (门店数 → 门店, number of stores → store); a count
 every company may be asked for (stores, employees) that the profile does not hold is a quantity
 to decline, by its shipped name (门店数). "新开多少家门店" and "how many new stores" are openings,
-another quantity: not matched.
+another quantity: not matched. A count noun written before an outside body's head word is that
+body's attributive (员工工会有多少名会员: the union's members), never the count.
 """
 
 from __future__ import annotations
 
 import re
 
+from ragspine.agent.subject_words import OUTSIDE_HEADS_CJK
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 
@@ -114,6 +116,7 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
     parts = []
     if zh:
         nouns = "|".join(sorted(map(re.escape, zh), key=len, reverse=True))
+        nouns = rf"(?:{nouns})(?!{OUTSIDE_HEADS_CJK.pattern})"  # 员工工会: a union, not staff
         unit = r"(?:家|间|个|名|位|人)"
         # 几 counts only with its counting word: 门店几点营业 asks the time, not a count
         many = rf"(?:多少\s*{unit}?(?![点时分秒天日周月年次岁号])|几\s*{unit})"

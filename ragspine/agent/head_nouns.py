@@ -33,6 +33,11 @@ _FUNCTION = (
     r"did|do|does|has|have|had|per|each|growth|margin|share|year|quarter|half|after|before|pre|"
     r"post|less|minus|plus|net|excluding|including|ex)(?![a-z]))"
 )
+# What a return is on, written after it (gross margin return on inventory investment): its name.
+_ON_WHAT = (
+    r"(?:(?<=return)|(?<=returns))\s+on\s+(?:the\s+)?[a-z-]+(?:\s+(?!(?:in|for|at|during|of|and|or|"
+    r"by|from|as|was|were|is|are)(?![a-z]))[a-z-]+){0,2}"
+)
 _AFTER = re.compile(
     _GAP + r"(?:现金含量|含量|保障倍数|覆盖倍数|倍数|覆盖率|收现比|现金比率|现金比|弹性|密度|"
     r"集中度|周转天数|周转次数|周转率|周转|回报率|收益率|转化率|达成率|完成率|利用率|回收期|"
@@ -43,7 +48,7 @@ _AFTER = re.compile(
     rf"(?:{_FUNCTION}[a-z-]+\s+)?(?:deductions?|allowances?|discounts?|returns?|refunds?|"
     r"rebates?|write[\s-]?(?:offs?|downs?)|costs?|expenses?|tax(?:es)?|salar(?:y|ies)|wages?|"
     r"payroll|compensation|remuneration|benefits?|bonus(?:es)?)"
-    r"(?:\s+(?:ratio|rate|amount))?)(?![a-z])"
+    r"(?:\s+(?:ratio|rate|amount))?)(?:" + _ON_WHAT + r")?(?![a-z])"
 )
 _BEFORE = re.compile(
     r"(?<![a-z])(?:returns?|discounts?|deductions?|allowances?|refunds?|rebates?|tax(?:es)?|"

@@ -65,7 +65,7 @@ def latin_parts(
     home entity that the profile does not know. The name given is the company's name and the
     part's (ACME Express), or the part's alone after a possessive (Outlet)."""
     pattern = _home_pattern(profile)
-    if pattern is None or _title_case(question):
+    if pattern is None or title_case(question):
         return
     own = _home_tokens(profile)
     for m in pattern.finditer(question):
@@ -118,7 +118,7 @@ def _home_tokens(profile: DomainProfile) -> frozenset[str]:
     return frozenset(t.lower() for n in names for t in re.split(r"[^A-Za-z0-9]+", n) if t)
 
 
-def _title_case(question: str) -> bool:
+def title_case(question: str) -> bool:
     """How Did ACME Perform In 2024: every word capitalised, so a capital names nothing."""
     words = re.findall(r"[A-Za-z]+", question)
     return len(words) >= 4 and sum(w[0].isupper() for w in words) >= 0.8 * len(words)

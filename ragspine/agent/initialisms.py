@@ -4,8 +4,9 @@ alone, never inside OPEN, in 'op' or in a product code NP-200.
 The glossary matches folded (lower-case) text, so it cannot tell 'OP' from 'op'. A shipped
 initialism of two to four letters, or an entity's country code (``vocabulary.initialisms``),
 spells ordinary words and codes when it is not written in capitals; and one hyphenated to
-another token (NP-200, X-NP) is part of that token, a model or product code. Such a match is
-dropped from the question's reading; the profile's own aliases are kept as it declares them.
+another token (NP-200, X-NP) is part of that token, a model or product code. Its plural is
+written with a small s (NPs): NPS in capitals is another initialism. Such a match is dropped
+from the question's reading; the profile's own aliases are kept as it declares them.
 """
 
 from __future__ import annotations
@@ -44,11 +45,14 @@ def _not_the_initialism(
 ) -> bool:
     span = text[m.start : m.end]
     word = compact(span)
-    if word not in words:
+    plural = word not in words
+    if plural:
         word = compact(_PLURAL.sub("", span))  # NPs: the initialism and its plural
         if word not in words:
             return False
     written = question[index[m.start] : index[m.end - 1] + 1]
+    if plural and written.endswith("S"):
+        return True  # NPS: another initialism (net promoter score), never NP's plural
     letters = [c for c in _PLURAL.sub("", written) if c.isalpha()]
     if not all(c.isupper() for c in letters):
         return True  # op, Np: a word, not the initialism

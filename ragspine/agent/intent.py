@@ -11,12 +11,14 @@ import re
 from datetime import date
 
 from ragspine.agent.asked import asked_of, event_of
-from ragspine.agent.change_cues import change_cues, entity_comparisons
+from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
+from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.courtesy import asked_part
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_text import (
@@ -41,6 +43,8 @@ from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
+from ragspine.agent.report_text import share_subject
+from ragspine.agent.residue_names import qualifier_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
 from ragspine.agent.scope import out_of_scope
 from ragspine.agent.security_gate import SecurityGate
@@ -56,7 +60,6 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
-from ragspine.agent.subject_residue import name_pieces, unknown_qualifier, unnamed_quantity
 from ragspine.agent.subjects import (
     COMPANY,
     Subject,
@@ -68,7 +71,9 @@ from ragspine.agent.subjects import (
 from ragspine.agent.sums import with_sums
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
+from ragspine.agent.unnamed import unnamed_name
 from ragspine.agent.variants import read_as_variant
+from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
@@ -90,7 +95,8 @@ def parse_intent(
     prof = profile or default_profile()
     glossary = glossary_for(prof)
     ref = reference_date or date.today()
-    raw, question = question, asked_part(question, prof)  # Hi …, Many thanks: no part asked
+    # Hi …, Many thanks: no part asked; ,在内地访客回流的带动下,: why, never whose figure
+    raw, question = question, without_circumstances(asked_part(question, prof))
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
@@ -117,9 +123,12 @@ def parse_intent(
     if not any(k in ("metrics", "quantity") for k, _ in scan):
         scan += colloquial_matches(text, prof)  # 卖了多少钱, 赚了多少: no metric word names it
     scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
+    scan = with_elided(text, scan)  # 营业收入及其增长率: the level and its growth
+    scan = with_formulas(text, scan, prof)  # (流动资产−存货)÷流动负债: the quick ratio
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     cues = change_cues(text, [(pm.start, pm.end) for pm in find_periods(text, ref)])
     versus = entity_comparisons(text, [(m.start, m.end) for k, m in scan if k == "entities"])
+    versus += metric_comparisons(text, scan)  # 毛利率比营业利润率高: two quantities, one period
     cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
     points = points_asked(text)  # 比集团高几个百分点: two entities' levels, not a change
     points = None if points and any(s <= points.start() < e for (s, e), _ in versus) else points
@@ -185,7 +194,7 @@ def parse_intent(
     )
     beyond = out_of_scope(question, prof)
     if unknown and beyond is None:  # another company: said as such
-        blocking = _qualifier(text, index, question, scan, explained, reading.spans)
+        blocking = qualifier_subject(text, index, question, scan, explained, reading.spans, home)
         if blocking and read_as_variant(reading, (blocking.start, blocking.end), text, prof):
             blocking = None  # same-branch sales growth: a quantity's name, not a part's
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
@@ -237,14 +246,14 @@ def parse_intent(
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]
         reading.declined = share[1]
-    declined = None
+    declined, unnamed_at = None, None  # the quantity declined, and where its phrase stands
     if reading.declined is not None and reading.declined_name is not None:
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
         cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
         whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
-        declined = original_words(question, index, whole)
+        declined, unnamed_at = original_words(question, index, whole), whole
         owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
             (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
             for k, m in scan
@@ -254,7 +263,11 @@ def parse_intent(
         ]
         declined = without_periods(declined, text, whole, index, question, owners)
     if declined is None and not metrics and blocking is None and not narrative_cue:
-        declined = _unnamed(text, index, question, scan, explained, unsupported or partner)
+        when = bool(find_periods(text, ref))  # What was Hong Kong's GMROI in 2024: a figure
+        other = unsupported or partner
+        declined, unnamed_at = unnamed_name(
+            text, index, question, scan, explained, other, when, home
+        )
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
@@ -269,6 +282,8 @@ def parse_intent(
     elif reading.declined and declined and not metric:  # how did ACME improve inventory turnover
         start, end = reading.declined
         subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
+    phrase = unnamed_at if not metric and not blocking else None  # the declined words' span
+    stated = share_subject(text, phrase, declined, explained) if phrase and declined else None
     definition = None
     if DEFINITION_CUES.search(text) and not (entities or periods):
         route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
@@ -321,6 +336,7 @@ def parse_intent(
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
         corrections=read_as,
+        stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
     )
 
 
@@ -335,42 +351,6 @@ def _possessed(text: str, m: AliasMatch, home: str) -> bool:
     whole of a share (the company owns every figure of its fact table)."""
     around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
     return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None
-
-
-def _qualifier(
-    text: str,
-    index: list[int],
-    question: str,
-    scan: list[tuple[str, AliasMatch]],
-    explained: list[tuple[int, int]],
-    spans: list[tuple[str, int, int]],
-) -> Subject | None:
-    """An unknown subject qualifying the metric (``subject_residue``), as a strong subject."""
-    named = [(m.start, m.end) for k, m in scan if k == "entities"]
-    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
-    found = unknown_qualifier(text, [(s, e) for _, s, e in spans], explained, named, channels)
-    if found is None:
-        return None
-    name = original_words(question, index, found)
-    return Subject(name, compact(text[found[0] : found[1]]), found[0], found[1], True)
-
-
-def _unnamed(
-    text: str,
-    index: list[int],
-    question: str,
-    scan: list[tuple[str, AliasMatch]],
-    explained: list[tuple[int, int]],
-    other: str | None,
-) -> str | None:
-    """The name of a figure asked of no metric (``subject_residue.unnamed_quantity``)."""
-    if other or not FIGURE_CUES.search(text):
-        return None
-    channels = [(m.start, m.end) for k, m in scan if k == "channels"]
-    found = unnamed_quantity(text, explained, channels)
-    if found is None:
-        return None
-    return "".join(original_words(question, index, p) for p in name_pieces(text, found))
 
 
 class RuleIntentParser:

@@ -21,6 +21,10 @@ set aside against it. The line's own level is never the answer to any of them.
   扣除…前(后) / 扣非 / 剔除…(后) before it. The profile's own name for one (利润总额 as profit
   before tax, 扣非净利润, EBIT) is read first as a longer word; "before 2021" or "the year before"
   name no adjustment.
+- **a part of the line by when it falls due or how old it is**: 一年内到期的 / 一年以上的 / 账龄…的
+  before it; due / maturing / repayable within, after or over N years (months, days) after it;
+  the current / long-term portion of before it. 一年内到期的非流动负债 is a current liability,
+  not the non-current total; a period of the question (2020年末的) is no such word.
 
 Where the profile holds the qualified line, the glossary reads it first as a longer word: an
 alias (少数股东损益) or a shipped synonym of one (net profit attributable to minority interests,
@@ -37,15 +41,29 @@ from ragspine.profile.glossary import AliasMatch
 Span = tuple[int, int]
 Qualified = tuple[int, int, Span | None]  # the span to decline, and the owners it names (X)
 
+# When a part of a balance falls due, or how long it has been held (一年内到期的, 账龄三年以上的).
+_SPAN_ZH = r"(?:[一二两三四五六七八九十]+|(?<![\d年])\d{1,2})\s*(?:个)?\s*(?:年|月|天|日)"
+_DUE_ZH = (
+    rf"(?:账龄\s*(?:在)?\s*)?{_SPAN_ZH}\s*(?:以内|之内|内|以上|以后|后|以下|到)\s*"
+    rf"(?:{_SPAN_ZH}\s*(?:以内|之内|内)?\s*)?(?:到期|偿还|收回|结算)?(?:的)|账龄[^,,。??;;的]{{1,12}}的"
+)
+_SPAN_EN = r"(?:one|two|three|four|five|a|an|\d+)\s+(?:years?|months?|days?)"
+_DUE_EN = (
+    r"\s+(?:(?:that|which)\s+(?:is|are|was|were|fall|falls)\s+)?(?:due|maturing|falling\s+due|"
+    r"repayable|payable|receivable|collectible|outstanding|aged)\s+(?:within|in|after|beyond|over|"
+    r"(?:in\s+|for\s+)?(?:more|less)\s+than)\s+" + _SPAN_EN + r"(?![a-z])"
+)
 _BEFORE_ZH = re.compile(
     r"(?:(?:应)?归属于?(?P<to>[^,,。??;;的\s]{1,16})的|归母|(?:少数|非控股)股东(?:的|应占)?|非控股权益(?:的)?|"
     r"(?P<owed>应交|应付|应收|预付|预收|递延|待摊|应计)|(?:持续经营|终止经营|资本化)(?:的)?|"
     r"(?:计提)?(?:资产)?(?:减值|拨备|税|折旧摊销|摊销|折旧)前(?:的)?|扣非(?:后)?(?:的)?|"
-    r"(?:扣除|剔除|不含|不包括)(?P<left>[^,,。??;;]{1,16}?)(?:前|后|之前|之后)?(?:的))\s*$"
+    r"(?:扣除|剔除|不含|不包括)(?P<left>[^,,。??;;]{1,16}?)(?:前|后|之前|之后)?(?:的)|"
+    + _DUE_ZH
+    + r")\s*$"
 )
 _BEFORE_EN = re.compile(
     r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|pre-?(?:impairment|tax|"
-    r"provision)|"
+    r"provision)|(?:current|non-?current|long-?term|short-?term)\s+portion\s+of|"
     r"(?:provisions?|impairments?|reserves?|(?:accumulated\s+)?(?:depreciation|amorti[sz]ation))"
     r"\s+(?:for|of|on|against))\s+(?:the\s+|its\s+)?$"
 )
@@ -69,6 +87,7 @@ _ADJUSTED = (
     r"losses)?|expenses?|costs?|effects?|impacts?))?(?![a-z])"
 )
 _AFTER = re.compile(
+    _DUE_EN + r"|"
     r"\s*(?:的)?\s*(?:(?:账面)?(?:原值|原价))?\s*(?:的)?\s*(?:跌价准备|减值准备|坏账准备|减值损失|减值|跌价|"
     r"拨备|累计折旧|累计摊销|折旧|摊销)|\s*(?:的)?\s*(?:账面)?(?:原值|原价)|"
     r"\s*(?:的)?\s*(?:中|当中|里)?\s*(?:应)?归属于?(?P<to>[^,,。??;;的]{1,16})的\s*(?:部分|份额|金额)?|"

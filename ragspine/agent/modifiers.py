@@ -23,6 +23,8 @@ from ragspine.agent.modifier_base import (
     Modifier,
 )
 from ragspine.agent.ratios import ratio_after, share_after
+from ragspine.agent.sub_items import sub_item_after, sub_item_before
+from ragspine.agent.windows import window_at
 from ragspine.profile.glossary import AliasMatch
 
 _GAP = r"\s*(?:的)?\s*"
@@ -271,6 +273,9 @@ def modifier_at(
         start, end, whose = q
         tail = _GROWTH_AFTER.match(text, end) or _MARGIN_AFTER.match(text, end)
         return Modifier(COMPOUND, start, tail.end() if tail else end, whole=whose)
+    w = window_at(text, m, floor)  # trailing-twelve-month revenue: a sum no fact gives
+    if w is not None:
+        return Modifier(COMPOUND, *w)
     g = _GROWTH_AFTER.match(text, m.end)
     if g and not (change and not g.group("explicit")):
         return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)
@@ -317,6 +322,12 @@ def modifier_at(
     h = head_after(text, m)  # 研发费用加计扣除, sales return rate: another quantity
     if h:
         return Modifier(COMPOUND, h.start(), h.end())
+    taken = [(x.start, x.end) for x in [*metrics, *entities, *(parts or [])] if x is not m]
+    sub = sub_item_after(text, m, taken) or next(  # 销售费用中的广告宣传费: the part, not the line
+        (y for lead in leads if (y := sub_item_before(text, m, lead, taken, floor))), None
+    )
+    if sub:
+        return Modifier(COMPOUND, *sub)
     for lead in leads:
         b = head_before(text, lead, floor)  # return on sales
         paid = paid_to(text, m, lead, floor) if counted else None  # cash paid to employees

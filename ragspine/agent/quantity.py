@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from ragspine.agent import quantity_names as qn
+from ragspine.agent.elided import elided_at
 from ragspine.agent.modifier_base import COMPOUND, GROWTH, MARGIN, PER, RATIO, Modifier
 from ragspine.agent.modifiers import (
     how_fast,
@@ -171,7 +172,11 @@ def read_quantities(
             owned = any(out.declined[0] <= e.start < out.declined[1] for e in entities)
             if mod.remote and in_one_phrase(text, (mod.start, mod.end), (m.start, m.end), scan):
                 out.declined = (min(m.start, mod.start), max(m.end, mod.end))  # 人均可支配收入
-            elif mod.remote or (mod.kind == GROWTH and owned):  # growth of Hong Kong's net margin
+            elif (
+                mod.remote  # by the metric's name: growth of Hong Kong's net margin
+                or (mod.kind == GROWTH and owned)
+                or (mod.kind in (GROWTH, PER) and elided_at(text, m))  # 门店数及其增长率
+            ):
                 out.declined_name = qn.built_name(mod, spec, text[m.start : m.end])
     out.metrics = list(dict.fromkeys(out.metrics))
     if out.declined is not None:

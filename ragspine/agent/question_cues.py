@@ -18,7 +18,7 @@ DEFINITION_CUES = re.compile(
 NARRATIVE_CUES = re.compile(
     r"为什么|为何|原因|怎么回事|导致|归因|驱动|解释|分析|如何|怎样|怎么样|趋势|政策|规定|规范|合规|"
     r"战略|策略|计划|措施|风险|影响|背景|讨论|说明|指引|要求|评价|看法|规则|目标|流程|做法|决议|"
-    r"决定|门槛|标准|制度|举措|机制|安排|进展|变化|邮箱|信箱|地址|网址|法定代表人|证券代码|股票代码|"
+    r"决定|门槛|标准(?!差)|制度|举措|机制|安排|进展|变化|邮箱|信箱|地址|网址|法定代表人|证券代码|股票代码|"
     r"介绍|情况(?!下)|概述|概况|简述|审计意见|"
     r"(?<![a-z])(?:opinion|audit\w*|overview|describe|introduc\w*)(?![a-z])|"
     r"(?<![a-z])(?:e-?mail|address|website|legal representative|stock code)(?![a-z])|"
@@ -26,7 +26,8 @@ NARRATIVE_CUES = re.compile(
     r"polic\w*|guidelines?|outlook|risks?|impact\w*|background|how\s+did|how\s+does|how\s+do|"
     r"how\s+will|how\s+are|how\s+is|what\s+happened|what\s+drove|discuss\w*|summar\w*|"
     r"rules?|targets?|process\w*|approach\w*|plans?|requirements?|resol\w*|decid\w*|"
-    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|standards?|"
+    r"decisions?|hurdles?|programm?e?s?|measures?|initiatives?|practices?|"
+    r"standards?(?!\s+deviations?)|"
     r"status|progress|outcome)(?![a-z])"
 )
 NUMERIC_CUES = re.compile(
@@ -41,3 +42,15 @@ FIGURE_CUES = re.compile(
     r"(?<![a-z])(?:how\s+much|how\s+many|what\s+(?:percentage|share|proportion|amount|figure)|"
     r"figures?|amount)(?![a-z])"
 )
+
+# An English question opening "what was / is / were": it asks a figure where it says whose or
+# when (What was Hong Kong's GMROI in 2024?), so a phrase nothing explains names the quantity.
+_WHAT_WAS = re.compile(r"^\s*what(?:\s+(?:is|was|were|are)|['’]s)(?![a-z])")
+
+
+def asks_figure(text: str, *, whose_or_when: bool) -> bool:
+    """The question asks a figure: a figure cue (多少, how much), or an English "what was …" of
+    a named entity or period. Without either a "what was" question may ask a name or a fact."""
+    return FIGURE_CUES.search(text) is not None or (
+        whose_or_when and _WHAT_WAS.search(text) is not None
+    )

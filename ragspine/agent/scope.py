@@ -34,9 +34,12 @@ _HEAD = re.compile(
     r"介绍一下|描述一下|介绍|分析|根据|关于|查询|计算出?|请计算出?|给出|请)+"
 )
 _TAIL = re.compile(r"(?:的|在|公司的)+$")
+# The company's own counterparties: 前五名客户 is a disclosure of its own sales (the top five
+# customers' share), no ranking of listed companies.
+_OWN_PARTIES = r"(?:客户|供应商|经销商|股东|债务人|债权人|应收账款|欠款方|销售客户|采购)"
 _RANKING = re.compile(
     r"哪[家几]|哪[一两三四五六七八九十\d]+家|哪些(?:上市)?公司|哪个公司|上市公司中|"
-    r"前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家名位]|"
+    r"前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家名位](?!\s*(?:的)?\s*" + _OWN_PARTIES + r")|"
     r"第\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:高|低|多|少|大|小|名)|"
     r"(?:最高|最低|最多|最少|最大|最小).{0,30}上市公司|上市公司.{0,30}(?:最高|最低|最多|最少)|"
     r"多少(?:家)?(?:上市)?公司|上市公司(?:有|的)?(?:数量|个数)|"

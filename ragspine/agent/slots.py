@@ -65,6 +65,9 @@ class ParsedIntent:
     # Words read as a known name they misspell (毛利律 → 毛利率, revnue → revenue): the question's
     # own words and the name read, said in the answer's 【假设】 note.
     corrections: list[tuple[str, str]] = field(default_factory=list)
+    # A share the question declines that a report may state beside its part (前五名客户销售额占
+    # 年度销售总额的比例): answered from a passage that states it, else declined (report_text).
+    stated: Subject | None = None
 
     @property
     def is_multi(self) -> bool:

@@ -26,7 +26,9 @@ A generic word (集团, 公司, 全年, 总, 门店, 线上 … ``GENERIC_CJK``)
 and is not a subject. The question is declined naming the run, never answered with the group's
 figure. The same residue names the quantity of a figure asked of no metric at all (门店租金是多少,
 how many online customers): declined by that name instead of "which metric?"
-(``unnamed_quantity``), less the frame written inside it (``name_pieces``). Measured on
+(``unnamed_quantity``), less the frame written inside it (``name_pieces``); where a verb is
+written right before 多少 / 几 (卖出了多少台湾啤酒, 接待了多少游客) what follows the counting words
+names the figure, never the verb. Measured on
 evals/meaning, evals/meaning_fresh rounds 1–4 and the real-world questions.
 """
 
@@ -75,9 +77,16 @@ _FRAME_EN = frozenset(
         "around exactly reported group's company's 's s be been being account accounted "
         "contribute contributed come came from highest lowest largest smallest biggest best worst "
         "top latest current annual quarterly yearly consolidated combined reported stated "
-        "respective respectively actual actually exact"
+        "respective respectively actual actually exact "
+        # a vague word for "the numbers": no quantity named, so "which metric?" is asked
+        "numbers performance result results data stats statistics financials metric metrics "
+        "kpi kpis"
     ).split()
 )
+# A metric name's qualifier the common words hold (net promoter score, gross merchandise value):
+# written glued before the phrase's words, it is part of its name.
+_QUALIFIER_EN = frozenset(("net", "gross", "operating", "total"))
+_LAST_WORD = re.compile(r"(?<![a-z'’-])([a-z]+)\s+$")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+(?:[a-z0-9]+[\u4e00-\u9fff]*)*|[a-z0-9]+[\u4e00-\u9fff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: one word
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
@@ -191,9 +200,10 @@ def unnamed_quantity(
     rest = "".join(mask)
     if re.search(r"[\u4e00-\u9fff]", text):
         cjk = _FRAME_CJK.sub(lambda m: " " * len(m.group()), rest)
-        runs = [m.span() for m in _CJK_RUN.finditer(cjk) if _quantity_run(m.group())]
+        found = _counted_first(rest, [m.span() for m in _CJK_RUN.finditer(cjk)])
+        runs = [(s, e) for s, e in found if _quantity_run(rest[s:e])]
         if generic:  # 预算, 年薪: a word a frame character (算, 年) cut is read whole
-            read = [_word(rest, cjk, *m.span()) for m in _CJK_RUN.finditer(cjk)]
+            read = [_word(rest, cjk, s, e) for s, e in found]
             runs = [(s, e) for s, e in read if _quantity_run(rest[s:e], generic=True)]
     else:
         words = [m for m in _EN_WORD.finditer(rest) if _content(m.group())]
@@ -203,6 +213,10 @@ def unnamed_quantity(
             for s, e in runs[1:]:
                 if text[first[1] : s].strip() == "":
                     first = (first[0], e)
+            lead = _LAST_WORD.search(rest[: first[0]])
+            while lead and lead.group(1) in _QUALIFIER_EN:  # net promoter score: the whole name
+                first = (lead.start(1), first[1])
+                lead = _LAST_WORD.search(rest[: first[0]])
             runs = [first]
     if not runs:
         return None
@@ -213,6 +227,29 @@ def unnamed_quantity(
         if text[e:cs].strip() == "" and cs >= e:
             e = ce
     return s, e
+
+
+# How many (多少, 几) and a classifier: what follows is what the figure counts or measures;
+# the verb of the count is written right before it (卖出了, 接待).
+_CLASSIFIERS = "个名家位种类项笔次件台辆瓶箱份张款只头批杯罐盒包袋支条"
+_COUNTING = re.compile(rf"(?:多少|几)\s*(?:[{_CLASSIFIERS}]\s*)?")
+_COUNTED = re.compile(_COUNTING.pattern.replace("\\s*", "") + "$")
+_VERB_GAP = re.compile(r"\s*(?:了|过)?\s*")
+
+
+def _counted_first(rest: str, runs: list[Span]) -> list[Span]:
+    """The runs less the verb of a count, what it counts first: in 卖出了多少台湾啤酒 and 接待了多少
+    游客 the run written right before (了)多少 / 几 is the verb, which only says how the figure
+    comes about; the run after the counting words (and a classifier) names it. A noun before a
+    frame verb (从草原畜牧业振兴专项获得了多少补助) is no verb of the count: kept as it is."""
+    for m in _COUNTING.finditer(rest):
+        verb = next((r for r in runs if _VERB_GAP.fullmatch(rest, r[1], m.start())), None)
+        for i, (s, e) in enumerate(runs):
+            start = max(s, m.end())
+            after = s < m.end() <= e or (m.end() <= s and not rest[m.end() : s].strip())
+            if verb is not None and after and e - start >= 2:
+                return [(start, e), *[r for r in runs[:i] + runs[i + 1 :] if r != verb]]
+    return runs
 
 
 # The frame's function characters: where a clause goes on after a word (薪酬是怎么确定).
@@ -262,8 +299,8 @@ _TAIL_FRAME = re.compile(r"(?:的|是|为|有|了|是多少|多少)+$")
 def _whole(rest: str, s: int, e: int) -> Span:
     """The whole run of unexplained CJK characters holding a residue (订单履约时效, not 订单履),
     less the frame words at its ends; a verb of the frame after it ends it (宏昌置业 | 作为)."""
-    while s > 0 and "\u4e00" <= rest[s - 1] <= "\u9fff":
-        s -= 1
+    while s > 0 and "\u4e00" <= rest[s - 1] <= "\u9fff" and not _COUNTED.search(rest, 0, s):
+        s -= 1  # 获得了多少 | 贷款: what is counted starts after its counting words
     while e < len(rest) and "\u4e00" <= rest[e] <= "\u9fff" and not _verb_at(rest, e):
         e += 1
     lead = _LEAD_FRAME.match(rest, s, e)

@@ -47,6 +47,12 @@ KIND_WORDS = re.compile(
     r"子公司|分公司|孙公司|公司|集团|中心|研究院|研究所|事业部|部门|基地|工厂|项目|基金会|协会|"
     r"合作社|医院|学校|学院|实验室"
 )
+# The words only an outside body's name ends with, never a unit of the company (公司, 中心 and
+# 事业部 name its own): 汇丰银行, 员工工会, 农业大学, 市政府. Longest first.
+OUTSIDE_HEADS_CJK = re.compile(
+    r"会计师事务所|律师事务所|事务所|证券交易所|交易所|银行|大学|学院|医院|学校|工会|协会|商会|"
+    r"联合会|委员会|基金会|基金|俱乐部|运动会|政府"
+)
 # English words that start a sentence or title without naming anything.
 COMMON_EN = frozenset(
     (  # noqa: SIM905
@@ -55,7 +61,8 @@ COMMON_EN = frozenset(
         "summarise summarize provide the a an in for on at by from of and or our my your its "
         "their this that these those total group net gross operating revenue sales i we you it "
         "they there here if any all each every some no not than then also only about after before "
-        "during between versus vs q1 q2 q3 q4 h1 h2 fy ytd yoy january february march april may "
+        "during between versus vs q1 q2 q3 q4 h1 h2 fy ytd yoy ttm ltm january february march "
+        "april may "
         "june july august september october november december monday tuesday wednesday thursday "
         "friday saturday sunday keep round answer calculate find get look let ok yes hi hello "
         "dear thanks thank board ceo cfo coo chairman company companies store stores annual "

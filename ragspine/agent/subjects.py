@@ -10,6 +10,10 @@ X品牌 with a name-like X, a quoted term, a name glued to a period (XyzFY2024),
 possessive ("Kweichow Moutai's"). Weak signs, declined only where no entity of the profile
 stands (or glued to or listed with one: 中国内地深圳, 深圳和香港): a capitalised word, a place
 (shipped list, or X市 / X区), a store's name (静安寺店).
+
+A known word inside a name is the name's, not the entity: 香港上海汇丰银行, SEA Games
+(``held_names``), 店长陈香港. A name in a clause qualifying another is said by the whole phrase
+(与中国农业大学共建的联合实验室: ``noun_phrases``).
 """
 
 from __future__ import annotations
@@ -18,12 +22,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ragspine.agent.held_names import held_names
 from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
 from ragspine.agent.initialisms import code_subjects
+from ragspine.agent.noun_phrases import relative_phrases
 from ragspine.agent.parties import organisation_spans, person_spans
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
+    OUTSIDE_HEADS_CJK,
     STOPS,
     SURNAMES,
     folded_span,
@@ -38,6 +45,7 @@ NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
 PERSON = "person"  # a role word's name (店长陈香港): a known word inside it is the name's
 EVENT = "event"  # an event a document question presumes (商标侵权诉讼, 产品召回事件): ``asked.py``
 QUANTITY = "quantity"  # what a figure question asks of a name (``asked.py``): 首席执行官的薪酬
+HELD = "held"  # a name holding a region (香港上海汇丰银行, SEA Games): the region is the name's
 
 
 @dataclass(frozen=True)
@@ -70,10 +78,11 @@ _PROJECT_AFTER = re.compile(
 _STORE_EN = re.compile(r"\b(?:[Ss]tores?|[Ss]hops?|[Oo]utlets?)$")
 _CJK_SUFFIX = re.compile(r"项目|计划|工程|系列|子品牌|品牌|产品线|疫苗|药品|制剂")
 # A company the question says the company deals with: 金宇生物与硕腾公司, ACME和澳华公司.
-# The counterparty of a deal needs no suffix: ACME与宏达制造的供货协议, 金宇生物和某股份的合作.
+# The counterparty of a deal needs no suffix: ACME与宏达制造的供货协议, 金宇生物和某股份的合作,
+# nor one the company builds or runs something with: 与中国农业大学共建的实验室, 与X联合研发.
 _PARTNER = re.compile(
     rf"\s*(?:与|和|跟|同)\s*(?P<name>[{_CJK}]{{2,6}}?)(?:公司|集团|(?=的?(?:(?!的)[{_CJK}]){{0,2}}?"
-    rf"(?:合作|协议|合同|供货|采购|交易|合资|往来|关系)))"
+    rf"(?:合作|协议|合同|供货|采购|交易|合资|往来|关系|共建|合建|共同|联合|合办|携手)))"
 )
 # A market a company enters is named by a verb of entry: 进军日本市场, expand into a country.
 _ENTERS = re.compile(r"(?:进军|进入|拓展|开拓|布局|登陆|打入|挺进|进驻|扩张到|扩张至|出海)$")
@@ -108,7 +117,9 @@ _CAPITALISED = re.compile(
     r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
     r"(?P<poss>['’]s(?![A-Za-z]))?"
 )
-_CJK_PLACE = re.compile(r"市|区|省|县")
+# A place's suffix, not the first character of a common word (区域, 市场, 市值, 省份, 县域):
+# 四个区域 counts the company's regions, it names no district.
+_CJK_PLACE = re.compile(r"市(?!场|值|盈|占)|区(?!域|间)|省(?!份)|县(?!域)")
 _STORE = re.compile(rf"(?:分店|门店|店)(?![{_CJK}]?(?:数|数量|总数))")
 
 
@@ -150,6 +161,7 @@ def find_subjects(
             add(m.start(1), m.end(1), _strip_suffix(inner), True)
     for role, start, end in person_spans(text, [m for _, m in scan]):  # 店长陈香港: 香港 is his
         add(role, end, text[start:end], True, PERSON)
+    held_names(question, text, index, scan, profile, add, HELD)  # 香港上海汇丰银行, SEA Games
     leads = {m.end for k, m in scan}
     for start, end in organisation_spans(text, leads, known):  # 致同会计师事务所, 宏昌置业
         add(start, end, text[start:end], True, COMPANY)
@@ -178,7 +190,9 @@ def find_subjects(
     for k, w in scan:
         p = _PARTNER.match(text, w.end) if k == "entities" else None
         if p and _partner_like(p.group("name"), known) and not set(p.group("name")) & STOPS:
-            add(p.start("name"), p.end(), p.group("name"), True, COMPANY)
+            head = OUTSIDE_HEADS_CJK.match(text, p.end("name"))  # 中国农业大学: 大学 ends it
+            end, stem = (head.end(), p.group("name") + head.group()) if head else (p.end(), None)
+            add(p.start("name"), end, stem or p.group("name"), True, COMPANY)
     for m in _PERSON.finditer(text):
         if _at_lead(text, m.start(), leads) and name_like(m.group("name"), known):
             add(m.start("name"), m.end("name"), m.group("name"), True)
@@ -214,7 +228,8 @@ def find_subjects(
     cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)
     format_parts(text, scan, known, add)  # 便利店业态: a format the fact table has not
     code_subjects(question, text, index, scan, known, add)  # SG net profit: a code, not the group
-    return sorted(out, key=lambda s: s.start)
+    ordered = sorted(out, key=lambda s: s.start)  # 与中国农业大学共建的联合实验室: said whole
+    return relative_phrases(ordered, text, question, index, {NAME, COMPANY, HELD, PERSON})
 
 
 def _capitalised(
@@ -343,8 +358,9 @@ def outside_persons(
     scan: list[tuple[str, AliasMatch]], subjects: list[Subject]
 ) -> list[tuple[str, AliasMatch]]:
     """The glossary's reading less the words inside a person's name (店长陈香港: 香港 is part of
-    his name, not the entity; 员工王金宇: not the company)."""
-    people = [(s.start, s.end) for s in subjects if s.kind == PERSON]
+    his name, not the entity; 员工王金宇: not the company) or inside a name that holds a region
+    (香港上海汇丰银行, SEA Games: not Hong Kong, not Southeast Asia)."""
+    people = [(s.start, s.end) for s in subjects if s.kind in (PERSON, HELD)]
     return [(k, m) for k, m in scan if not any(s <= m.start and m.end <= e for s, e in people)]
 
 

@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ragspine.profile import DomainProfile, default_profile
+from ragspine.profile import DomainProfile, default_profile, demo_profile_text
 from ragspine.sensitivity import INTERNAL, PUBLIC
 from ragspine.storage.fact_store import Fact, FactStore
 
@@ -210,7 +210,8 @@ def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
     """Write the demo decks and workbook (into ``files``, or a scratch folder), ingest them into
     a fact store at ``path`` (replaced atomically); returns the number of facts.
 
-    The facts come from the files, not from this module, so every locator is a real cell.
+    The facts come from the files, not from this module, so every locator is a real cell. The
+    store remembers the demo profile, as one filled by `ingest --profile` remembers its own.
     """
     from ragspine.demo.files import write_demo_files
     from ragspine.ingestion.pipeline import ingest_file
@@ -237,6 +238,7 @@ def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
                 if report.unmapped or report.conflicts:
                     raise RuntimeError(f"demo file {source} has values it cannot map")
                 n += report.facts
+            store.remember_profile(profile.name, demo_profile_text())  # what `ask` reads it with
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from ragspine.cli_errors import fail, known_errors
-from ragspine.cli_options import corpus_option, db_option, max_error_rate_option, profile_option
+from ragspine.cli_options import (
+    corpus_option,
+    db_option,
+    max_error_rate_option,
+    profile_option,
+    say,
+)
 from ragspine.errors import RagSpineError, RecordError
 
 if TYPE_CHECKING:
@@ -222,12 +228,13 @@ def audit_pack(
     With --attacks FILE: the file's scripted attacks and controls, one row per entry."""
     from tabulate import tabulate
 
-    from ragspine.engine import Engine
+    from ragspine.engine import Engine, profile_override
     from ragspine.evals.audit.attacks.scripted import load_script
     from ragspine.evals.audit.pack import run_pack, run_script
 
     try:
         script = None if attacks_file is None else load_script(attacks_file, cases)
+        say(profile_override(db, profile))
         with Engine.open(db, corpus, profile=profile) as engine:
             rows = run_pack(engine, cases) if script is None else run_script(engine, script)
     except RagSpineError as exc:

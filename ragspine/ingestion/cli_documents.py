@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.cli_options import DEFAULT_CORPUS
+from ragspine.cli_options import DEFAULT_CORPUS, shown_default, store_default
 
 
 @click.command()
 @click.option(
-    "--corpus", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_CORPUS,
-    show_default=True, envvar="RAGSPINE_CORPUS", show_envvar=True,
-    help="the document chunk store; it must exist",
+    "--corpus", type=click.Path(dir_okay=False, path_type=Path),
+    default=store_default("corpus", DEFAULT_CORPUS),
+    show_default=shown_default("corpus", DEFAULT_CORPUS), envvar="RAGSPINE_CORPUS",
+    show_envvar=True, help="the document chunk store; it must exist",
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per line, per document")
 @known_errors

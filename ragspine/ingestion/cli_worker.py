@@ -13,9 +13,15 @@ from typing import Any
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.cli_options import LEVEL, corpus_option, db_option, profile_option
+from ragspine.cli_options import (
+    LEVEL,
+    corpus_option,
+    db_option,
+    page_progress,
+    profile_option,
+    say,
+)
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
-from ragspine.ingestion.progress import page_progress
 from ragspine.interrupts import stop_requested
 
 
@@ -28,7 +34,7 @@ from ragspine.interrupts import stop_requested
 )
 @corpus_option()
 @db_option()
-@profile_option("maps table rows to metrics [default: the ACME demo]")
+@profile_option("maps table rows to metrics; the store remembers it")
 @click.option("--once", is_flag=True, help="ingest what is there, then exit")
 @click.option(
     "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
@@ -73,7 +79,7 @@ def worker(
     from ragspine.ingestion.pipeline import FileReport
     from ragspine.ingestion.report import details, headline
     from ragspine.ingestion.worker import Worker, inbox_lock
-    from ragspine.profile import load_profile
+    from ragspine.profile.stored import GivenProfile, fill_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
 
@@ -95,10 +101,12 @@ def worker(
     def stopped(exc: RagSpineError) -> None:
         click.echo(f"error: {exc} (trying again in {interval:g} s)", err=True)
 
-    prof = load_profile(profile)  # a bad profile creates no store
+    given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
     with inbox_lock(inbox), ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
+        prof, note = fill_profile(facts, given)
+        say(note)
         w = Worker(
             inbox,
             chunks,

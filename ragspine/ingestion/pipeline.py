@@ -232,6 +232,13 @@ def _year_of(label: str) -> int | None:
     return period.year if period is not None else None
 
 
+def report_year(content: FileContent) -> int | None:
+    """``_year_of`` a file read without ``--period`` (``profile check``/``draft`` map its tables
+    as ``ingest`` does): its front matter's period, else its cover's."""
+    stated = as_period(str(content.meta.get("period") or "")) or cover_period(content)
+    return stated.year if stated is not None else None
+
+
 def _stated_elsewhere(
     store: FactStore, doc_id: str, mapped: list[Fact]
 ) -> tuple[list[Fact], list[Conflict]]:

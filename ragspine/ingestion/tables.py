@@ -60,11 +60,23 @@ _AMOUNT = re.compile(r"^[(（]?-?[\d,]+(?:\.\d+)?[)）]?$")
 _EMPTY = {"", "-", "—", "–", "--", "/", "不适用", "n/a", "N/A"}
 
 
+@dataclass(frozen=True)
+class RowLabel:
+    """A row label (a workbook's column header) that holds figures, the table it is in, and the
+    metric it names (None: not mapped; its figures are not stored)."""
+
+    locator: str  # the table's: page=59,table=1 | sheet=profit_statement
+    label: str
+    code: str | None
+    caption: str = ""  # the table's: which statement (合并资产负债表 单位:元), if it says
+
+
 @dataclass
 class TableFacts:
     facts: list[Fact] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
+    labels: list[RowLabel] = field(default_factory=list)  # every label holding a figure
 
 
 def header_period(cell: str, report_year: int | None) -> Period | None:
@@ -155,11 +167,14 @@ class TableMapper:
             return
         scale = scale_of(table.caption)
         entity = self._entity_of(table)
+        previous: list[str] = []
         for r, row in enumerate(table.rows):
             if r == header_row or not row:
                 continue
-            label = label_of(row[0]) if row else ""
-            code, channel = self._metric_and_channel(label)
+            label, code, channel = self._row_label(previous, row, periods)
+            previous = row
+            if any(number(row[c]) is not None for c, p in enumerate(periods) if p and c < len(row)):
+                out.labels.append(RowLabel(table.locator, label, code, table.caption))
             stored = None if channel is None or self.profile.derived(code or "") else code
             for c, period in enumerate(periods):
                 if period is None or c >= len(row):
@@ -190,6 +205,25 @@ class TableMapper:
                 else "a row without a label"
             )
         return Unmapped(locator, cell.strip(), why, kind, label, period.label)
+
+    def _row_label(
+        self, previous: list[str], row: list[str], periods: list[Period | None]
+    ) -> tuple[str, str | None, str | None]:
+        """The row's label and what it names. A label wrapped over two rows (its first line a
+        row without figures that names nothing) is read joined, where the joined label names a
+        metric and the second line alone does not."""
+        label = label_of(row[0])
+        code, channel = self._metric_and_channel(label)
+        blank = not any(
+            previous[c].strip() for c, p in enumerate(periods) if p and c < len(previous)
+        )
+        if code is None and previous and previous[0].strip() and blank:
+            joined = label_of(previous[0].strip() + row[0].strip())
+            if self._metric_and_channel(label_of(previous[0]))[0] is None:
+                joined_code, joined_channel = self._metric_and_channel(joined)
+                if joined_code is not None:
+                    return joined, joined_code, joined_channel
+        return label, code, channel
 
     def _metric_and_channel(self, label: str) -> tuple[str | None, str | None]:
         """营业收入 → (REVENUE, default channel); REVENUE:ONLINE → (REVENUE, ONLINE)."""
@@ -247,6 +281,7 @@ class TableMapper:
             if fold(h) in ("股票代码", "证券代码", "股票简称", "证券简称", "公司", "entity")
         ]
         skip = {*years, *who}
+        held: set[int] = set()  # the columns with a figure in one of our rows
         for row in table.rows[1:]:
             entity = self.entity
             year = row[years[0]].strip()[:4] if years[0] < len(row) else ""
@@ -261,6 +296,7 @@ class TableMapper:
                     locator = f"{table.locator},year={year},company={said}"
                     out.unmapped.append(Unmapped(locator, said, why, drops.OTHER_ENTITY, said))
                     continue
+            held |= {c for c, cell in enumerate(row) if number(cell) is not None and cell != "-1"}
             for c, code in enumerate(codes):
                 if c >= len(row) or c in skip or row[c].strip() == "-1":
                     continue  # the challenge's workbooks write -1 for "not reported"
@@ -277,6 +313,8 @@ class TableMapper:
                 period = Period(FY, year)
                 label = label_of(header[c])
                 self._cell(out, code, entity, period, row[c], None, locator, None, label)
+        for c in sorted(held - skip):
+            out.labels.append(RowLabel(table.locator, header[c], codes[c], table.caption))
         return True
 
     # -- one cell ----------------------------------------------------------------------------

@@ -32,16 +32,24 @@ __all__ = [
     "UnitSpec",
     "default_profile",
     "load_profile",
+    "parse_profile",
+    "read_profile",
 ]
 
 DEMO_PROFILE = "acme.yaml"
 
 
 def load_profile(path: str | Path | None = None) -> DomainProfile:
-    """Load and validate a profile; ``None`` loads the packaged ACME demo profile."""
+    """Load and validate a profile; ``None`` loads the packaged ACME demo profile. A profile that
+    says ``extends: cas`` is laid over that base first (``profile.extends``)."""
+    return read_profile(path)[0]
+
+
+def read_profile(path: str | Path | None = None) -> tuple[DomainProfile, str]:
+    """A profile and the YAML text it was read from (the text a fact store remembers)."""
     if path is None:
         name = f"<package>/ragspine/profile/{DEMO_PROFILE}"
-        text = resources.files("ragspine.profile").joinpath(DEMO_PROFILE).read_text("utf-8")
+        text = demo_profile_text()
     else:
         name = str(path)
         try:
@@ -50,17 +58,39 @@ def load_profile(path: str | Path | None = None) -> DomainProfile:
             raise ProfileError(f"{name}: profile file not found") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ProfileError(f"{name}: cannot read profile: {exc}") from exc
+    origin = None if path is None else Path(path)
+    return parse_profile(text, name, check_aliases=path is not None, origin=origin), text
+
+
+def demo_profile_text() -> str:
+    """The packaged ACME demo profile's YAML."""
+    return resources.files("ragspine.profile").joinpath(DEMO_PROFILE).read_text("utf-8")
+
+
+def parse_profile(
+    text: str, name: str, *, check_aliases: bool = True, origin: Path | None = None
+) -> DomainProfile:
+    """A profile from its YAML text; ``name`` says where it came from in every error.
+    ``check_aliases`` warns of an alias inside a listed company's name (the packaged demo's
+    are reviewed, and a stored profile's were said when it was stored); ``origin`` is the file a
+    relative ``extends:`` path is read beside (none for a stored text)."""
+    from ragspine.profile.extends import DuplicateKey, resolve, safe_load
+
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
+    except DuplicateKey as exc:
+        raise ProfileError(f"{name}: {exc}") from None
     except yaml.YAMLError as exc:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
+
+    data = resolve(data, name, origin)  # extends: cas
     try:
         profile = DomainProfile.model_validate(data)
     except ValidationError as exc:
         raise ProfileError(f"{name}: {_problem(exc, data)}") from exc
-    if path is not None:  # the packaged demo's collisions are reviewed (tests/profile)
+    if check_aliases:
         from ragspine.profile.vocabulary import AliasCollisionWarning, alias_collisions
 
         for collision in alias_collisions(profile):

@@ -17,6 +17,9 @@ from ragspine.cli_options import (
     corpus_option,
     db_option,
     profile_option,
+    say,
+    shown_default,
+    store_default,
 )
 from ragspine.sensitivity import Clearance
 
@@ -24,8 +27,8 @@ FAQ_OPTION = click.option(
     "--faq",
     "faq_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/faq.db"),
-    show_default=True,
+    default=store_default("faq", Path("data/faq.db")),
+    show_default=shown_default("faq", Path("data/faq.db")),
     envvar="RAGSPINE_FAQ",
     help="the FAQ cache (SQLite)",
 )
@@ -51,7 +54,7 @@ def _cache(path: Path) -> Any:
 @click.option("--valid-from", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
 @click.option("--valid-until", type=click.DateTime(formats=["%Y-%m-%d"]), default=None)
 @click.option("--sensitivity", type=LEVEL, default=Clearance.INTERNAL, show_default=True)
-@profile_option("checks the question can be served [default: the ACME demo]")
+@profile_option("checks the question can be served")
 @FAQ_OPTION
 @db_option()
 @corpus_option()
@@ -89,7 +92,7 @@ def faq_add(
         },
         "--",
     )
-    item_id = _store_items([item], _profile(profile), faq_path, db, corpus)[0]
+    item_id = _store_items([item], _profile(profile, db), faq_path, db, corpus)[0]
     click.echo(f"added FAQ item {item_id} ({len(questions)} question(s)) to {faq_path}")
 
 
@@ -144,7 +147,7 @@ def _toggle(path: Path, item_id: int, on: bool) -> None:
 
 @faq.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@profile_option("checks the questions can be served [default: the ACME demo]")
+@profile_option("checks the questions can be served")
 @FAQ_OPTION
 @db_option()
 @corpus_option()
@@ -163,7 +166,7 @@ def faq_import(file: Path, profile: Path | None, faq_path: Path, db: Path, corpu
         raise FaqError(f"{file}: expected a list of items")
     items = [_item(FaqItem, raw, f"{file}: item {i + 1}: ") for i, raw in enumerate(data)]
     try:
-        ids = _store_items(items, _profile(profile), faq_path, db, corpus)
+        ids = _store_items(items, _profile(profile, db), faq_path, db, corpus)
     except FaqError as exc:
         raise FaqError(f"{file}: {exc}") from exc
     click.echo(f"imported {len(ids)} FAQ item(s) from {file} into {faq_path}")
@@ -206,7 +209,10 @@ def _item(model: Any, raw: object, where: str) -> Any:
         raise FaqError(f"{where}{first_problem(exc)}") from exc
 
 
-def _profile(path: Path | None) -> Any:
-    from ragspine.profile import default_profile, load_profile
+def _profile(path: Path | None, db: Path) -> Any:
+    """The profile given, else the one the fact store remembers (said once if they differ)."""
+    from ragspine.engine import profile_in, profile_override
+    from ragspine.profile import load_profile
 
-    return load_profile(path) if path else default_profile()
+    say(profile_override(db, path))
+    return profile_in(db, load_profile(path) if path else None)

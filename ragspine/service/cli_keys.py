@@ -9,14 +9,14 @@ from pathlib import Path
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.cli_options import LEVEL
+from ragspine.cli_options import LEVEL, shown_default, store_default
 
 KEYS_FILE = click.option(
     "--file",
     "path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/keys.yaml"),
-    show_default=True,
+    default=store_default("keys", Path("data/keys.yaml")),
+    show_default=shown_default("keys", Path("data/keys.yaml")),
 )
 
 

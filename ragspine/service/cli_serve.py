@@ -17,6 +17,9 @@ from ragspine.cli_options import (
     faq_option,
     profile_option,
     provider_option,
+    say,
+    shown_default,
+    store_default,
 )
 
 FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, threads
@@ -34,8 +37,8 @@ FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, thr
 @click.option(
     "--keys",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("data/keys.yaml"),
-    show_default=True,
+    default=store_default("keys", Path("data/keys.yaml")),
+    show_default=shown_default("keys", Path("data/keys.yaml")),
     help="API keys (hashed) and their clearance, re-read when the file changes; "
     "RAGSPINE_API_KEYS adds more",
 )
@@ -101,7 +104,7 @@ def serve(
     """Serve POST /v1/ask over HTTP (with --docs, OpenAPI at /docs)."""
     import uvicorn
 
-    from ragspine.engine import Engine
+    from ragspine.engine import Engine, profile_override
     from ragspine.service.keys import KeysError, load_keys
     from ragspine.service.logs import log_config
     from ragspine.service.protocol import GuardedH11Protocol
@@ -130,6 +133,7 @@ def serve(
     # asyncio accepts up to `backlog` sockets in one go before the protocol can turn any away:
     # with the backlog at the cap, open sockets stay under twice the cap
     _enough_descriptors(2 * max_connections + FD_RESERVE)
+    say(profile_override(db, profile))
     with Engine.open(db, corpus, profile=profile, provider=provider, faq=faq):
         pass  # the stores, the FAQ and the provider open, or the error is one line now
     os.environ.update(settings.to_env())

@@ -8,6 +8,7 @@ passages. Every query is parameterised.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, fields
@@ -18,6 +19,16 @@ from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, check_level
 from ragspine.storage.sqlite import SqliteStore
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
+
+
+@dataclass(frozen=True)
+class StoredProfile:
+    """A profile a store remembers: its YAML text as given, that text's SHA-256, its name."""
+
+    version: int
+    name: str
+    sha256: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -254,6 +265,40 @@ class FactStore(SqliteStore):
                 "SELECT file_hash FROM source_file WHERE doc_id = ?", (doc_id,)
             ).fetchone()
         return str(row[0]) if row and row[0] else None
+
+    def remember_profile(self, name: str, text: str) -> tuple[StoredProfile, StoredProfile | None]:
+        """Store the profile the facts are mapped with: (the store's profile now, the one before).
+
+        A text different from the current one is a new version; the same text again adds none.
+        """
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        with self._lock:
+            try:
+                with self._conn:
+                    before = self._profile_unlocked()
+                    if before is not None and before.sha256 == digest:
+                        return before, before
+                    version = before.version + 1 if before is not None else 1
+                    self._conn.execute(
+                        "INSERT INTO stored_profile (version, name, sha256, yaml_text) "
+                        "VALUES (?, ?, ?, ?)",
+                        (version, name, digest, text),
+                    )
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: cannot store the profile: {exc}") from exc
+        return StoredProfile(version, name, digest, text), before
+
+    def stored_profile(self) -> StoredProfile | None:
+        """The profile stored last, if any."""
+        with self._lock:
+            return self._profile_unlocked()
+
+    def _profile_unlocked(self) -> StoredProfile | None:
+        row = self._conn.execute(
+            "SELECT version, name, sha256, yaml_text FROM stored_profile "
+            "ORDER BY version DESC LIMIT 1"
+        ).fetchone()
+        return StoredProfile(int(row[0]), str(row[1]), str(row[2]), str(row[3])) if row else None
 
     # -- reads -----------------------------------------------------------------------------
     def lookup(

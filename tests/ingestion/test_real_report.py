@@ -10,6 +10,7 @@ that figure), while the workbook, taken from the 2019 report, has 46,385,827.27.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,18 +35,8 @@ pytestmark = pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/
 
 
 @pytest.fixture(scope="module", params=sorted(COMPANIES))
-def ingested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[type-arg]
-    name = request.param
-    report = REALWORLD / COMPANIES[name][0]
-    folder = tmp_path_factory.mktemp(name)
-    db, corpus = folder / "facts.db", folder / "chunks.db"
-    profile = EXAMPLES / name / "profile.yaml"
-    out = invoke(
-        "ingest", str(report), "--db", str(db), "--corpus", str(corpus),
-        "--profile", str(profile), "--report", str(folder / "ingest.json"),
-    )  # fmt: skip
-    return {"name": name, "out": out, "db": db, "corpus": corpus, "profile": profile,
-            "report": folder / "ingest.json"}  # fmt: skip
+def ingested(request: pytest.FixtureRequest, real_report: Callable[[str], dict]) -> dict:  # type: ignore[type-arg]
+    return real_report(request.param)
 
 
 def _ask(ingested: dict, question: str) -> Ran:  # type: ignore[type-arg]
@@ -115,6 +106,20 @@ def test_answers_cite_the_reports_page_table_row_and_column(ingested: dict) -> N
         # the other company, asked here, is declined
         other = _ask(ingested, "金宇生物2019年营业收入是多少?")
         assert "不在本系统的覆盖范围内" in other.stdout and "元(来源" not in other.stdout
+
+
+def test_asked_without_profile_the_store_answers_for_its_own_company(ingested: dict) -> None:  # type: ignore[type-arg]
+    """`ingest --profile` stored the profile: a user who leaves it out gets the company's answer,
+    not 「…」不在本系统的覆盖范围内 from the ACME demo's."""
+    question, answer = {
+        "jinyu": ("金宇生物2019年的货币资金是多少?", "货币资金:1,108,509,231.31 元"),
+        "sifang": ("四方科技2019年的营业收入是多少元?", "营业收入:1,175,301,034.32 元"),
+    }[ingested["name"]]
+    out = invoke(
+        "ask", question, "--db", str(ingested["db"]), "--corpus", str(ingested["corpus"]),
+    )  # fmt: skip
+    assert answer in out.stdout and "不在本系统的覆盖范围内" not in out.stdout
+    assert out.stderr == ""
 
 
 @pytest.mark.parametrize(

@@ -200,3 +200,49 @@ def test_the_demo_profile_maps_a_deck_table_at_the_seeds_locator() -> None:
     )  # fmt: skip
     assert fact.source_locator == "slide=2,table=1,row=REVENUE,col=FY2024"
     assert (fact.source_file_hash, fact.extractor_version) == ("h", "ragspine-tables/1")
+
+
+def test_a_label_wrapped_over_two_rows_is_read_joined() -> None:
+    table = Table(
+        "page=74,table=1",
+        [
+            ["项目", "附注", "2020年度", "2019年度"],
+            ["营业", "", "", ""],  # a label's first line, its figures on the next row
+            ["收入", "", "2.00", "1.00"],
+            ["研发", "", "", ""],  # a line that names nothing before a row that does
+            ["所得税费用", "", "3.00", ""],
+        ],
+        "合并利润表 单位:元",
+    )
+    facts, _ = _map(table)
+    assert [f[0] for f in facts] == ["REVENUE", "REVENUE", "TAX"]
+    assert facts[0][3] == "page=74,table=1,row=营业收入,col=2020年度"
+
+
+def test_every_label_holding_a_figure_is_listed_with_what_it_maps_to() -> None:
+    statement = Table(
+        "page=66,table=1",
+        [
+            ["项目", "附注", "2020年12月31日", "2019年12月31日"],
+            ["流动资产：", "", "", ""],  # no figure: not listed
+            ["货币资金", "七、1", "1,516,034,246.28", "1,108,509,231.31"],
+            ["专项储备", "", "3,412,940.61", ""],  # a figure the profile does not name
+        ],
+        "合并资产负债表 单位:元",
+    )
+    workbook = Table(
+        "sheet=people",
+        [
+            ["报告年份", "股票代码", "营业收入", "货币资金", "职工人数", "利息支出"],
+            ["2020", "600999", "1.00", "2.00", "1350", "-1"],  # -1: not reported, not a figure
+            ["2020", "603339", "1.00", "2.00", "99", "5.00"],  # another company's row
+        ],
+    )
+    out = TableMapper(CO, "r.pdf", "h", "CO", report_year=2020).map([statement, workbook])
+    assert [(r.locator, r.label, r.code) for r in out.labels] == [
+        ("page=66,table=1", "货币资金", "CASH"),
+        ("page=66,table=1", "专项储备", None),
+        ("sheet=people", "营业收入", "REVENUE"),
+        ("sheet=people", "货币资金", "CASH"),
+        ("sheet=people", "职工人数", None),
+    ]

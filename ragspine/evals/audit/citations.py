@@ -118,17 +118,22 @@ def _url_figures(m: re.Match[str]) -> str:
     return "".join(kept)
 
 
-_QUOTED = re.compile(r"「([^「」\n]{1,80})」")
+_QUOTED = re.compile(r"「([^「」\n]{1,80})」|“([^“”\n]{1,80})”")
 
 
 def unquote(line: str, question: str) -> str:
-    """The user's own words quoted back in 「」 (无法识别参数 period「2024Q5」) blanked: a mention
-    of what the user wrote, not a claim. Anything else the question says is no source."""
-    if not question or "「" not in line:
+    """The user's own words quoted back in 「」 or “” (无法识别参数 period「2024Q5」, “trailing-
+    twelve-month revenue” is not in the fact table) blanked: a mention of what the user wrote,
+    verbatim, not a claim. Anything else the question says is no source."""
+    if not question or ("「" not in line and "“" not in line):
         return line
     return _QUOTED.sub(
-        lambda m: " " * len(m.group()) if m.group(1).strip() in question else m.group(), line
+        lambda m: " " * len(m.group()) if _words(m).strip() in question else m.group(), line
     )
+
+
+def _words(m: re.Match[str]) -> str:
+    return m.group(1) if m.group(1) is not None else m.group(2)
 
 
 def whole_clause_of(body: str, passage: str) -> bool:

@@ -21,6 +21,7 @@ from ragspine.cli_options import (
     max_error_rate_option,
     profile_option,
     provider_option,
+    say,
 )
 from ragspine.errors import RagSpineError
 
@@ -91,7 +92,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
 @db_option()
 @corpus_option(read=True)
 @profile_option()
-@faq_option("a FAQ cache: the engine's faq route answers first [default: none]")
+@faq_option("a FAQ cache: the engine's faq route answers first")
 @live_options
 @click.pass_context
 def run(ctx: click.Context, /, **kwargs: Any) -> None:
@@ -99,6 +100,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
 
     A live model is checked before the first case: its API key, the --prices table, and its
     endpoint (one small request); a run from a cassette in strict mode needs none of them."""
+    from ragspine.engine import profile_override
     from ragspine.evals.report.markdown import headline_text
     from ragspine.evals.run.finish import finish_run
     from ragspine.evals.run.progress import RunProgress
@@ -133,6 +135,7 @@ def run(ctx: click.Context, /, **kwargs: Any) -> None:
                 budget=budget,
                 faq=kwargs["faq"],
             )
+        say(profile_override(opts.db, opts.profile))
     except RagSpineError as exc:
         fail(exc)
     shown: list[RunProgress] = []

@@ -279,6 +279,23 @@ def test_the_question_is_never_a_source() -> None:
     )  # fmt: skip
 
 
+def test_the_users_words_quoted_back_in_english_quotes_are_a_mention() -> None:
+    question = "What was ACME Group's trailing-twelve-month revenue as of Q3 2024?"
+    _check(
+        [
+            # the engine's English decline names what it cannot give, in the user's words
+            ("“trailing-twelve-month revenue” is not in the fact table.", [], []),
+            # the same words unquoted are a claim like any other
+            ("Revenue over the trailing twelve months was reported.", [],
+             [("twelve", "unsupported")]),
+            # quoted words the question does not write are no mention of the user's
+            ("“trailing-eleven-month revenue” is not in the fact table.", [],
+             [("-eleven", "unsupported")]),
+        ],
+        question=question,
+    )  # fmt: skip
+
+
 def test_precision_is_what_the_figure_is_written_with_and_never_more_than_5_percent() -> None:
     _check([
         # (and, the sentence naming the slot, a contradiction of the found fact)

@@ -1,0 +1,48 @@
+"""A fact store remembers the profile its facts were mapped with: each different one a new
+version, the same one stored again no new version, the history kept."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ragspine.storage.fact_store import FactStore
+
+A = "name: a\n# the first profile\n"
+B = "name: b\n"
+
+
+def _store(tmp_path: Path) -> FactStore:
+    store = FactStore(tmp_path / "facts.db")
+    store.init_schema()
+    return store
+
+
+def test_a_new_store_has_no_profile(tmp_path: Path) -> None:
+    with _store(tmp_path) as store:
+        assert store.stored_profile() is None
+
+
+def test_the_profile_stored_is_read_back_as_given_with_its_hash(tmp_path: Path) -> None:
+    with _store(tmp_path) as store:
+        stored, previous = store.remember_profile("a", A)
+    assert previous is None and stored.version == 1 and stored.name == "a"
+    with FactStore(tmp_path / "facts.db", create=False) as reopened:
+        got = reopened.stored_profile()
+    assert got == stored and got.text == A  # the text as written, its comment too
+    assert len(got.sha256) == 64
+
+
+def test_only_a_different_profile_is_a_new_version(tmp_path: Path) -> None:
+    with _store(tmp_path) as store:
+        first, _ = store.remember_profile("a", A)
+        again, before = store.remember_profile("a", A)
+        assert again == first and before == first  # the same text: nothing new
+        second, before = store.remember_profile("b", B)
+        assert (second.version, before) == (2, first)
+        back, _ = store.remember_profile("a", A)  # different from the current one: v3
+        assert (back.version, back.sha256, store.stored_profile()) == (3, first.sha256, back)
+    rows = sqlite3.connect(tmp_path / "facts.db").execute(
+        "SELECT version, name FROM stored_profile ORDER BY version"
+    )
+    assert rows.fetchall() == [(1, "a"), (2, "b"), (3, "a")]  # add-only: the history kept
