@@ -66,8 +66,9 @@ def run(quick: bool) -> list[Row]:
             info_row(
                 "ingest",
                 "  made",
-                f"{report.chunks} chunks, {report.facts} facts, {len(report.unmapped)} cells not "
-                f"mapped; target whole ingest < {TARGET_S:.0f} s: {verdict}",
+                f"{report.chunks} chunks, {report.facts} facts, {len(report.unmapped)} values not "
+                f"mapped, {len(report.conflicts)} conflicts; target whole ingest < {TARGET_S:.0f} "
+                f"s: {verdict}",
             ),
         ]
     return rows

@@ -92,6 +92,15 @@ def _bare(url: str, n: int, workers: int) -> Row:
     return info_row("live", f"bare SDK, {workers} threads", f"{n} requests: efficiency {eff:.3f}")
 
 
+def _no_documents(path: Path) -> Path:
+    """A corpus holding nothing: the run is on facts alone (a corpus it is given must exist)."""
+    from ragspine.retrieval.chunking.chunk_store import ChunkStore
+
+    with ChunkStore(path) as store:
+        store.init_schema()
+    return path
+
+
 def _cli(url: str, n: int, workers: int, db: Path, *, judged: bool) -> list[Row]:
     """`ragspine eval run --concurrency W` as a user runs it, in its own process."""
     cases = "\n".join(
@@ -120,7 +129,7 @@ def _cli(url: str, n: int, workers: int, db: Path, *, judged: bool) -> list[Row]
                 "--db",
                 str(db),
                 "--corpus",
-                str(Path(tmp) / "none"),
+                str(_no_documents(Path(tmp) / "none.db")),
                 "--out",
                 str(Path(tmp) / "run"),
                 "--concurrency",

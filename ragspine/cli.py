@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import sys
 import warnings
 from datetime import date, datetime
 from pathlib import Path
@@ -19,16 +17,13 @@ from ragspine.cli_options import (
     db_option,
     faq_option,
     live_options,
+    page_progress,
     profile_option,
     provider_option,
     say,
 )
-from ragspine.cli_options import (
-    page_progress as _page_progress,
-)
 from ragspine.evals.run.cli import live_from
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
-from ragspine.interrupts import stop_requested
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -57,7 +52,7 @@ def _one_line(message: Warning | str, category: type[Warning], *_: object, **__:
     default=None,
     help="the day 'last year' is relative to [default: today]",
 )
-@corpus_option()
+@corpus_option(read=True)
 @clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @profile_option()
@@ -154,6 +149,14 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     default=None,
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
+@click.option(
+    "--period", default=None, help="every file's period (FY2020, 2020H1, 2020Q3), over what its "
+    "cover or front matter says [default: read from the cover]",
+)  # fmt: skip
+@click.option(
+    "--report", "report_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="write every value not stored and every conflict, with locators, as JSON",
+)  # fmt: skip
 @file_limit_options
 @known_errors
 def ingest(
@@ -162,6 +165,8 @@ def ingest(
     db: Path,
     profile: Path | None,
     sensitivity: str | None,
+    period: str | None,
+    report_file: Path | None,
     **limit_flags: Any,
 ) -> None:
     """Add documents to the corpus and their tables' figures to the fact table.
@@ -172,145 +177,52 @@ def ingest(
     fact history); an unchanged one is skipped by content hash; a file that cannot be read
     changes nothing, and neither does one over a limit (--max-*: size, pages, a zip's inflated
     size and ratio, seconds to read; each file is read in a child process killed at the limit).
+    Each file's line says its period and what was not stored (rows no metric names, conflicts
+    with another reading); --report FILE.json lists every one with its locator.
     """
-    from ragspine.engine import fill_profile
+    from ragspine.ingestion.doc_period import period_label
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
-    from ragspine.profile.stored import GivenProfile
+    from ragspine.ingestion.report import check_report_path, details, headline, write_report
+    from ragspine.profile.stored import GivenProfile, fill_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
     from ragspine.storage.fact_store import FactStore
 
     given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
-    progress = _page_progress()
+    label = period_label(period) if period is not None else None
+    if report_file is not None:
+        check_report_path(report_file)
+    progress = page_progress()
+    done: list[FileReport] = []
 
     def show(r: FileReport) -> None:
-        detail = ""
-        if r.outcome != "unchanged":
-            parts = [f"{r.chunks} chunks"]
-            if r.facts or r.unmapped:
-                parts.append(f"{r.facts} facts")
-                parts.append(f"{len(r.unmapped)} cells not mapped")
-            if r.superseded:
-                parts.append(f"{r.superseded} facts superseded")
-            detail = f" ({', '.join(parts)})"
-        click.echo(f"{r.outcome:>9}  {r.doc_id}{detail}")
+        done.append(r)
+        for line in [headline(r), *details(r)]:
+            click.echo(line)
 
     with ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()
         prof, note = fill_profile(facts, given)
         say(note)
-        report = ingest_paths_all(
-            list(paths),
-            chunks=chunks,
-            facts=facts,
-            profile=prof,
-            sensitivity=sensitivity,
-            progress=progress,
-            on_file=show,
-            limits=limits_from(limit_flags),
-        )
+        complete = False
+        try:
+            report = ingest_paths_all(
+                list(paths), chunks=chunks, facts=facts, profile=prof, sensitivity=sensitivity,
+                progress=progress, on_file=show, limits=limits_from(limit_flags), period=label,
+            )  # fmt: skip
+            complete = True
+        finally:  # the files stored before an error are reported too
+            if report_file is not None:
+                write_report(report_file, done, complete=complete)
         total = chunks.count()
     click.echo(
         f"{report.count('added')} added, {report.count('replaced')} replaced, "
         f"{report.count('unchanged')} unchanged; {total} chunks in {corpus}"
         + ("; index rebuilt" if report.index_rebuilt else "")
+        + (f"; report: {report_file}" if report_file is not None else "")
     )
-
-
-@main.command()
-@click.option(
-    "--inbox",
-    type=click.Path(file_okay=False, path_type=Path),
-    required=True,
-    help="the folder to watch; files move to done/ or failed/ inside it",
-)
-@corpus_option()
-@db_option()
-@profile_option("maps table rows to metrics; the store remembers it")
-@click.option("--once", is_flag=True, help="ingest what is there, then exit")
-@click.option(
-    "--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
-    help="seconds between looks at the inbox",
-)  # fmt: skip
-@click.option(
-    "--sensitivity", type=LEVEL, default=None,
-    help="every file's level, its passages' and its figures' (files without front matter are "
-    "INTERNAL)",
-)  # fmt: skip
-@file_limit_options
-@known_errors
-def worker(
-    inbox: Path,
-    corpus: Path,
-    db: Path,
-    profile: Path | None,
-    once: bool,
-    interval: float,
-    sensitivity: str | None,
-    **limit_flags: Any,
-) -> None:
-    """Ingest every file dropped in INBOX, one transaction each (Ctrl-C stops).
-
-    A file that cannot be read, or is over a limit (--max-*), moves to INBOX/failed/ with
-    NAME.error.txt saying why in one line; so does a symbolic link, unread. One worker per
-    inbox (a second is one error line). --once exits 0 when the round ran, failed files or not;
-    1 when it could not (another worker, a store or the index not writable: the file under way
-    stays in the inbox).
-    """
-    from ragspine.engine import fill_profile
-    from ragspine.errors import RagSpineError
-    from ragspine.ingestion.pipeline import FileReport
-    from ragspine.ingestion.worker import Worker, inbox_lock
-    from ragspine.profile.stored import GivenProfile
-    from ragspine.retrieval.chunking.chunk_store import ChunkStore
-    from ragspine.storage.fact_store import FactStore
-
-    if not inbox.is_dir():
-        raise click.UsageError(f"{inbox}: no such folder")
-
-    def done(r: FileReport) -> None:
-        click.echo(f"{r.outcome:>9}  {r.doc_id} ({r.chunks} chunks, {r.facts} facts)")
-
-    def failed(path: Path, why: str) -> None:
-        click.echo(f"   failed  {path.name}: {why}", err=True)
-
-    def stopped(exc: RagSpineError) -> None:
-        click.echo(f"error: {exc} (trying again in {interval:g} s)", err=True)
-
-    given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
-    with inbox_lock(inbox), ChunkStore(corpus) as chunks, FactStore(db) as facts:
-        chunks.init_schema()
-        facts.init_schema()
-        prof, note = fill_profile(facts, given)
-        say(note)
-        w = Worker(
-            inbox,
-            chunks,
-            facts,
-            prof,
-            sensitivity=sensitivity,
-            progress=_page_progress(),
-            on_done=done,
-            on_failed=failed,
-            limits=limits_from(limit_flags),
-            on_error=stopped,
-        )
-        stopping = "stopping after the file under way (Ctrl-C again stops now; it is not kept)"
-        try:
-            with stop_requested(signal.SIGINT, signal.SIGTERM, on_request=stopping) as stop:
-                if once:
-                    batch = w.run_once(stop)
-                    click.echo(
-                        f"{len(batch.done)} ingested, {len(batch.failed)} failed; inbox {inbox}"
-                    )
-                    return
-                w.settle = 1.0  # a file still being copied in waits for the next look
-                click.echo(f"watching {inbox} every {interval:g} s (Ctrl-C stops)", err=True)
-                w.run_forever(interval, stop)
-        except KeyboardInterrupt:  # the second: a file not yet stored stays in the inbox
-            click.echo("stopped; a file not yet stored stays in the inbox", err=True)
-            sys.exit(130)
-        click.echo("stopped", err=True)
+    if report_file is None and any(r.unmapped or r.conflicts for r in done):
+        click.echo("every value not stored, with its locator: --report FILE.json")
 
 
 DEMO_QUESTIONS = (
@@ -330,7 +242,7 @@ DEMO_QUESTIONS = (
 
 @main.command()
 @db_option(demo=True)
-@corpus_option(demo=True)
+@corpus_option(demo=True, read=True)
 @click.option(
     "--reference-date",
     type=click.DateTime(formats=["%Y-%m-%d"]),
@@ -357,13 +269,15 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
+    from ragspine.ingestion.cli_documents import documents
     from ragspine.ingestion.cli_profile import profile_group
+    from ragspine.ingestion.cli_worker import worker
     from ragspine.service.cli import faq
     from ragspine.service.cli_keys import keys
     from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
-    for command in (serve, keys, faq, profile_group):
+    for command in (serve, keys, faq, profile_group, worker, documents):
         main.add_command(command)
 
 

@@ -66,16 +66,45 @@ def db_option(*, demo: bool = False) -> Callable[[F], F]:
     )
 
 
-def corpus_option(*, demo: bool = False) -> Callable[[F], F]:
+def corpus_option(*, demo: bool = False, read: bool = False) -> Callable[[F], F]:
+    """``demo=True`` as for ``db_option``. ``read``: a command that reads the corpus (``ask``,
+    ``serve``, ``eval run``…). A corpus it is given by name (the flag or RAGSPINE_CORPUS) must
+    exist: a mistyped path is one ``error:`` line and exit 1, never an answer without documents.
+    The default may be absent, and so may the one ragspine.toml or RAGSPINE_HOME names (as their
+    FAQ cache counts once it exists): a store of facts alone, or a home or a service set up
+    before the first ``ingest``, whose engine wires the corpus at the first question after it is
+    built (``Engine.open``); a document question meanwhile says there is none."""
+    default = DEMO_CORPUS if demo else store_default("corpus", DEFAULT_CORPUS)
+    shown = True if demo else shown_default("corpus", DEFAULT_CORPUS)
+    if not read:
+        return click.option(
+            "--corpus", type=_FILE, default=default, show_default=shown,
+            envvar="RAGSPINE_CORPUS", show_envvar=True,
+            help="the document chunk store (its index beside it)",
+        )  # fmt: skip
     return click.option(
-        "--corpus",
-        type=_FILE,
-        default=DEMO_CORPUS if demo else store_default("corpus", DEFAULT_CORPUS),
-        show_default=True if demo else shown_default("corpus", DEFAULT_CORPUS),
-        envvar="RAGSPINE_CORPUS",
-        show_envvar=True,
-        help="the document chunk store (its index beside it); missing: document questions say so",
-    )
+        "--corpus", type=_FILE, default=default, show_default=shown,
+        envvar="RAGSPINE_CORPUS", show_envvar=True, callback=_named_corpus_exists,
+        help="the document chunk store (its index beside it); one this flag or its variable "
+        "names must exist; the default (or ragspine.toml's, $RAGSPINE_HOME's), missing: "
+        "document questions say there is none",
+    )  # fmt: skip
+
+
+def _named_corpus_exists(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param.name or "corpus")
+    named = source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    if named and not value.is_file():
+        via = "--corpus" if source is ParameterSource.COMMANDLINE else "RAGSPINE_CORPUS"
+        what = "a folder, not a corpus file" if value.is_dir() else "no such corpus"
+        click.echo(
+            f"error: {value}: {what} ({via}); `ragspine ingest FILES --corpus {value}` builds one",
+            err=True,
+        )
+        ctx.exit(1)
+    return value
 
 
 PROFILE_DEFAULT = (

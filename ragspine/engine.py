@@ -26,7 +26,7 @@ from ragspine.faq.vetting import source_levels
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
 from ragspine.observability import Trace
 from ragspine.profile import DomainProfile, default_profile, load_profile
-from ragspine.profile.stored import GivenProfile, profile_of_record
+from ragspine.profile.stored import GivenProfile, fill_profile, profile_for
 from ragspine.retrieval.index import index_dir_for
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
@@ -259,15 +259,6 @@ class Engine:
         self.close()
 
 
-def profile_for(store: FactStore, given: DomainProfile | None = None) -> DomainProfile:
-    """The profile a store is read with: the one given, else the one the store remembers (the
-    last ``facts load``/``ingest`` given one stored it), else the packaged ACME demo's."""
-    if given is not None:
-        return given
-    record = store.stored_profile()
-    return profile_of_record(record, str(store.path)) if record else default_profile()
-
-
 def profile_in(db: str | Path, given: DomainProfile | None = None) -> DomainProfile:
     """``profile_for`` the store at ``db``, read before anything is written: a store not yet
     created remembers none (the ACME demo's)."""
@@ -276,18 +267,6 @@ def profile_in(db: str | Path, given: DomainProfile | None = None) -> DomainProf
     with FactStore(db, create=False) as store:
         store.init_schema()
         return profile_for(store)
-
-
-def fill_profile(store: FactStore, given: GivenProfile | None) -> tuple[DomainProfile, str | None]:
-    """For a command that fills a store: the profile given is remembered by it (a different one
-    than before is a new version, and the second value says so in one line); none given, the
-    store's own (``profile_for``)."""
-    if given is None:
-        return profile_for(store), None
-    now, before = store.remember_profile(given.profile.name, given.text)
-    if before is None or before.sha256 == now.sha256:
-        return given.profile, None
-    return given.profile, f"{given.differs_from(before, store.path)}; stored as v{now.version}"
 
 
 def profile_override(db: str | Path, profile: str | Path | None) -> str | None:

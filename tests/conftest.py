@@ -46,7 +46,8 @@ JINYU = Path(__file__).parents[1] / "examples" / "jinyu"
 
 @dataclass(frozen=True)
 class JinyuExample:
-    """The real-company example built as `make fixtures-jinyu` builds it, with what it printed."""
+    """The real-company example built as `make fixtures-jinyu` builds it, with what it printed
+    (and the ingest's ``--report``, ``root / "ingest.json"``)."""
 
     db: Path
     corpus: Path
@@ -67,7 +68,7 @@ def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
     assert loaded.returncode == 0, loaded.stderr
     ingested = invoke(
         "ingest", str(JINYU / "report"), "--db", str(db), "--corpus", str(corpus),
-        "--profile", profile, "--sensitivity", "PUBLIC",
+        "--profile", profile, "--sensitivity", "PUBLIC", "--report", str(root / "ingest.json"),
     )  # fmt: skip
     assert ingested.returncode == 0, ingested.stderr
     return JinyuExample(db, corpus, root, loaded, ingested)

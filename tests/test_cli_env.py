@@ -26,6 +26,7 @@ VARIABLES = (
     "RAGSPINE_BASE_URL",
     "RAGSPINE_TIMEOUT",
     "RAGSPINE_MAX_RETRIES",
+    "RAGSPINE_SETTLE",
 )
 SERVICE = ("DB", "CORPUS", "PROFILE", "PROVIDER", "FAQ", "KEYS", "MAX_BODY", "TIMEOUT")
 BROKEN = "python:tests.fakes.providers:broken_factory"
@@ -53,7 +54,7 @@ ASK = ["ask", "--db", "{db}"]
 EVAL_RUN = ["eval", "run", "--golden", "{root}/golden", "--limit", "1", "--out", "{tmp}/run"]
 AUDIT = ["eval", "audit", "--cases", "{root}/evals/adversarial/cases.yaml"]
 INGEST = ["ingest", "{tmp}/note.md"]
-WORKER = ["worker", "--inbox", "{tmp}/inbox", "--once"]
+WORKER = ["worker", "--inbox", "{tmp}/inbox", "--once", "--settle", "0"]
 FACTS = ["facts", "load", "{root}/examples/jinyu/facts.csv"]
 FAQ_ADD = ["faq", "add", "--question", "退货政策是什么?", "--answer", "七天内可退货。",
            "--source", "ACME_Policies.md#section=1,para=1", "--faq", "{tmp}/faq.db"]  # fmt: skip
@@ -67,6 +68,9 @@ FAQ_IMPORT = ["faq", "import", "{tmp}/items.yaml", "--faq", "{tmp}/faq.db"]
         (["ask", "香港FY2024营收"], "RAGSPINE_DB", "{db}", Says("455 百万美元")),
         # ask: the corpus gives a document question its sources
         ([*ASK, "个人信息出境有什么要求?"], "RAGSPINE_CORPUS", "{corpus}", Says("来源 / sources:")),
+        # ask: a corpus named that does not exist is said, never answered without it
+        ([*ASK, "个人信息出境有什么要求?"], "RAGSPINE_CORPUS", "{tmp}/missing.db",
+         Says("error: {tmp}/missing.db: no such corpus (RAGSPINE_CORPUS)")),
         # ask: the profile names the company it covers
         ([*ASK, "贵州茅台2019年的营业收入是多少元?"], "RAGSPINE_PROFILE", JINYU,
          Says("只覆盖金宇生物技术股份有限公司")),
@@ -97,6 +101,9 @@ FAQ_IMPORT = ["faq", "import", "{tmp}/items.yaml", "--faq", "{tmp}/faq.db"]
         ([*WORKER, "--db", "{tmp}/f.db"], "RAGSPINE_CORPUS", "{tmp}/c.db", Writes("{tmp}/c.db")),
         (WORKER, "RAGSPINE_PROFILE", "{tmp}/missing.yaml",
          Says("{tmp}/missing.yaml: profile file not found")),
+        # worker: how long a file must stand still before it is read
+        (["worker", "--inbox", "{tmp}/inbox", "--once", "--db", "{tmp}/f.db", "--corpus",
+          "{tmp}/c.db"], "RAGSPINE_SETTLE", "0.1", Says("looking again in 0.1 s (--settle)")),
         # facts load: where the facts go, and the profile they are checked against
         ([*FACTS, "--profile", JINYU], "RAGSPINE_DB", "{tmp}/f.db", Writes("{tmp}/f.db")),
         ([*FACTS, "--db", "{tmp}/f.db"], "RAGSPINE_PROFILE", JINYU, Says("loaded 194 facts")),

@@ -83,6 +83,9 @@ def test_a_home_holds_every_store_and_the_profile(tmp_path: Path) -> None:
     assert {"chunks.db", "chunks.index", "facts.db", "faq.db", "keys.yaml"} <= {
         p.name for p in home.iterdir()
     }
+    listed = run("documents", cwd=cwd, env=env)  # the home's corpus, listed
+    assert listed.returncode == 0 and " note.md  (ingested " in listed.stdout, listed.stderr
+    assert listed.stdout.splitlines()[-1] == f"1 document in {home / 'chunks.db'}"
     (home / "profile.yaml").unlink()  # the store remembers it
     asked = run("ask", QUESTION, cwd=cwd, env=env)
     assert asked.stdout.startswith(ANSWER), asked.stdout
@@ -162,3 +165,20 @@ def test_the_demo_never_uses_the_configured_stores(tmp_path: Path) -> None:
     out = run("demo", cwd=cwd, env={"RAGSPINE_HOME": str(home)})
     assert out.returncode == 1
     assert out.stderr.startswith("error: fact database not found: data/demo/facts.db")
+
+
+def test_a_corpus_the_home_names_may_not_exist_yet_for_a_question(tmp_path: Path) -> None:
+    """As the home's FAQ cache counts once it exists, its corpus may be absent before the first
+    `ingest`: figures are answered and a document question says there is no corpus (unlike one
+    named by --corpus or RAGSPINE_CORPUS, which must exist: tests/test_cli_corpus.py)."""
+    cwd, home = folders(tmp_path)
+    env = {"RAGSPINE_HOME": str(home)}
+    loaded = run("facts", "load", tmp_path / "facts.csv", "--profile", tmp_path / "shili.yaml",
+                 cwd=cwd, env=env)  # fmt: skip
+    assert loaded.returncode == 0, loaded.stderr
+    asked = run("ask", QUESTION, cwd=cwd, env=env)
+    assert asked.returncode == 0 and asked.stdout.startswith(ANSWER), asked.stderr
+    policy = run("ask", "示例科技的退货政策是什么?", cwd=cwd, env=env)
+    assert policy.returncode == 0, policy.stderr
+    assert policy.stdout.startswith("未检索到相关文档:没有可用的文档库(no document corpus")
+    assert not (home / "chunks.db").exists()

@@ -31,6 +31,7 @@ from ragspine.agent.intent import (
     clarify_scope,
 )
 from ragspine.agent.narrative import NarrativeRetriever, run_narrative
+from ragspine.agent.passage_periods import asked_periods, base_periods
 from ragspine.agent.query_tools import (
     QUERY_METRIC,
     STATUS_FOUND,
@@ -222,7 +223,11 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     if intent.route == ROUTE_NARRATIVE:
         with trace.span("narrative"):
             done.answer, done.sources, done.degraded, done.model_text = run_narrative(
-                req, define=intent.definition, subjects=intent.subjects, figure=intent.asks_figure
+                req,
+                define=intent.definition,
+                subjects=intent.subjects,
+                figure=intent.asks_figure,
+                periods=asked_periods(intent),
             )
         if trace.codes.get("narrative") == "no_subject":  # the name, for --json; not the answer
             held = [s for s in intent.subjects if s.kind != WORD]
@@ -266,7 +271,9 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
         answer = f"{clar.assumption_note}\n{answer}"
     if intent.route == ROUTE_COMPOSITE:
         with trace.span("narrative"):
-            narrative = run_narrative(req, facts=results)
+            narrative = run_narrative(
+                req, facts=results, periods=asked_periods(intent), base=base_periods(intent)
+            )
         answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
         sources = sources + [s for s in narrative.sources if s not in sources]
         done.degraded = done.degraded or narrative.degraded

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from ragspine.agent.asked import event_words
 from ragspine.agent.definitions import NO_DEFINITION, defining_hits
 from ragspine.agent.grounding import ground
+from ragspine.agent.passage_periods import by_period
 from ragspine.agent.query_tools import Source, ToolResult
 from ragspine.agent.request import (
     DEGRADED_NARRATIVE,
@@ -24,13 +25,16 @@ from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
 from ragspine.profile.model import compact
+from ragspine.profile.periods import Period
 from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
 from ragspine.text import fold
 
 __all__ = ["NarrativeAnswer", "NarrativeHit", "NarrativeRetriever", "run_narrative"]
 
+# No corpus (the default one absent: a store of facts alone, or documents not yet ingested).
 NARRATIVE_NOT_WIRED = (
-    "未检索到相关文档:叙述通道尚未接入(not retrieved / not yet wired)。为避免误导,不提供任何推测。"
+    "未检索到相关文档:没有可用的文档库(no document corpus: `ragspine ingest` builds one)。"
+    "为避免误导,不提供任何推测。"
 )
 NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
 NARRATIVE_NO_HITS_EN = (
@@ -92,13 +96,18 @@ def run_narrative(
     define: str | None = None,
     subjects: Sequence[Subject] = (),
     figure: bool = False,
+    periods: Sequence[Period] = (),
+    base: Sequence[Period] = (),
 ) -> NarrativeAnswer:
     """Retrieve, synthesise from snippets only, hold every number to its cited snippet, and
     force every source into the answer. ``facts`` are the structured half's, in a composite;
     ``define`` is a concept question's term: only passages that define it may answer;
     ``subjects`` are names the profile does not know, and the quantity a figure is asked of
     them (``asked.py``): only documents that name each may answer;
-    ``figure``: the question asks for a figure, so a name no passage holds is declined by it."""
+    ``figure``: the question asks for a figure, so a name no passage holds is declined by it;
+    ``periods``: the periods the question names, which passages are held to (``passage_periods``:
+    another period's passages only when no document of these has any, and then said so);
+    ``base``: the periods a change asked about is measured against, whose passages stay too."""
     trace = req.trace
     if req.retriever is None:
         trace.code("narrative", "not_wired")
@@ -106,7 +115,13 @@ def run_narrative(
     with trace.span("retrieve"):
         wide = req.rerank or (any(s.kind != WORD for s in subjects) and define is None)
         pool = DEFINITION_POOL if define else RERANK_POOL if wide else top_k
-        hits = req.retriever.retrieve(req.question, top_k=pool, clearance=req.clearance)
+        # a period's passages may rank below another period's: looked for in a wider pool
+        wider = max(pool, RERANK_POOL) if periods else pool
+        hits = req.retriever.retrieve(req.question, top_k=wider, clearance=req.clearance)
+    held = by_period(hits, periods, english=in_english(req.question), base=base)
+    if held.code != "unjudged":
+        trace.code("period", held.code)
+    hits = held.hits[:pool]
     trace.count("narrative_hits", len(hits))
     if define is not None:
         hits = defining_hits(define, hits)
@@ -160,6 +175,8 @@ def run_narrative(
         if n:
             trace.count(key, n)
     answer = grounded.text.strip() or "模型未给出归纳;以下为检索到的资料出处。"
+    if held.note:  # the periods the documents cover, before anything they say
+        answer = f"{held.note}\n{answer}"
     docs = list(dict.fromkeys(h.doc_id for h in hits))
     missing = [d for d in docs if d not in answer]
     if missing:

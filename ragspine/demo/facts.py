@@ -235,8 +235,8 @@ def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
                     profile=profile,
                     sensitivity=demo_level(source.name),
                 )
-                if report.unmapped:
-                    raise RuntimeError(f"demo file {source} has cells it cannot map")
+                if report.unmapped or report.conflicts:
+                    raise RuntimeError(f"demo file {source} has values it cannot map")
                 n += report.facts
             store.remember_profile(profile.name, demo_profile_text())  # what `ask` reads it with
         os.replace(tmp, target)

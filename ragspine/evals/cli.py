@@ -213,7 +213,7 @@ def view(folder: Path) -> None:
     help="report only: exit 0 whatever the verdicts (an invalid file still fails)",
 )
 @db_option()
-@corpus_option()
+@corpus_option(read=True)
 @profile_option()
 def audit_pack(
     cases: Path,

@@ -20,23 +20,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ragspine.errors import IngestError, ReadError, StoreError
+from ragspine.ingestion.doc_period import cover_period
+from ragspine.ingestion.drops import STATED_ELSEWHERE, Conflict, Reading, Unmapped
 from ragspine.ingestion.isolated import read_file, read_here
 from ragspine.ingestion.limits import FileLimits
-from ragspine.ingestion.tables import TableMapper, Unmapped
+from ragspine.ingestion.tables import TableMapper
 from ragspine.ingestion.text import reader_for
 from ragspine.profile import DomainProfile
+from ragspine.profile.periods import Period
 from ragspine.readers import FileContent
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.chunking.chunker import CHUNKER_VERSION, ChunkDraft, split_long
+from ragspine.retrieval.doc_periods import as_period
 from ragspine.retrieval.documents import Document, DocumentMeta
 from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.text import fold
 
 ADDED, REPLACED, UNCHANGED = "added", "replaced", "unchanged"
-_REPORT_YEAR = re.compile(
-    r"((?:19|20)\d{2})\s*年\s*(?:年度|半年度)?报告|((?:19|20)\d{2})\s*annual report", re.I
-)
 
 Progress = Callable[[str, int, int], None]  # (file, done, total) pages or slides
 # Files read for their tables: one without any is refused, not ingested as text alone.
@@ -51,6 +52,8 @@ class FileReport:
     facts: int = 0
     superseded: int = 0
     unmapped: list[Unmapped] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    period: str = ""  # the document's period label (FY2020), or "" when it names none
 
 
 @dataclass
@@ -77,10 +80,12 @@ def extract(
     sensitivity: str | None = None,
     progress: Progress | None = None,
     limits: FileLimits | None = None,
+    period: str | None = None,
 ) -> Extracted:
     """Read any supported file: its chunks (text blocks) and its tables, nothing written.
     With ``limits`` it is read in a child process under them (``ingestion.isolated``); either
-    way, anything the parser raises is a ReadError in one line."""
+    way, anything the parser raises is a ReadError in one line. Its period: ``period`` (a
+    label), else what its front matter says, else what its cover names (``doc_period``)."""
     reader = reader_for(path)
     if reader is None:
         raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
@@ -102,6 +107,9 @@ def extract(
     )
     if sensitivity is not None:
         meta = meta.model_copy(update={"sensitivity": sensitivity})
+    if period is not None or not meta.period:
+        cover = cover_period(content)
+        meta = meta.model_copy(update={"period": period or (cover.label if cover else "")})
     markdown = path.suffix.lower() in (".md", ".markdown")
     document = Document(path.name, path, meta, "", chunks_hash(file_hash(path)), markdown=markdown)
     return Extracted(document, drafts_of(content), content)
@@ -149,15 +157,6 @@ def chunks_hash(digest: str) -> str:
     return f"sha256:{digest}/chunker-{CHUNKER_VERSION}"
 
 
-def report_year(content: FileContent) -> int | None:
-    """The year an annual report is for, from its first pages (2020年年度报告)."""
-    for block in content.blocks[:40]:
-        m = _REPORT_YEAR.search(block.text)
-        if m:
-            return int(m.group(1) or m.group(2))
-    return None
-
-
 def ingest_file(
     path: Path,
     *,
@@ -167,10 +166,12 @@ def ingest_file(
     sensitivity: str | None = None,
     progress: Progress | None = None,
     limits: FileLimits | None = None,
+    period: str | None = None,
 ) -> FileReport:
     """Ingest one file into both stores (or the one given), in one transaction over both; a
     file both stores already hold at this content hash is skipped. ``limits``: see
-    ``ingestion.limits`` (None: a trusted file, read in this process without limits)."""
+    ``ingestion.limits`` (None: a trusted file, read in this process without limits).
+    ``period``: the document's period label, over what it says of itself (``extract``)."""
     if limits is not None:
         limits.check(path)  # before its bytes are even hashed
     digest = file_hash(path) if path.is_file() else ""
@@ -179,14 +180,19 @@ def ingest_file(
     if sensitivity is not None:  # the same file at another level is a change: its facts follow
         held += [s.document_levels().get(path.name) == sensitivity for s in (chunks,) if s]
         held += [s.levels_of(path.name) <= {sensitivity} for s in (facts,) if s is not None]
+    if period is not None:  # so is the same file given another period
+        held += [s.document_periods().get(path.name) == period for s in (chunks,) if s]
     if digest and all(held):
-        return FileReport(path.name, UNCHANGED)
+        known = chunks.document_periods().get(path.name, "") if chunks is not None else ""
+        return FileReport(path.name, UNCHANGED, period=known)
     previous = (chunks.content_hash(path.name) if chunks is not None else None) or (
         facts.source_hash(path.name) if facts is not None else None
     )
-    extracted = extract(path, sensitivity=sensitivity, progress=progress, limits=limits)
+    extracted = extract(
+        path, sensitivity=sensitivity, progress=progress, limits=limits, period=period
+    )
     doc = extracted.document
-    report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED)
+    report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED, period=doc.meta.period)
     own: list[Fact] = []
     if facts is not None:
         _check_company(path, extracted.content, profile)
@@ -195,14 +201,15 @@ def ingest_file(
             doc.doc_id,
             digest,
             profile.home_entity_code,
-            report_year=report_year(extracted.content),
+            report_year=_year_of(doc.meta.period),
             mapping_version=mapping_version(profile),
         )
         mapped = mapper.map(extracted.content.tables)
         level = doc.meta.sensitivity  # a figure is as sensitive as the file that states it
         leveled = [replace(f, sensitivity=level) for f in mapped.facts]
         own, elsewhere = _stated_elsewhere(facts, doc.doc_id, leveled)
-        report.unmapped = mapped.unmapped + elsewhere
+        report.unmapped = mapped.unmapped
+        report.conflicts = elsewhere + mapped.conflicts  # with another file first
     if facts is not None and chunks is not None:
         try:
             with facts.joined(chunks) as conn, conn:  # both files change together or neither
@@ -219,13 +226,26 @@ def ingest_file(
     return report
 
 
+def _year_of(label: str) -> int | None:
+    """The year a report's 本期 / 上期 columns count from: its period's."""
+    period = as_period(label)
+    return period.year if period is not None else None
+
+
+def report_year(content: FileContent) -> int | None:
+    """``_year_of`` a file read without ``--period`` (``profile check``/``draft`` map its tables
+    as ``ingest`` does): its front matter's period, else its cover's."""
+    stated = as_period(str(content.meta.get("period") or "")) or cover_period(content)
+    return stated.year if stated is not None else None
+
+
 def _stated_elsewhere(
     store: FactStore, doc_id: str, mapped: list[Fact]
-) -> tuple[list[Fact], list[Unmapped]]:
+) -> tuple[list[Fact], list[Conflict]]:
     """A fact another file already states stays that file's: the same value is left as it is;
-    another value is reported, never stored over it."""
+    another value is reported with both readings, never stored over it."""
     own: list[Fact] = []
-    conflicts: list[Unmapped] = []
+    conflicts: list[Conflict] = []
     for fact in mapped:
         other = store.lookup(
             metric_code=fact.metric_code,
@@ -237,8 +257,15 @@ def _stated_elsewhere(
         if other is None or other.source_doc_id == doc_id:
             own.append(fact)
         elif other.exact != fact.exact:
-            why = f"differs from {other.source_doc_id} · {other.source_locator} ({other.exact})"
-            conflicts.append(Unmapped(fact.source_locator, fact.value_text or "", why))
+            kept = Reading(other.source_doc_id, other.source_locator, f"{other.exact}")
+            dropped = Reading(doc_id, fact.source_locator, f"{fact.exact}")
+            period = Period(fact.period_type, fact.period).label
+            conflicts.append(
+                Conflict(
+                    fact.metric_code, fact.entity, period, fact.unit, kept, dropped,
+                    STATED_ELSEWHERE,
+                )
+            )  # fmt: skip
     return own, conflicts
 
 
@@ -275,9 +302,11 @@ def ingest_paths_all(
     progress: Progress | None = None,
     on_file: Callable[[FileReport], None] | None = None,
     limits: FileLimits | None = None,
+    period: str | None = None,
 ) -> RunReport:
     """Files of every supported kind into chunks and facts, one file and one transaction at a
-    time (text files are all checked before the first is written), then the search index once."""
+    time (text files are all checked before the first is written), then the search index once.
+    ``period``: every file's period label (``ingest --period``), over what each says."""
     from ragspine.readers import BINARY_SUFFIXES
     from ragspine.retrieval.documents import SUPPORTED_SUFFIXES, load_document
 
@@ -309,6 +338,7 @@ def ingest_paths_all(
                 sensitivity=sensitivity,
                 progress=progress,
                 limits=limits,
+                period=period,
             )
             run.files.append(report)
             if on_file:

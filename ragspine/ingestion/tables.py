@@ -5,6 +5,10 @@ Read both ways a statement table is laid out: line items down the side and perio
 report, a deck), or line items across and one row per year and company (a statement workbook).
 A cell in a mapped row and period column that is not a number is reported, never guessed.
 Consolidated statements win over the parent company's (母公司), which a report prints beside them.
+
+Nothing read is dropped in silence (``ingestion.drops``): a value in a period column whose row
+(or workbook column) no metric names is reported with its label and cell, and so is every cell
+that disagrees with an earlier reading of the same fact.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from ragspine.ingestion import drops
+from ragspine.ingestion.drops import Conflict, Reading, Unmapped
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import glossary_for
 from ragspine.profile.periods import FY, Period, parse_period
@@ -55,13 +61,6 @@ _EMPTY = {"", "-", "—", "–", "--", "/", "不适用", "n/a", "N/A"}
 
 
 @dataclass(frozen=True)
-class Unmapped:
-    locator: str
-    text: str
-    why: str
-
-
-@dataclass(frozen=True)
 class RowLabel:
     """A row label (a workbook's column header) that holds figures, the table it is in, and the
     metric it names (None: not mapped; its figures are not stored)."""
@@ -76,6 +75,7 @@ class RowLabel:
 class TableFacts:
     facts: list[Fact] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
     labels: list[RowLabel] = field(default_factory=list)  # every label holding a figure
 
 
@@ -154,7 +154,16 @@ class TableMapper:
     # -- line items down the side, periods across -----------------------------------------
     def _down(self, table: Table, out: TableFacts) -> None:
         header_row, periods, names = self._periods(table)
+        statement = bool(_STATEMENT.search(table.caption))
         if not any(periods):
+            if statement and any(
+                self._metric_and_channel(label_of(r[0]))[0] for r in table.rows if r
+            ):
+                # a statement with line items the profile names, whose header was not recognised
+                why = "a consolidated statement whose columns name no period: nothing read"
+                out.unmapped.append(
+                    Unmapped(table.locator, " | ".join(table.rows[0]), why, drops.NO_PERIODS)
+                )
             return
         scale = scale_of(table.caption)
         entity = self._entity_of(table)
@@ -166,14 +175,36 @@ class TableMapper:
             previous = row
             if any(number(row[c]) is not None for c, p in enumerate(periods) if p and c < len(row)):
                 out.labels.append(RowLabel(table.locator, label, code, table.caption))
-            if code is None or channel is None or self.profile.derived(code):
-                continue
+            stored = None if channel is None or self.profile.derived(code or "") else code
             for c, period in enumerate(periods):
                 if period is None or c >= len(row):
                     continue
                 column = _as_written(names[c]) if c < len(names) else str(c)
                 locator = f"{table.locator},row={label},col={column}"
-                self._cell(out, code, entity, period, row[c], scale, locator, channel)
+                if stored is not None:
+                    self._cell(out, stored, entity, period, row[c], scale, locator, channel, label)
+                elif number(row[c]) is not None:
+                    kind = drops.STATEMENT_ROW if statement else drops.TABLE_ROW
+                    out.unmapped.append(
+                        self._not_stored(kind, label, code, row[c], locator, period)
+                    )
+
+    def _not_stored(
+        self, kind: str, label: str, code: str | None, cell: str, locator: str, period: Period
+    ) -> Unmapped:
+        """A value whose row or column names no stored metric: said with its label."""
+        if code is not None and self.profile.derived(code):
+            why = f"names the derived metric {code}: computed from its operands, not stored"
+            kind = drops.DERIVED
+        elif code is not None:
+            why = f"names {code} with a channel the profile does not hold"
+        else:
+            why = (
+                f"no metric of the profile is named 「{label}」"
+                if label
+                else "a row without a label"
+            )
+        return Unmapped(locator, cell.strip(), why, kind, label, period.label)
 
     def _row_label(
         self, previous: list[str], row: list[str], periods: list[Period | None]
@@ -249,26 +280,40 @@ class TableMapper:
             for c, h in enumerate(header)
             if fold(h) in ("股票代码", "证券代码", "股票简称", "证券简称", "公司", "entity")
         ]
+        skip = {*years, *who}
         held: set[int] = set()  # the columns with a figure in one of our rows
         for row in table.rows[1:]:
             entity = self.entity
+            year = row[years[0]].strip()[:4] if years[0] < len(row) else ""
+            if not year.isdigit():
+                continue
             if who:
                 names = [glossary.normalize_entity(row[c]) for c in who if c < len(row)]
                 entity = next((e for e in names if e), "")
-                if not entity:
-                    continue  # another company's row: not ours to map
-            year = row[years[0]].strip()[:4]
-            if not year.isdigit():
-                continue
+                if not entity:  # another company's row: not ours to map, and said so
+                    said = " ".join(row[c].strip() for c in who if c < len(row))
+                    why = "a company the profile does not hold: not this company's figures"
+                    locator = f"{table.locator},year={year},company={said}"
+                    out.unmapped.append(Unmapped(locator, said, why, drops.OTHER_ENTITY, said))
+                    continue
             held |= {c for c, cell in enumerate(row) if number(cell) is not None and cell != "-1"}
             for c, code in enumerate(codes):
-                if code is None or c >= len(row) or self.profile.derived(code):
-                    continue
-                locator = f"{table.locator},year={year},col={header[c]}"
-                if row[c].strip() == "-1":
+                if c >= len(row) or c in skip or row[c].strip() == "-1":
                     continue  # the challenge's workbooks write -1 for "not reported"
-                self._cell(out, code, entity, Period(FY, year), row[c], None, locator)
-        for c in sorted(held - {*years, *who}):
+                locator = f"{table.locator},year={year},col={header[c]}"
+                if code is None or self.profile.derived(code):
+                    if number(row[c]) is not None:
+                        label = label_of(header[c])
+                        out.unmapped.append(
+                            self._not_stored(
+                                drops.COLUMN, label, code, row[c], locator, Period(FY, year)
+                            )
+                        )
+                    continue
+                period = Period(FY, year)
+                label = label_of(header[c])
+                self._cell(out, code, entity, period, row[c], None, locator, None, label)
+        for c in sorted(held - skip):
             out.labels.append(RowLabel(table.locator, header[c], codes[c], table.caption))
         return True
 
@@ -283,13 +328,17 @@ class TableMapper:
         scale: int | None,
         locator: str,
         channel: str | None = None,
+        label: str = "",
     ) -> None:
         text = cell.strip()
         if text in _EMPTY:
             return
         value = number(text)
         if value is None:
-            out.unmapped.append(Unmapped(locator, text, "not a number"))
+            why = f"not a number, in a row or column naming {code}"
+            out.unmapped.append(
+                Unmapped(locator, text, why, drops.NOT_A_NUMBER, label, period.label)
+            )
             return
         metric = self.profile.metric(code)
         unit_scale = Decimal(str(self.profile.unit(metric.unit).scale))
@@ -307,9 +356,15 @@ class TableMapper:
             self._seen[fact.key] = fact
             out.facts.append(fact)
         elif earlier.exact != fact.exact:
-            out.unmapped.append(
-                Unmapped(
-                    locator, text, f"differs from {earlier.source_locator} ({earlier.value_text})"
+            out.conflicts.append(
+                Conflict(
+                    code,
+                    entity,
+                    period.label,
+                    fact.unit,
+                    Reading(self.doc_id, earlier.source_locator, f"{earlier.exact}"),
+                    Reading(self.doc_id, locator, f"{fact.exact}"),
+                    drops.FIRST_IN_FILE,
                 )
             )
 

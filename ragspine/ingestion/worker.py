@@ -1,6 +1,7 @@
 """The ingestion worker: files dropped in an inbox become passages and facts.
 
-Each file is ingested in its own transaction, then moved to ``done/``, or to ``failed/`` with a
+Each file is ingested in its own transaction, then moved to ``done/`` (with ``NAME.report.json``
+beside it when it left values unstored or conflicts: ``ingestion.report``), or to ``failed/`` with a
 ``NAME.error.txt`` beside it saying why in one line: whatever goes wrong reading it (a corrupt or
 hostile file, a parser's own exception, a limit of ``ingestion.limits``) is that file's failure,
 never the worker's, so no file stays in the inbox to fail every round. A symbolic link in the
@@ -19,21 +20,19 @@ import os
 import shutil
 import sqlite3
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragspine.errors import RagSpineError, StoreError
+from ragspine.ingestion.inbox import WAITING, InboxScan, Notice
 from ragspine.ingestion.isolated import one_line
 from ragspine.ingestion.limits import FileLimits
 from ragspine.ingestion.pipeline import FileReport, Progress, ingest_file, rebuild_index
 from ragspine.interrupts import StopRequest
 from ragspine.profile import DomainProfile
-from ragspine.readers import BINARY_SUFFIXES
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
-from ragspine.retrieval.documents import SUPPORTED_SUFFIXES
 from ragspine.storage.fact_store import FactStore
 
 DONE, FAILED = "done", "failed"
@@ -45,6 +44,7 @@ HARDLINK = "a hard link (the file has another name elsewhere): refused unread (c
 class Batch:
     done: list[FileReport] = field(default_factory=list)
     failed: list[tuple[Path, str]] = field(default_factory=list)
+    waiting: list[Path] = field(default_factory=list)  # still changing: left for the next look
 
 
 @dataclass
@@ -55,33 +55,47 @@ class Worker:
     profile: DomainProfile
     sensitivity: str | None = None
     progress: Progress | None = None
-    on_done: Callable[[FileReport], None] | None = None
+    # a file stored, and its NAME.report.json in done/ when it left something unstored
+    on_done: Callable[[FileReport, Path | None], None] | None = None
     on_failed: Callable[[Path, str], None] | None = None
-    # a file changed less than this many seconds ago may still be being copied in: next round
+    # seconds a file's size and time must stand still before it is read (``ingestion.inbox``)
     settle: float = 0.0
     limits: FileLimits = field(default_factory=FileLimits)
     on_error: Callable[[RagSpineError], None] | None = None  # a round that stopped (run_forever)
+    on_notice: Callable[[Notice], None] | None = None  # a file skipped or waiting, said once
+    _scan: InboxScan | None = None
+
+    def look(self) -> tuple[list[Path], list[Path]]:
+        """The files ready (oldest first, symbolic links included, to be refused unread) and
+        those still changing; what is new to say about the inbox goes to ``on_notice``."""
+        look = self._scanner().look(self.inbox)
+        for notice in look.notices:
+            if self.on_notice:
+                self.on_notice(notice)
+        return look.ready, look.waiting
+
+    def first_look(self) -> None:
+        """Note every file's size and time, saying only what is skipped: ``--once`` looks, waits
+        ``settle`` seconds, then takes what stood still (``run_once``)."""
+        scan = self._scanner()
+        for notice in scan.look(self.inbox).notices:
+            if self.on_notice and notice.kind != WAITING:
+                self.on_notice(notice)
+        scan.forget_waiting()
+
+    def _scanner(self) -> InboxScan:
+        if self._scan is None or self._scan.settle != self.settle:
+            self._scan = InboxScan(self.settle)
+        return self._scan
 
     def pending(self) -> list[Path]:
-        """Supported files and symbolic links waiting in the inbox (not in done/ or failed/),
-        oldest first; a link is listed to be refused, never followed."""
-        suffixes = (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES)
-        fresh = time.time() - self.settle
-        files = []
-        for p in self.inbox.iterdir():
-            if p.name.startswith(".") or p.suffix.lower() not in suffixes:
-                continue
-            try:
-                st = p.lstat()
-            except FileNotFoundError:  # gone since it was listed
-                continue
-            if p.is_symlink() or (p.is_file() and (self.settle <= 0 or st.st_mtime <= fresh)):
-                files.append((st.st_mtime, p.name, p))
-        return [p for *_, p in sorted(files)]
+        """The files ready to be ingested now (``look``)."""
+        return self.look()[0]
 
     def run_once(self, stop: StopRequest | None = None) -> Batch:
         batch = Batch()
-        for path in self.pending():
+        ready, batch.waiting = self.look()
+        for path in ready:
             if stop is not None and stop.is_set():
                 break
             try:
@@ -99,10 +113,11 @@ class Worker:
                 if self.on_failed:
                     self.on_failed(moved, failure.why)
                 continue
-            _move(path, self.inbox / DONE)
+            moved = _move(path, self.inbox / DONE)
             batch.done.append(report)
+            record = _record(moved, report)
             if self.on_done:
-                self.on_done(report)
+                self.on_done(report, record)
         # Every round, not only after new files: a worker stopped between storing files and
         # indexing them leaves the index behind, and the next round catches it up (a current
         # index costs one manifest read).
@@ -178,6 +193,21 @@ def inbox_lock(inbox: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def _record(moved: Path, report: FileReport) -> Path | None:
+    """``NAME.report.json`` beside a file in done/ that left values unstored or conflicts: the
+    ``ingest --report`` record of that one file, every item with its locator."""
+    if not (report.unmapped or report.conflicts):
+        return None
+    from ragspine.ingestion.report import write_report
+
+    target = moved.with_name(moved.name + ".report.json")
+    try:
+        write_report(target, [report], complete=True)
+    except OSError as exc:
+        raise StoreError(f"{moved}: its report not written: {exc}") from exc
+    return target
 
 
 def _move(path: Path, folder: Path) -> Path:

@@ -35,6 +35,17 @@ class ProfileRecord(Protocol):
     def text(self) -> str: ...
 
 
+class ProfileMemory(Protocol):
+    """A store that remembers its profile (``storage.fact_store.FactStore``)."""
+
+    @property
+    def path(self) -> Path: ...
+    def stored_profile(self) -> ProfileRecord | None: ...
+    def remember_profile(
+        self, name: str, text: str
+    ) -> tuple[ProfileRecord, ProfileRecord | None]: ...
+
+
 _parsed: dict[str, DomainProfile] = {}
 
 
@@ -81,3 +92,27 @@ class GivenProfile:
             f"profile {self.path} ({self.profile.name}) differs from the one {store} stores "
             f"({record.name}, v{record.version})"
         )
+
+
+def profile_for(store: ProfileMemory, given: DomainProfile | None = None) -> DomainProfile:
+    """The profile a store is read with: the one given, else the one the store remembers (the
+    last ``facts load``/``ingest`` given one stored it), else the packaged ACME demo's."""
+    if given is not None:
+        return given
+    record = store.stored_profile()
+    return profile_of_record(record, str(store.path)) if record else default_profile()
+
+
+def fill_profile(
+    store: ProfileMemory, given: GivenProfile | None
+) -> tuple[DomainProfile, str | None]:
+    """For a command that fills a store (``ingest``, ``worker``, ``facts load``): the profile
+    given is remembered by it (a different one than before is a new version, and the second
+    value says so in one line); none given, the store's own (``profile_for``). Here, below the
+    engine, so the ingestion commands reach it without importing the engine."""
+    if given is None:
+        return profile_for(store), None
+    now, before = store.remember_profile(given.profile.name, given.text)
+    if before is None or before.sha256 == now.sha256:
+        return given.profile, None
+    return given.profile, f"{given.differs_from(before, store.path)}; stored as v{now.version}"

@@ -35,6 +35,9 @@ class FileContent:
     tables: list[Table] = field(default_factory=list)
     units: int = 0  # pages, sheets or slides read
     meta: dict[str, object] = field(default_factory=dict)  # what the file says of itself: title …
+    # Lines of the first pages kept out of the blocks as running heads, which the title page
+    # shares: 2019 年年度报告 (where a document's period is read, ``ingestion.doc_period``).
+    cover: list[str] = field(default_factory=list)
 
 
 class Reader(Protocol):

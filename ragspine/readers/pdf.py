@@ -31,6 +31,8 @@ _STATEMENT = re.compile(
 _RUNNING = re.compile(
     r"^(?:(?:\S*股份有限公司\s*)?(?:19|20)\d{2}\s*年\s*(?:年度|半年度)报告|\d+\s*/\s*\d+)$"
 )
+_PAGE_NUMBER = re.compile(r"^\d+\s*/\s*\d+$")
+COVER_PAGES = 2  # the title page, and the page after it where the title is printed late
 _TOC_ENTRY = re.compile(r"(?:\.{6,}|…{3,}|·{6,})\s*\d*$")  # 第一节 释义 ........ 4
 _CID = re.compile(r"\(cid:\d+\)")  # pdfminer's placeholder for a glyph without text
 MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the search
@@ -100,7 +102,10 @@ class PdfReader:
         text = page.extract_text() or ""  # type: ignore[attr-defined]
         for raw in text.splitlines():
             line = " ".join(_CID.sub("", raw).split())
-            if not line or _RUNNING.match(line) or _TOC_ENTRY.search(line):
+            running = bool(line) and _RUNNING.match(line)
+            if running and n <= COVER_PAGES and not _PAGE_NUMBER.match(line):
+                content.cover.append(line)  # the title page's 2019 年年度报告, kept aside
+            if not line or running or _TOC_ENTRY.search(line):
                 continue
             if line == "目录" and not self._in_body:
                 continue

@@ -18,6 +18,7 @@ class NarrativeHit:
     text: str
     title: str = ""
     score: float = 0.0
+    period: str = ""  # its document's period label (FY2020), "" where the document names none
 
 
 class NarrativeRetriever(Protocol):

@@ -139,6 +139,7 @@ class HybridRetriever:
                     text=chunk.text,
                     title=chunk.title,
                     score=round(score, 6),
+                    period=chunk.period,
                 )
             )
         return hits

@@ -30,7 +30,7 @@ FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, thr
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @db_option()
-@corpus_option()
+@corpus_option(read=True)
 @profile_option()
 @provider_option()
 @faq_option()

@@ -364,7 +364,7 @@ def test_multi_entity_and_channel(store: FactStore) -> None:
 
 def test_narrative_without_a_retriever_degrades_honestly(store: FactStore) -> None:
     result = _ask("个人信息保护合规指引有哪些要求?", store, ExplodingProvider())
-    assert "not yet wired" in result.answer
+    assert "no document corpus" in result.answer
     assert result.sources == [] and result.route == "narrative"
     assert result.degraded == "narrative_unavailable"
 
@@ -422,7 +422,7 @@ def test_composite_puts_the_number_first_then_the_attribution(store: FactStore) 
 def test_composite_without_retriever_keeps_the_number_and_says_why_not(store: FactStore) -> None:
     result = _ask("为什么中国内地FY2024收入下降?", store, MockProvider())
     assert result.answer.startswith("中国内地 FY2024 收入:1,320 百万美元")
-    assert "归因分析:" in result.answer and "not yet wired" in result.answer
+    assert "归因分析:" in result.answer and "no document corpus" in result.answer
     assert result.degraded == "narrative_unavailable"
 
 

@@ -21,8 +21,8 @@ REPORTS = {
 
 @pytest.fixture(scope="session")
 def real_report(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, Any]]:
-    """name → the report ingested with examples/NAME/profile.yaml: its stores and what the
-    command printed, made on first use and kept for the session."""
+    """name → the report ingested with examples/NAME/profile.yaml: its stores, what the
+    command printed and its --report file, made on first use and kept for the session."""
     made: dict[str, dict[str, Any]] = {}
 
     def stores(name: str) -> dict[str, Any]:
@@ -30,11 +30,13 @@ def real_report(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dic
             folder = tmp_path_factory.mktemp(name)
             db, corpus = folder / "facts.db", folder / "chunks.db"
             profile = EXAMPLES / name / "profile.yaml"
+            report = folder / "ingest.json"
             out = invoke(
                 "ingest", str(REALWORLD / REPORTS[name]), "--db", str(db), "--corpus",
-                str(corpus), "--profile", str(profile),
+                str(corpus), "--profile", str(profile), "--report", str(report),
             )  # fmt: skip
-            made[name] = {"name": name, "out": out, "db": db, "corpus": corpus, "profile": profile}
+            made[name] = {"name": name, "out": out, "db": db, "corpus": corpus,
+                          "profile": profile, "report": report}  # fmt: skip
         return made[name]
 
     return stores

@@ -40,7 +40,7 @@ def test_the_worker_gives_the_facts_its_level(tmp_path: Path) -> None:
     inbox.mkdir()
     _book(inbox / "ACME_HK_2024.xlsx", 455)
     ran = invoke(
-        "worker", "--inbox", str(inbox), "--once", "--sensitivity", "RESTRICTED",
+        "worker", "--inbox", str(inbox), "--once", "--settle", "0", "--sensitivity", "RESTRICTED",
         "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr

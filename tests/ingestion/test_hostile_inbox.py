@@ -24,8 +24,8 @@ RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 
 def _worker(tmp_path: Path, inbox: Path, *flags: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return invoke(
-        "worker", "--inbox", str(inbox), "--once", "--db", str(tmp_path / "facts.db"),
-        "--corpus", str(tmp_path / "chunks.db"), *flags, env=env,
+        "worker", "--inbox", str(inbox), "--once", "--settle", "0", "--db",
+        str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"), *flags, env=env,
     )  # fmt: skip
 
 

@@ -44,7 +44,10 @@ def _facts(tmp_path: Path) -> dict[tuple[str, str], tuple[float, str, str]]:
 def test_a_workbook_becomes_facts_answered_with_their_cell(tmp_path: Path) -> None:
     out = _ingest(tmp_path, _book(tmp_path / "ACME_HK_2024.xlsx", 455))
     assert out.returncode == 0, out.stderr
-    assert "added  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 cells not mapped)" in out.stdout
+    assert (
+        "added  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 values not mapped, 0 conflicts)"
+        in out.stdout
+    )
     facts = _facts(tmp_path)
     assert facts[("REVENUE", "2024")][:2] == (455.0, "sheet=ACME_HK,row=REVENUE,col=FY2024")
     assert facts[("REVENUE", "2024Q3")][0] == 118.2
@@ -66,8 +69,8 @@ def test_a_changed_workbook_supersedes_its_facts_and_keeps_the_old_ones(tmp_path
     _book(book, 456)  # restated
     out = _ingest(tmp_path, book)
     assert (
-        "replaced  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 cells not mapped, 4 facts superseded)"
-        in out.stdout
+        "replaced  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 values not mapped, 0 conflicts, "
+        "4 facts superseded)" in out.stdout
     )
     now = _facts(tmp_path)
     assert now[("REVENUE", "2024")][0] == 456.0 and now[("REVENUE", "2024")][2] != first_hash
@@ -88,8 +91,11 @@ def test_a_cell_that_is_not_a_number_is_counted_and_a_deck_gives_passages(tmp_pa
     book_with_text.save(book)
     deck = _deck(tmp_path / "ACME_FY2024_Review.pptx")
     out = _ingest(tmp_path, book, deck)
-    assert "hk.xlsx (0 chunks, 0 facts, 1 cells not mapped)" in out.stdout
-    assert "ACME_FY2024_Review.pptx (2 chunks, 2 facts, 0 cells not mapped)" in out.stdout
+    assert "hk.xlsx (0 chunks, 0 facts, 1 value not mapped, 0 conflicts)" in out.stdout
+    assert (
+        "ACME_FY2024_Review.pptx (2 chunks, 2 facts, 0 values not mapped, 0 conflicts)"
+        in out.stdout
+    )
     with ChunkStore(tmp_path / "chunks.db") as chunks:
         assert {c.source_locator for c in chunks.iter_chunks()} == {
             "slide=1,para=1",
@@ -136,7 +142,7 @@ def test_a_fact_another_file_states_stays_that_files(tmp_path: Path) -> None:
     second = _book(tmp_path / "kpi_b.xlsx", 999)  # agrees on FY2023 and 2024Q3, not on FY2024
     out = _ingest(tmp_path, second)
     assert out.returncode == 0, out.stderr
-    assert "added  kpi_b.xlsx (0 chunks, 0 facts, 1 cells not mapped)" in out.stdout
+    assert "added  kpi_b.xlsx (0 chunks, 0 facts, 0 values not mapped, 1 conflict)" in out.stdout
     facts = _facts(tmp_path)
     assert facts[("REVENUE", "2024")][:2] == (455.0, "sheet=ACME_HK,row=REVENUE,col=FY2024")
     with FactStore(tmp_path / "facts.db") as store:

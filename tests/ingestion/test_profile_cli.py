@@ -13,8 +13,9 @@ from openpyxl import Workbook
 
 from ragspine.ingestion.company import CompanyNames, company_names, english_name, legal_variants
 from ragspine.ingestion.draft import draft, render
-from ragspine.profile import load_profile
-from ragspine.readers import FileContent, TextBlock
+from ragspine.ingestion.row_labels import map_tables
+from ragspine.profile import default_profile, load_profile
+from ragspine.readers import FileContent, Table, TextBlock
 from tests.cli import invoke
 
 COVER = "公司代码：688001 公司简称：样例科技"
@@ -238,3 +239,27 @@ def test_a_drafted_name_another_listed_company_holds_is_left_out() -> None:
                                "本公司", "公司"]  # fmt: skip
     assert drafted.left_out == ["中远海运"] and drafted.entity_code == "CO_601919"
     assert '# left out: "中远海运", part of another listed company\'s name' in render(drafted)
+
+
+@pytest.mark.parametrize(
+    ("cover", "meta", "held"),
+    [
+        # the year a running head on the cover names: 期末余额 / 期初余额 read as 2019 / 2018
+        (["2019 年年度报告"], {}, True),
+        # a text file's front matter names it
+        ([], {"period": "FY2019"}, True),
+        # no year anywhere: the columns name no period, so the row holds no figure
+        ([], {}, False),
+    ],
+)
+def test_check_reads_the_years_columns_as_ingest_does(
+    cover: list[str], meta: dict[str, object], held: bool
+) -> None:
+    """`profile check` and `draft` map a file as `ingest` does, with the year its cover (or
+    front matter) names: a notes table's 期末余额 / 期初余额 are that year's and the one before."""
+    table = Table(
+        "page=96,table=1", [["项目", "期末余额", "期初余额"], ["应收票据", "5,025", "4,668"]]
+    )
+    content = FileContent(Path("r.pdf"), tables=[table], meta=meta, cover=cover)
+    labels = [row.label for row in map_tables(content, default_profile()).labels]
+    assert labels == (["应收票据"] if held else [])

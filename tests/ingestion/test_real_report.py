@@ -50,8 +50,9 @@ def test_ingesting_a_report_says_what_it_made(ingested: dict) -> None:  # type: 
     out: Ran = ingested["out"]
     assert out.returncode == 0, out.stderr
     line = out.stdout.splitlines()[0]
-    assert line.startswith(f"    added  {COMPANIES[ingested['name']][0]} (")
-    assert "chunks" in line and "facts" in line and "cells not mapped" in line
+    year = {"jinyu": "FY2020", "sifang": "FY2019"}[ingested["name"]]  # read from its cover
+    assert line.startswith(f"    added  {COMPANIES[ingested['name']][0]} · {year} (")
+    assert "chunks" in line and "facts" in line and "values not mapped" in line
     assert out.stderr.strip().endswith(("page 195/195", "page 156/156"))  # progress
     with FactStore(ingested["db"]) as store:
         facts = list(store.iter_facts())
@@ -142,3 +143,19 @@ def test_a_report_of_another_company_is_refused_before_any_fact(
     with pytest.raises(IngestError, match=refused) as err:
         _check_company(Path("r.pdf"), content, profile)
     assert str(err.value).startswith("r.pdf: page=1,para=1: the document is about")
+
+
+def test_statement_rows_the_profile_does_not_name_are_listed_by_label(ingested: dict) -> None:  # type: ignore[type-arg]
+    """四方科技's balance sheet prints 专项储备 and 其他综合收益, which its profile names no
+    metric for: each value is in the report with its cell, and the terminal names such rows."""
+    from ragspine.ingestion.report import IngestReportRecord
+
+    out: Ran = ingested["out"]
+    assert "statement rows not mapped" in out.stdout
+    (file,) = IngestReportRecord.model_validate_json(ingested["report"].read_text("utf-8")).files
+    rows = {(u.label, u.period): u for u in file.not_mapped if u.kind == "statement_row"}
+    assert ("其他综合收益", "FY2019") in rows  # both reports print it; neither profile names it
+    if ingested["name"] == "sifang":
+        special = rows[("专项储备", "FY2019")]
+        assert special.locator == "page=61,table=1,row=专项储备,col=2019年12月31日"
+        assert special.value == "3,412,940.61"

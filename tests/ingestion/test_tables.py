@@ -91,7 +91,11 @@ def _map(*tables: Table, year: int | None = 2020) -> tuple[list[tuple[str, ...]]
         tables
     )
     facts = [(f.metric_code, f.period, f.value_text or "", f.source_locator) for f in out.facts]
-    return facts, [f"{u.locator}: {u.why}" for u in out.unmapped]
+    conflicts = [
+        f"{c.dropped.locator} ({c.dropped.value}): kept {c.kept.locator} ({c.kept.value})"
+        for c in out.conflicts
+    ]
+    return facts, [f"{u.locator}: {u.why}" for u in out.unmapped] + conflicts
 
 
 def test_a_statement_table_becomes_facts_with_their_cells() -> None:
@@ -117,7 +121,10 @@ def test_a_statement_table_becomes_facts_with_their_cells() -> None:
         ("TAX", "2020", "53824890.47", "page=67,table=1,row=所得税费用,col=2020年12月31日"),
         ("TAX", "2019", "26609147.48", "page=67,table=1,row=所得税费用,col=2019年12月31日"),
     ]
-    assert unmapped == []
+    assert unmapped == [  # its one value, never dropped in silence; its empty cell is no value
+        "page=66,table=1,row=应收票据,col=2020年12月31日: "
+        "no metric of the profile is named 「应收票据」"
+    ]
 
 
 def test_a_scale_in_the_caption_is_converted_to_the_metrics_unit() -> None:
@@ -136,7 +143,9 @@ def test_a_scale_in_the_caption_is_converted_to_the_metrics_unit() -> None:
 def test_a_cell_that_is_not_a_number_is_reported_never_guessed() -> None:
     table = Table("page=9,table=1", [["项目", "2020年"], ["营业收入", "约15.8亿"]], "单位：元")
     facts, unmapped = _map(table)
-    assert facts == [] and unmapped == ["page=9,table=1,row=营业收入,col=2020年: not a number"]
+    assert facts == [] and unmapped == [
+        "page=9,table=1,row=营业收入,col=2020年: not a number, in a row or column naming REVENUE"
+    ]
 
 
 def test_the_parent_companys_statement_is_not_the_groups() -> None:
@@ -158,8 +167,8 @@ def test_a_summary_that_disagrees_with_the_statement_is_reported() -> None:
     facts, unmapped = _map(summary, group)
     # the consolidated statement stands, whatever the order the tables came in
     assert [f[2] for f in facts] == ["2.00"]
-    assert unmapped == [
-        "page=5,table=1,row=营业收入,col=2020年: differs from "
+    assert unmapped == [  # both readings, the one kept second
+        "page=5,table=1,row=营业收入,col=2020年 (9.99): kept "
         "page=70,table=1,row=营业收入,col=2020年度 (2.00)"
     ]
 
@@ -176,7 +185,10 @@ def test_a_workbook_with_a_row_per_year_and_company_maps_only_the_home_company()
         ("REVENUE", "2020", "1581905632.48", "sheet=profit_statement,year=2020,col=营业收入"),
         ("REVENUE", "2019", "1126782253.35", "sheet=profit_statement,year=2019,col=营业收入"),
     ]
-    assert unmapped == []
+    assert unmapped == [  # another company's row is said, by the name it goes by
+        "sheet=profit_statement,year=2020,company=603339: a company the profile does not hold: "
+        "not this company's figures"
+    ]
 
 
 def test_the_demo_profile_maps_a_deck_table_at_the_seeds_locator() -> None:

@@ -24,8 +24,8 @@ ROOT = Path(__file__).parents[2]
 
 def _worker(tmp_path: Path, inbox: Path):  # type: ignore[no-untyped-def]
     return invoke(
-        "worker", "--inbox", str(inbox), "--once", "--db", str(tmp_path / "facts.db"),
-        "--corpus", str(tmp_path / "chunks.db"),
+        "worker", "--inbox", str(inbox), "--once", "--settle", "0",
+        "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
     )  # fmt: skip
 
 
@@ -99,7 +99,7 @@ def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path)
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     proc = subprocess.Popen(
-        [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2",
+        [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2", "--settle", "0.2",
          "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -114,7 +114,9 @@ def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path)
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 0, stderr
-    assert "added  ACME_HK_2024.xlsx (0 chunks, 4 facts)" in stdout
+    assert (
+        "added  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 values not mapped, 0 conflicts)" in stdout
+    )
     assert "watching" in stderr and "stopped" in stderr and "Traceback" not in stderr
     assert _count(tmp_path) == 4
     assert os.listdir(inbox) == ["done"]
@@ -148,7 +150,7 @@ def test_a_stop_asked_for_mid_file_finishes_that_file_first(
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     proc = subprocess.Popen(
-        [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2",
+        [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2", "--settle", "0.2",
          "--profile", str(ROOT / "examples" / "jinyu" / "profile.yaml"),
          "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

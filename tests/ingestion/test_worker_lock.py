@@ -17,8 +17,9 @@ RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 
 
 def _command(tmp_path: Path, inbox: Path, *flags: str) -> list[str]:
-    return [RAGSPINE, "worker", "--inbox", str(inbox), "--db", str(tmp_path / "facts.db"),
-            "--corpus", str(tmp_path / "chunks.db"), *flags]  # fmt: skip
+    return [RAGSPINE, "worker", "--inbox", str(inbox), "--settle", "0",
+            "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
+            *flags]  # fmt: skip
 
 
 def test_a_second_worker_on_an_inbox_is_one_error_line(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def test_a_full_disk_during_the_index_build_is_one_line_and_the_old_index_serves
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     full = subprocess.run(
-        [RAGSPINE, "worker", "--inbox", str(inbox), "--once", *_stores(tmp_path)],
+        [RAGSPINE, "worker", "--inbox", str(inbox), "--once", "--settle", "0", *_stores(tmp_path)],
         preexec_fn=_file_size_limit(32 * 1024), capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert full.returncode == 1, full.stderr
@@ -107,7 +107,7 @@ def test_a_full_disk_during_the_index_build_is_one_line_and_the_old_index_serves
     assert "search index not written" in full.stderr and "File too large" in full.stderr
     assert _found(tmp_path, "zebracorn") and not _found(tmp_path, "quokkafish")
     assert _leftovers(tmp_path) == []  # the half-written build was removed
-    again = invoke("worker", "--inbox", str(inbox), "--once", *_stores(tmp_path))
+    again = invoke("worker", "--inbox", str(inbox), "--once", "--settle", "0", *_stores(tmp_path))
     assert again.returncode == 0, again.stderr
     assert _found(tmp_path, "quokkafish")
 
@@ -121,7 +121,7 @@ def test_a_full_disk_while_storing_a_file_is_one_line_and_the_file_stays(tmp_pat
     words = " ".join(f"w{i:05d}x" for i in range(20000))  # more than the disk has left
     _note(inbox, "big.md", "quokkafish", words)
     full = subprocess.run(
-        [RAGSPINE, "worker", "--inbox", str(inbox), "--once", *_stores(tmp_path)],
+        [RAGSPINE, "worker", "--inbox", str(inbox), "--once", "--settle", "0", *_stores(tmp_path)],
         preexec_fn=_file_size_limit(size + 8192), capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert full.returncode == 1, full.stderr
@@ -131,5 +131,5 @@ def test_a_full_disk_while_storing_a_file_is_one_line_and_the_file_stays(tmp_pat
     assert _found(tmp_path, "zebracorn")
     with ChunkStore(tmp_path / "chunks.db") as chunks:  # as it was: the write rolled back
         assert [c.doc_id for c in chunks.iter_chunks()] == ["first.md"]
-    again = invoke("worker", "--inbox", str(inbox), "--once", *_stores(tmp_path))
+    again = invoke("worker", "--inbox", str(inbox), "--once", "--settle", "0", *_stores(tmp_path))
     assert again.returncode == 0 and "1 ingested" in again.stdout

@@ -105,7 +105,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
     "nothing",
 )
 @db_option()
-@corpus_option()
+@corpus_option(read=True)
 @profile_option()
 @faq_option("a FAQ cache: the engine's faq route answers first")
 @live_options

@@ -39,6 +39,18 @@ class Chunk:
         return f"{self.title}\n{self.text}"
 
 
+@dataclass(frozen=True)
+class DocumentRow:
+    """A stored document as ``ragspine documents`` lists it."""
+
+    doc_id: str
+    title: str
+    period: str
+    sensitivity: str
+    ingested_at: str
+    chunks: int
+
+
 def make_chunk_id(doc_id: str, locator: str) -> str:
     """Stable and short, and a plain code, so it may appear in a trace."""
     digest = hashlib.sha1(f"{doc_id}\x00{locator}".encode()).hexdigest()[:16]
@@ -68,6 +80,22 @@ class ChunkStore(SqliteStore):
         with self._lock:
             rows = self._conn.execute("SELECT doc_id, sensitivity FROM document").fetchall()
         return {str(d): str(level) for d, level in rows}
+
+    def document_periods(self) -> dict[str, str]:
+        """Every document's period label (FY2020; "" where it names none), by document id."""
+        with self._lock:
+            rows = self._conn.execute("SELECT doc_id, period FROM document").fetchall()
+        return {str(d): str(period) for d, period in rows}
+
+    def documents(self) -> list[DocumentRow]:
+        """Every document with its period, level and chunk count, by document id."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT d.doc_id, d.title, d.period, d.sensitivity, d.ingested_at,"
+                " (SELECT COUNT(*) FROM chunk c WHERE c.doc_id = d.doc_id)"
+                " FROM document d ORDER BY d.doc_id"
+            ).fetchall()
+        return [DocumentRow(*r) for r in rows]
 
     def replace_document(self, doc: Document, drafts: Iterable[ChunkDraft]) -> int:
         """Store a document and its chunks, replacing any older version in one transaction."""

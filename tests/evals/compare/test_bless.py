@@ -9,6 +9,7 @@ from pathlib import Path
 from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, read_run
 from tests.cli import invoke
 from tests.evals.compare.test_diff import ROUTE_FAIL, make_run, result
+from tests.fakes.corpora import empty_corpus
 
 GREEN = [result("a"), result("b"), result("c")]
 REGRESSED = [result("a", failed=ROUTE_FAIL, route="narrative"), result("b"), result("c")]
@@ -101,7 +102,7 @@ def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db: Path)
     run, tape = project / "reports" / "run", project / "tape"
     ran = invoke(
         "eval", "run", "--golden", str(golden), "--db", str(demo_db),
-        "--corpus", str(tmp_path / "none.db"), "--out", str(run),
+        "--corpus", str(empty_corpus(tmp_path / "none.db")), "--out", str(run),
         "--cassette", str(tape), "--cassette-mode", "record",
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr

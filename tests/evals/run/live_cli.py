@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import text_message, tool_use_message
+from tests.fakes.corpora import empty_corpus
 
 GOLDEN = """\
 defaults: {reference_date: 2025-06-30}
@@ -45,6 +46,6 @@ def run_live(tmp_path: Path, demo_db: Path, *args: str, env: dict[str, str | Non
     (golden / "pre.yaml").write_text(GOLDEN, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(tmp_path / "none.db"), "--max-retries", "0",
-        *args, env=env,
+        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--max-retries", "0", *args, env=env,
     )  # fmt: skip

@@ -12,6 +12,7 @@ import pytest
 
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer
+from tests.fakes.corpora import empty_corpus
 from tests.fakes.two_models import reply
 
 GOLDEN = """\
@@ -42,7 +43,8 @@ def _run(tmp_path: Path, db: Path, out: str, *args: str, golden: str = GOLDEN, *
     (folder / "tape.yaml").write_text(golden, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(folder), "--provider", "anthropic:careful-1",
-        "--db", str(db), "--corpus", str(tmp_path / "none.db"), "--out", str(tmp_path / out),
+        "--db", str(db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--out", str(tmp_path / out),
         "--cassette", str(tmp_path / "tape"), "--max-retries", "0", *args, env=env,
     )  # fmt: skip
 

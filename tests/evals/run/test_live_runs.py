@@ -13,6 +13,7 @@ import pytest
 from ragspine.evals.run.records import read_results, read_run, read_summary
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, text_message, tool_use_message
+from tests.fakes.corpora import empty_corpus
 
 GOLDEN = """\
 defaults: {reference_date: 2025-06-30}
@@ -52,8 +53,8 @@ def _run(tmp_path: Path, demo_db: Path, *args: str, env: dict[str, str | None]) 
     (golden / "live.yaml").write_text(GOLDEN, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(tmp_path / "none.db"), "--max-retries", "0",
-        *args, env=env,
+        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--max-retries", "0", *args, env=env,
     )  # fmt: skip
 
 
@@ -226,7 +227,8 @@ def test_a_budget_holds_with_many_workers(
     fake_anthropic.responder = lambda req: Reply(200, text_message("见上。"), delay=0.05)
     out = invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(tmp_path / "none.db"), "--out", str(tmp_path / "r"),
+        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--out", str(tmp_path / "r"),
         "--prices", str(prices), "--budget", "0.05", "--concurrency", "8", "--max-retries", "0",
         env=env,
     )  # fmt: skip
