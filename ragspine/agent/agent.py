@@ -61,6 +61,7 @@ from ragspine.agent.subtasks import (
     query,
     subtasks,
 )
+from ragspine.agent.wording import ZH, Language, language_of, say
 from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider, ask_model
 from ragspine.llm.prompts import STRUCTURED_SYSTEM, slots_message
@@ -72,9 +73,7 @@ from ragspine.storage.fact_store import FactStore
 
 MAX_TOOL_ITERATIONS = 5
 
-PROVIDER_UNAVAILABLE = "AI 服务暂时不可用,请稍后重试。为避免误导,本次不提供任何数字或推测。"
-NO_QUERY_POSSIBLE = "无法确定要查询的指标、实体和期间,因此不作回答;为避免误导,不提供任何推测数字。"
-ATTRIBUTION_HEADING = "归因分析:"
+PROVIDER_UNAVAILABLE = say("provider_unavailable", ZH)  # a Chinese question's; all in wording.py
 
 
 @dataclass
@@ -100,6 +99,11 @@ class AgentResult:
     faq_id: int | None = None
     changes: list[str] = field(default_factory=list)  # metrics whose asked change is given
 
+    @property
+    def language(self) -> Language:
+        """The language of the answer's own words: the question's (``wording.language_of``)."""
+        return language_of(self.question)
+
     def to_record(self) -> AnswerRecord:
         """The one conversion to what every door gives (``ragspine ask --json``, the service,
         the eval scorers): validated, versioned, without ``model_text``."""
@@ -108,6 +112,7 @@ class AgentResult:
             {
                 "request_id": t.request_id,
                 "question": self.question,
+                "language": self.language,
                 "answer": self.answer,
                 "route": self.route,
                 "clarification": {
@@ -182,6 +187,7 @@ def answer_question(
 
 def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     trace, question, prof, ref = req.trace, req.question, req.profile, req.reference_date
+    lang = req.language
     with trace.span("parse"):
         intent = (parser or RuleIntentParser(prof)).parse(question, ref)
     if intent.raw_question != question:
@@ -239,7 +245,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     with trace.span("structured"):
         if not tasks:
             trace.code("structured", "no_query")
-            answer, sources, results = NO_QUERY_POSSIBLE, list[Source](), list[ToolResult]()
+            answer, sources, results = say("no_query", lang), list[Source](), list[ToolResult]()
         elif len(tasks) > 1:
             multi = multi_subtask_answer(req, tasks, intent)
             answer, sources, results, done.changes = (
@@ -255,7 +261,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
                 answer, sources, results = _run_structured(req, tasks[0])
             except ProviderError as exc:
                 note_provider_error(trace, exc)
-                answer, sources, results = PROVIDER_UNAVAILABLE, [], []
+                answer, sources, results = say("provider_unavailable", lang), [], []
                 done.degraded = DEGRADED_PROVIDER
     statuses: list[str] = [r["status"] for r in results]
     for status in (STATUS_FOUND, STATUS_NOT_FOUND, STATUS_UNRECOGNIZED):
@@ -264,7 +270,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     trace.flag("fabrication_guard_triggered", bool(results) and STATUS_FOUND not in statuses)
     if intent.declined is not None and not clar.declined:
         # 香港的收入和坪效: the revenue is answered, the quantity not held is named, no number
-        answer = f"{declined_line(intent.declined, question)}\n{answer}"
+        answer = f"{declined_line(intent.declined, lang)}\n{answer}"
         clar.declined, clar.decline_kind = intent.declined, DECLINED_QUANTITY
         trace.code("declined", DECLINED_QUANTITY)
     if clar.mode == CLARIFY_ANSWER_WITH_ASSUMPTIONS and done.degraded is None:
@@ -274,7 +280,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             narrative = run_narrative(
                 req, facts=results, periods=asked_periods(intent), base=base_periods(intent)
             )
-        answer = f"{answer}\n\n{ATTRIBUTION_HEADING}\n{narrative.text}"
+        answer = f"{answer}\n\n{say('attribution', lang)}\n{narrative.text}"
         sources = sources + [s for s in narrative.sources if s not in sources]
         done.degraded = done.degraded or narrative.degraded
         done.model_text = narrative.model_text
@@ -296,7 +302,7 @@ def _run_structured(req: Request, task: SubTask) -> tuple[str, list[Source], lis
         trace.flag("forced_tool_call")
         results = [query(req, task.args())]
         trace.count("tool_calls")
-    answer, sources = _structured_answer(results, req.question, req.profile)
+    answer, sources = _structured_answer(results, req)
     return answer, sources, results
 
 
@@ -386,22 +392,21 @@ def _reconcile(model_args: dict[str, Any], task: SubTask, req: Request) -> dict[
     return mine
 
 
-def _structured_answer(
-    tool_results: list[ToolResult], question: str, prof: DomainProfile
-) -> tuple[str, list[Source]]:
+def _structured_answer(tool_results: list[ToolResult], req: Request) -> tuple[str, list[Source]]:
     """The guard: found → render from stored values; otherwise an honest refusal."""
+    question, prof, lang = req.question, req.profile, req.language
     found = distinct_found(tool_results)
     if found:
         decimals = asked_decimals(question)
-        lines = [fact_line(r, prof, decimals) for r in found]
+        lines = [fact_line(r, prof, decimals, lang) for r in found]
         return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
-        return not_found_answer(not_found[0], prof, question), []
+        return not_found_answer(not_found[0], prof, lang), []
     unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
-        return unrecognized_answer(unrecognized[0], question, prof), []
-    return NO_QUERY_POSSIBLE, []
+        return unrecognized_answer(unrecognized[0], question, prof, lang), []
+    return say("no_query", lang), []
 
 
 __all__ = [

@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ragspine.agent.names import entity_name, metric_name
 from ragspine.agent.query_tools import ToolResult
-from ragspine.agent.render import channel_name, entity_name, metric_name
+from ragspine.agent.render import channel_name
+from ragspine.agent.wording import ZH, Language, joined, say
 from ragspine.profile import DomainProfile
 from ragspine.profile.periods import Period, previous_period
 from ragspine.profile.vocabulary import derived_shapes
@@ -45,6 +47,7 @@ def decline_unmade(
     results: Sequence[ToolResult],
     profile: DomainProfile,
     query: Query,
+    lang: Language = ZH,
 ) -> Unmade:
     """``args[i]`` is the query that gave ``results[i]``; a series (metric, entity, channel)
     asked in two periods whose levels give no difference is declined (see the module)."""
@@ -71,7 +74,7 @@ def decline_unmade(
             continue
         missing = [p for p, r in zip(periods, pair, strict=True) if r["status"] != "found"]
         out.missing += [r for r in pair if r["status"] != "found"]
-        out.lines.append(_line(metric, entity, channel, earlier, later, missing, profile))
+        out.lines.append(_line(metric, entity, channel, earlier, later, missing, profile, lang))
     out.results = [r for i, r in enumerate(results) if i not in dropped]
     return out
 
@@ -103,13 +106,21 @@ def _line(
     later: Period,
     missing: Sequence[Period],
     profile: DomainProfile,
+    lang: Language,
 ) -> str:
-    name = metric_name(metric, profile)
-    what = (
-        f"{entity_name(entity, profile)} {name}{channel_name(channel, profile)} "
-        f"{later.label} 较 {earlier.label} 的变化"
+    name = metric_name(metric, profile, lang)
+    what = say(
+        "change.what",
+        lang,
+        entity=entity_name(entity, profile, lang),
+        metric=name,
+        channel=channel_name(channel, profile, lang),
+        later=later.label,
+        earlier=earlier.label,
     )
     if missing:
-        parts = "、".join(f"{p.label} {name}" for p in missing)
-        return f"查不到:{what} 无法计算,缺少{parts}的数据。"
-    return f"查不到:{what} 无法计算:两个期间不可比,不以其中一个期间的数值代替。"
+        parts = joined(
+            [say("missing.part", lang, period=p.label, metric=name) for p in missing], lang
+        )
+        return say("not_found.missing", lang, what=what, parts=parts)
+    return say("change.incomparable", lang, what=what)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from ragspine.agent.names import entity_name, home_name, metric_name
 from ragspine.agent.scope import OutOfScope, out_of_scope
 from ragspine.agent.security_gate import SecurityGate
 from ragspine.agent.slots import (
@@ -23,7 +24,7 @@ from ragspine.agent.slots import (
     ClarificationResult,
     ParsedIntent,
 )
-from ragspine.agent.subjects import in_english
+from ragspine.agent.wording import Language, joined, language_of, say
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import closest_metrics
 from ragspine.profile.periods import FY, Period
@@ -31,87 +32,40 @@ from ragspine.profile.periods import FY, Period
 DECLINED_QUANTITY, DECLINED_SUBJECT = "quantity", "subject"
 
 
-def _not_covered(beyond: OutOfScope, prof: DomainProfile) -> str:
-    home = prof.home_company_name
+def _not_covered(beyond: OutOfScope, prof: DomainProfile, lang: Language) -> str:
+    home = home_name(prof, lang)
     if beyond.kind == "ranking":
-        return (
-            f"跨公司的排名或比较不在本系统范围内:RAGSpine 只覆盖{home}的数据与文档。"
-            "为避免误导,不提供任何数字。"
-        )
-    return (
-        f"「{beyond.name}」不在本系统的覆盖范围内:RAGSpine 只覆盖{home}的数据与文档,"
-        f"不会用{home}的数字代替。为避免误导,不提供任何数字。"
-    )
+        return say("not_covered.ranking", lang, home=home)
+    return say("not_covered", lang, name=beyond.name, home=home)
 
 
-def _names(codes: list[str], prof: DomainProfile, english: bool) -> str:
-    specs = [prof.any_metric(c) for c in codes]
-    names = [(s.name_en or s.display_name) if english else s.display_name for s in specs if s]
+def _names(codes: list[str], prof: DomainProfile, lang: Language) -> str:
+    names = [metric_name(c, prof, lang) for c in codes if prof.any_metric(c)]
     more = len(prof.metric_codes) > len(codes)
-    if english:
-        return ", ".join(names) + (" and others" if more else "")
-    return "、".join(names) + ("等" if more else "")
+    return joined(names, lang) + (say("list.more", lang) if more else "")
 
 
-def declined_quantity(name: str, question: str, prof: DomainProfile, closest: list[str]) -> str:
+def declined_quantity(name: str, lang: Language, prof: DomainProfile, closest: list[str]) -> str:
     """「库存周转率」不在事实表中: the quantity by its name, no number, what may be asked."""
-    if in_english(question):
-        return (
-            f"“{name}” is not in the fact table: {prof.home_company_name} holds no figure for "
-            "it, and no other metric's figure is given in its place. No number is given, to "
-            f"avoid misleading. Metrics that can be asked about: {_names(closest, prof, True)}."
-        )
-    return (
-        f"「{name}」不在事实表中:没有这个指标的数据,也不会用其他指标的数字代替。"
-        f"为避免误导,不提供任何数字。可查询的指标如:{_names(closest, prof, False)}。"
-    )
+    home = home_name(prof, lang)
+    return say("declined.quantity", lang, name=name, home=home, names=_names(closest, prof, lang))
 
 
-def declined_line(name: str, question: str) -> str:
+def declined_line(name: str, lang: Language) -> str:
     """One line naming a quantity not held, beside the figures that are."""
-    if in_english(question):
-        return f"“{name}” is not in the fact table: no figure is given for it."
-    return f"「{name}」不在事实表中,不提供其数字。"
+    return say("declined.line", lang, name=name)
 
 
-def _unknown_subject(name: str, question: str, prof: DomainProfile) -> str:
+def _unknown_subject(name: str, lang: Language, prof: DomainProfile) -> str:
     """「深圳」is not an entity of the fact table: declined by name, never its parent's figure."""
-    home = prof.entity(prof.home_entity_code)
-    if in_english(question):
-        shown = ", ".join(e.name_en or e.display_name for e in prof.entities)
-        return (
-            f"“{name}” is not an entity in the fact table, which holds figures for {shown} "
-            f"only; the figure of {home.name_en or home.display_name} or of another entity is "
-            "not given in its place. No number is given, to avoid misleading."
-        )
-    shown = "、".join(e.display_name for e in prof.entities)
-    return (
-        f"「{name}」不是事实表中的实体:事实表只有{shown}的数据,不会用{home.display_name}或其他"
-        "实体的数字代替。为避免误导,不提供任何数字。"
-    )
+    shown = joined([entity_name(e.code, prof, lang) for e in prof.entities], lang)
+    home = entity_name(prof.home_entity_code, prof, lang)
+    return say("unknown_subject", lang, name=name, shown=shown, home=home)
 
 
-def _unranked(words: str, question: str, prof: DomainProfile) -> str:
+def _unranked(words: str, lang: Language, prof: DomainProfile) -> str:
     """「哪个地区的收入最高」cannot be ranked: the fact table holds the company alone."""
-    home = prof.entity(prof.home_entity_code)
-    if in_english(question):
-        return (
-            f"“{words}” cannot be ranked: the fact table holds figures for "
-            f"{home.name_en or home.display_name} as a whole only, no part of it to compare, and "
-            "the company's own figure is not given in its place. No number is given, to avoid "
-            "misleading."
-        )
-    return (
-        f"「{words}」无法排名:事实表只有{home.display_name}整体的数据,没有可比较的各部分数字,"
-        f"不会用{home.display_name}本身的数字代替。为避免误导,不提供任何数字。"
-    )
-
-
-def _read_as(written: str, read: str, question: str) -> str:
-    """A misspelt word read as a known name, said in the question's language."""
-    if in_english(question):
-        return f"read “{written}” as “{read}”"
-    return f"按「{read}」理解「{written}」"
+    return say("unranked", lang, words=words, home=entity_name(prof.home_entity_code, prof, lang))
 
 
 def latest_complete_fiscal_year(reference_date: date) -> Period:
@@ -144,6 +98,7 @@ def clarify_scope(
     """Refuse, ask, assume or go, checked in exactly this order."""
     prof = profile or default_profile()
     ref = reference_date or date.today()
+    lang = language_of(intent.raw_question)
     # 1. Refuse: re-screen the raw question itself, never the parser's external_entity.
     verdict = SecurityGate.for_profile(prof).screen(
         raw_question=intent.raw_question, metric=intent.metric
@@ -167,7 +122,7 @@ def clarify_scope(
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
             narrowing_options=[prof.home_company_name],
-            question=_not_covered(beyond, prof),
+            question=_not_covered(beyond, prof, lang),
             declined=beyond.name,
             decline_kind=beyond.kind,
         )
@@ -176,7 +131,7 @@ def clarify_scope(
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
             narrowing_options=[prof.home_entity_code],
-            question=_unranked(intent.unranked, intent.raw_question, prof),
+            question=_unranked(intent.unranked, lang, prof),
             declined=intent.unranked,
             decline_kind="ranking",
         )
@@ -188,7 +143,7 @@ def clarify_scope(
         return ClarificationResult(
             mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
             narrowing_options=list(prof.entity_codes),
-            question=_unknown_subject(subject, intent.raw_question, prof),
+            question=_unknown_subject(subject, lang, prof),
             declined=subject,
             decline_kind=DECLINED_SUBJECT,
         )
@@ -198,38 +153,36 @@ def clarify_scope(
         return ClarificationResult(
             mode=CLARIFY_ASK_FIRST,
             narrowing_options=closest,
-            question=declined_quantity(intent.declined, intent.raw_question, prof, closest),
+            question=declined_quantity(intent.declined, lang, prof, closest),
             declined=intent.declined,
             decline_kind=DECLINED_QUANTITY,
         )
     # 3. No metric: guessing which number would be a substantive error, so ask.
     if intent.metric is None:
         closest = closest_metrics(intent.raw_question, prof)
-        names = "、".join(prof.any_metric(c).display_name for c in closest)  # type: ignore[union-attr]
-        more = "等" if len(prof.metric_codes) > len(closest) else ""
         return ClarificationResult(
             mode=CLARIFY_ASK_FIRST,
             narrowing_options=closest,
-            question=f"请问您想查询哪个指标?例如:{names}{more}。",
+            question=say("ask_metric", lang, names=_names(closest, prof, lang)),
         )
     # 4. No entity or period: assume the home entity / latest complete FY, and say so; a word
     # read as the name it misspells is an assumption too (按「毛利率」理解「毛利律」).
     assumed: dict[str, str] = {}
-    notes = [_read_as(written, read, intent.raw_question) for written, read in intent.corrections]
+    notes = [say("read_as", lang, written=w, read=r) for w, r in intent.corrections]
     options: list[str] = []  # codes and labels, for --json
     shown: list[str] = []  # the same, as the answer names them
     if intent.entity is None and "entity" not in intent.unrecognized:
         home = prof.entity(prof.home_entity_code)
         assumed["entity"] = home.code
-        notes.append(f"未指明实体,按 {prof.home_company_name}口径")
+        notes.append(say("assumed.entity", lang, home=home_name(prof, lang)))
         others = [e for e in prof.entities if e.code != home.code]
         options += [e.code for e in others]
-        shown += [e.display_name for e in others]
+        shown += [entity_name(e.code, prof, lang) for e in others]
     if intent.period is None and "period" not in intent.unrecognized:
         latest, years = _assumed_year(intent.metric, ref, prof)
         assumed["period"] = latest.label
-        covered = "最近有数据的财年" if years is not None else "最近完整财年"
-        notes.append(f"未指明期间,按{covered} {latest.label}")
+        covered = "assumed.period.covered" if years is not None else "assumed.period.latest"
+        notes.append(say(covered, lang, period=latest.label))
         earlier = [Period(FY, str(latest.year - k)).label for k in (1, 2)]
         earlier = [p for p in earlier if years is None or p in years]
         options += earlier
@@ -237,12 +190,13 @@ def clarify_scope(
     elif intent.assumed_period is not None:
         p = intent.assumed_period
         assumed["period"] = p.label
-        notes.append(f"未指明年份,按最近已结束的 {p.label}")
+        notes.append(say("assumed.year", lang, period=p.label))
         options.append(p.label.replace(str(p.year), str(p.year - 1)))
         shown.append(options[-1])
     if notes:
-        narrow = f"(如需收窄:{' / '.join(shown)})" if shown else ""
-        note = "【假设】" + ";".join(notes) + "。" + narrow
+        narrow = say("assumed.narrow", lang, options=" / ".join(shown)) if shown else ""
+        said = say("assumed.sep", lang).join(notes)
+        note = say("assumed", lang, notes=said[:1].upper() + said[1:], narrow=narrow)
         return ClarificationResult(
             mode=CLARIFY_ANSWER_WITH_ASSUMPTIONS,
             assumed_slots=assumed,

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragspine.agent.wording import MESSAGES, ZH
+from ragspine.profile import DomainProfile
+from ragspine.profile.model import compact
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.text import fold
 
@@ -31,7 +34,7 @@ _DEFINING = (
 # A figure as statements print it: 1,234.56 or 1234.56; a passage holding one is a table row.
 _AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{2}(?!\d)")
 
-NO_DEFINITION = "文档中没有找到「{term}」的定义;为避免误导,不作推测,也不提供任何数字。"
+NO_DEFINITION = MESSAGES["definition.none"][ZH]  # the Chinese template, {term} to fill
 
 
 def definition_term(question: str) -> str | None:
@@ -57,9 +60,31 @@ def defines(term: str, passage: str) -> bool:
 _STRONG = r"\s*(?:是指|系指|指的是|定义为)"
 
 
-def defining_hits(term: str, hits: Sequence[NarrativeHit]) -> list[NarrativeHit]:
-    """The passages that define the term, a definition proper (X是指…) before a rule that only
-    says how X is measured (X按…计价); otherwise in retrieval order."""
-    defining = [h for h in hits if defines(term, h.text)]
-    strong = re.compile(re.escape(fold(term)) + _STRONG)
+def defined_names(term: str, profile: DomainProfile) -> list[str]:
+    """The profile's other names for the term: where it is one of an item's names (a metric's
+    or derived metric's alias, Chinese or English name; a word of a synonyms group), each of that
+    item's other names. An English term is so looked for in a report written in Chinese
+    (construction in progress → 在建工程), and a Chinese one in English documents."""
+    key = compact(term)
+    groups = [
+        [*m.aliases, *(n for n in (m.name_zh, m.name_en) if n)]
+        for m in [*profile.metrics, *profile.derived_metrics]
+    ]
+    groups += [list(g) for g in profile.synonyms]
+    out: dict[str, str] = {}  # one name per spelling: 同店銷售 is 同店销售
+    for group in groups:
+        if any(compact(n) == key for n in group):
+            out |= {compact(n): n for n in group if compact(n) != key and compact(n) not in out}
+    return list(out.values())
+
+
+def defining_hits(
+    term: str, hits: Sequence[NarrativeHit], also: Sequence[str] = ()
+) -> list[NarrativeHit]:
+    """The passages that define the term (or one of ``also``, its other names), a definition
+    proper (X是指…) before a rule that only says how X is measured (X按…计价); otherwise in
+    retrieval order."""
+    names = [term, *also]
+    defining = [h for h in hits if any(defines(n, h.text) for n in names)]
+    strong = re.compile("|".join(re.escape(fold(n)) + _STRONG for n in names))
     return sorted(defining, key=lambda h: strong.search(fold(h.text)) is None)

@@ -56,12 +56,13 @@ from ragspine.agent.support import (
 )
 from ragspine.agent.tables import noted, table_cells, table_end, with_cell
 from ragspine.agent.units import convertible
+from ragspine.agent.wording import ZH, say
 from ragspine.numbers import CITATION, Quantity, fold_numbers, read_numbers
 from ragspine.profile.periods import Period
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.text import fold
 
-REMOVED_MARKER = "〔此句含无法核实的数字,已移除〕"
+REMOVED_MARKER = say("guard.removed", ZH)  # a Chinese answer's; each language's in wording.py
 
 _SENTENCE_END = re.compile(r"(?<=[。!?!?;;])|(?<=\.)(?=\s)")
 _LEADING_CITATIONS = re.compile(rf"^\s*(?:(?:{CITATION.pattern})\s*)+", re.I)
@@ -150,6 +151,7 @@ class _Guard:
         report: GroundingReport,
     ) -> None:
         self.req, self.report, self.hits = req, report, hits
+        self.removed = say("guard.removed", req.language)  # what stands where a sentence went
         self.ref = req.reference_date
         self.vocab = vocabulary(req.profile)
         self.docs = sorted({h.doc_id for h in hits}, key=len, reverse=True)
@@ -220,13 +222,13 @@ class _Guard:
             if i in unsourced:
                 self.report.numbers_removed += sum(q.role == "value" for q in read_numbers(clean))
                 self.report.sentences_removed += 1
-                kept.append(REMOVED_MARKER)
+                kept.append(self.removed)
                 continue
             bad = self.sentence(clean, cited, frame, before)
             if bad:
                 self.report.numbers_removed += bad
                 self.report.sentences_removed += 1
-                kept.append(REMOVED_MARKER)
+                kept.append(self.removed)
             else:
                 kept.append(clean)
         return "".join(kept)
@@ -310,7 +312,7 @@ class _Guard:
             if bad:
                 self.report.numbers_removed += bad
                 self.report.sentences_removed += 1
-                out[cell.line] = with_cell(out[cell.line], cell.index, REMOVED_MARKER)
+                out[cell.line] = with_cell(out[cell.line], cell.index, self.removed)
         return [out[n] for n in range(start, end)]
 
     # -- the composite slot check --------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The narrative path: retrieve within the caller's clearance, optionally rerank, synthesise.
 
 Synthesis trusts the model's prose but not its citations: any source document the model did
-not name is appended, so provenance cannot be dropped by a forgetful model.
+not name is appended, so provenance cannot be dropped by a forgetful model. The channel's own
+words (its misses, the sources appended, a definition's framing) are in the question's language
+(``wording.py``); the model's prose and the passages it quotes are in theirs.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ragspine.agent.asked import event_words
-from ragspine.agent.definitions import NO_DEFINITION, defining_hits
+from ragspine.agent.definitions import defined_names, defining_hits
 from ragspine.agent.grounding import ground
 from ragspine.agent.passage_periods import by_period
 from ragspine.agent.query_tools import Source, ToolResult
@@ -21,6 +23,7 @@ from ragspine.agent.request import (
     note_provider_error,
 )
 from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject, in_english, mentions
+from ragspine.agent.wording import EN, say
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
 from ragspine.llm.prompts import NARRATIVE_SYSTEM, Snippet, snippets_message
@@ -30,51 +33,6 @@ from ragspine.retrieval.base import NarrativeHit, NarrativeRetriever
 from ragspine.text import fold
 
 __all__ = ["NarrativeAnswer", "NarrativeHit", "NarrativeRetriever", "run_narrative"]
-
-# No corpus (the default one absent: a store of facts alone, or documents not yet ingested).
-NARRATIVE_NOT_WIRED = (
-    "未检索到相关文档:没有可用的文档库(no document corpus: `ragspine ingest` builds one)。"
-    "为避免误导,不提供任何推测。"
-)
-NARRATIVE_NO_HITS = "未检索到与问题相关的文档,无法据实回答;为避免误导,不提供任何推测。"
-NARRATIVE_NO_HITS_EN = (
-    "No passage relevant to the question was retrieved, so it cannot be answered from the "
-    "documents; nothing is guessed."
-)
-NARRATIVE_PROVIDER_DOWN = "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。"
-# A name no passage the caller may see holds: said so, never answered with other passages. The
-# name is not repeated: the caller may not be cleared for what it is.
-NO_SUBJECT_ZH = "检索到的文档中没有提到问题所问的对象,无法据实回答;为避免误导,不提供任何推测。"
-NO_SUBJECT_EN = (
-    "No passage in the documents available to you mentions what the question asks about, so it "
-    "cannot be answered from them; nothing is guessed."
-)
-
-# A figure asked of a name no passage holds: declined by the name the question gives it (the
-# user's own words; the answer is the same whatever documents the caller may not see).
-NO_SUBJECT_FIGURE_ZH = (
-    "「{name}」:检索到的文档中没有提到它,无法据实回答;为避免误导,不提供任何数字。"
-)
-NO_SUBJECT_FIGURE_EN = (
-    "“{name}” is not mentioned in any passage of the documents available to you, so no figure "
-    "can be given for it; nothing is guessed."
-)
-# The name is found, the quantity asked of it is not (首席执行官 named, 薪酬 nowhere beside it):
-# said by both, never answered with what the passages say of the name.
-NO_ASKED_FIGURE_ZH = (
-    "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;为避免误导,不提供任何数字。"
-)
-NO_ASKED_FIGURE_EN = (
-    "The {asked} of “{name}” is not mentioned in any passage of the documents available to you, "
-    "so no figure can be given for it; nothing is guessed."
-)
-NO_ASKED_ZH = (
-    "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;为避免误导,不提供任何推测。"
-)
-NO_ASKED_EN = (
-    "The {asked} of “{name}” is not mentioned in any passage of the documents available to you, "
-    "so it cannot be answered from them; nothing is guessed."
-)
 
 TOP_K = 5
 RERANK_POOL = 12
@@ -108,27 +66,30 @@ def run_narrative(
     ``periods``: the periods the question names, which passages are held to (``passage_periods``:
     another period's passages only when no document of these has any, and then said so);
     ``base``: the periods a change asked about is measured against, whose passages stay too."""
-    trace = req.trace
+    trace, lang = req.trace, req.language
     if req.retriever is None:
         trace.code("narrative", "not_wired")
-        return NarrativeAnswer(NARRATIVE_NOT_WIRED, [], DEGRADED_NARRATIVE)
+        return NarrativeAnswer(say("narrative.not_wired", lang), [], DEGRADED_NARRATIVE)
     with trace.span("retrieve"):
         wide = req.rerank or (any(s.kind != WORD for s in subjects) and define is None)
         pool = DEFINITION_POOL if define else RERANK_POOL if wide else top_k
         # a period's passages may rank below another period's: looked for in a wider pool
         wider = max(pool, RERANK_POOL) if periods else pool
         hits = req.retriever.retrieve(req.question, top_k=wider, clearance=req.clearance)
-    held = by_period(hits, periods, english=in_english(req.question), base=base)
+    held = by_period(hits, periods, english=lang == "en", base=base)
     if held.code != "unjudged":
         trace.code("period", held.code)
     hits = held.hits[:pool]
     trace.count("narrative_hits", len(hits))
+    framing = ""
     if define is not None:
-        hits = defining_hits(define, hits)
+        names = defined_names(define, req.profile)
+        hits = defining_hits(define, hits, also=names)
         trace.count("defining_hits", len(hits))
         if not hits:
             trace.code("narrative", "no_definition")
-            return NarrativeAnswer(NO_DEFINITION.format(term=define), [])
+            return NarrativeAnswer(say("definition.none", lang, term=define), [])
+        framing = _framing(define, names, hits, req)
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
@@ -142,8 +103,7 @@ def run_narrative(
         if subjects and define is None:  # Harrow & Finch, in no passage: said by its name
             trace.code("declined", "subject")
             return NarrativeAnswer(_not_found([], subjects, req, figure), [])
-        english = in_english(req.question)
-        return NarrativeAnswer(NARRATIVE_NO_HITS_EN if english else NARRATIVE_NO_HITS, [])
+        return NarrativeAnswer(say("narrative.no_hits", lang), [])
     if req.rerank:
         from ragspine.retrieval.rerank import listwise_rerank
 
@@ -162,7 +122,7 @@ def run_narrative(
     except ProviderError as exc:
         note_provider_error(trace, exc)
         trace.code("narrative", "provider_error")
-        return NarrativeAnswer(NARRATIVE_PROVIDER_DOWN, [], DEGRADED_PROVIDER)
+        return NarrativeAnswer(say("narrative.provider_down", lang), [], DEGRADED_PROVIDER)
     trace.count("llm_calls")
     for key, value in response.usage.items():
         trace.count(key, value)
@@ -174,14 +134,17 @@ def run_narrative(
     ):
         if n:
             trace.count(key, n)
-    answer = grounded.text.strip() or "模型未给出归纳;以下为检索到的资料出处。"
+    answer = grounded.text.strip() or say("narrative.no_summary", lang)
     if held.note:  # the periods the documents cover, before anything they say
         answer = f"{held.note}\n{answer}"
     docs = list(dict.fromkeys(h.doc_id for h in hits))
     missing = [d for d in docs if d not in answer]
     if missing:
         trace.count("citations_appended", len(missing))
-        answer += "\n(来源:" + "、".join(missing) + ")"
+        listed = say("narrative.sources.sep", lang).join(missing)
+        answer += "\n" + say("narrative.sources", lang, docs=listed)
+    if framing:
+        answer = f"{framing}\n{answer}"
     sources: list[Source] = []
     for h in hits:
         src: Source = {"doc": h.doc_id, "locator": h.locator}
@@ -198,20 +161,29 @@ def _not_found(
     it is not, and both are named (「首席执行官」的「薪酬」: the caller sees passages naming the
     name). Otherwise a figure's names the first name missing (the user's own words); a document
     question's names nothing (the caller may not be cleared for what it is)."""
-    english = in_english(req.question)
+    lang = req.language
     names = [s for s in subjects if s.kind != QUANTITY]
     missing = next((s for s in names if not _about(hits, [s], req)), None)
     asked = next((s for s in subjects if s.kind == QUANTITY), None)
     if missing is None and asked is not None and names:
-        shown = {
-            (True, True): NO_ASKED_FIGURE_EN, (True, False): NO_ASKED_FIGURE_ZH,
-            (False, True): NO_ASKED_EN, (False, False): NO_ASKED_ZH,
-        }[(figure, english)]  # fmt: skip
-        return shown.format(name=names[0].name, asked=asked.name)
+        key = "narrative.no_asked.figure" if figure else "narrative.no_asked"
+        return say(key, lang, name=names[0].name, asked=asked.name)
     if not figure:
-        return NO_SUBJECT_EN if english else NO_SUBJECT_ZH
-    name = (missing or subjects[0]).name
-    return (NO_SUBJECT_FIGURE_EN if english else NO_SUBJECT_FIGURE_ZH).format(name=name)
+        return say("narrative.no_subject", lang)
+    return say("narrative.no_subject.figure", lang, name=(missing or subjects[0]).name)
+
+
+def _framing(term: str, names: list[str], hits: Sequence[NarrativeHit], req: Request) -> str:
+    """An English term defined by passages that name it only in the profile's Chinese words
+    (construction in progress, 在建工程): the answer says so, naming the words they use.
+    Nothing where the passages use the term itself, or the question is Chinese."""
+    if req.language != EN:
+        return ""
+    texts = [fold(h.text) for h in hits]
+    if any(fold(term) in t for t in texts):
+        return ""
+    used = [n for n in names if any(fold(n) in t for t in texts)]
+    return say("definition.found", EN, term=term, names=", ".join(used)) if used else ""
 
 
 def _about(

@@ -11,14 +11,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from ragspine.agent.names import entity_name, metric_name
 from ragspine.agent.query_tools import FoundResult, ToolResult
-from ragspine.agent.render import (
-    distinct_found,
-    entity_name,
-    fact_amount,
-    metric_name,
-    period_label,
-)
+from ragspine.agent.render import distinct_found, fact_amount, period_label
+from ragspine.agent.wording import ZH, Language, say
 from ragspine.profile import DomainProfile
 
 HIGH, LOW = "high", "low"
@@ -75,9 +71,12 @@ def parts(profile: DomainProfile) -> list[str]:
     return [c for c in profile.entity_codes if c != profile.home_entity_code]
 
 
-def rank_lines(results: list[ToolResult], direction: str, prof: DomainProfile) -> list[str]:
+def rank_lines(
+    results: list[ToolResult], direction: str, prof: DomainProfile, lang: Language = ZH
+) -> list[str]:
     """For each metric and period found for two entities or more: the first of them, its figure
-    as stated above it (FY2024 经营利润率最高:香港 14.20%)."""
+    as stated above it (FY2024 经营利润率最高:香港 14.20% / FY2024 highest operating margin:
+    Hong Kong 14.20%)."""
     groups: dict[tuple[str, str, str, str], list[FoundResult]] = {}
     for r in distinct_found(results):
         key = (r["metric_code"], r["period_type"], r["period"], r["channel"])
@@ -89,13 +88,19 @@ def rank_lines(results: list[ToolResult], direction: str, prof: DomainProfile) -
         pick = max if direction == HIGH else min
         top = pick(found, key=lambda r: Decimal(r["value_text"]))
         word = (
-            ("最高" if direction == HIGH else "最低")
+            ("rank.highest" if direction == HIGH else "rank.lowest")
             if len(found) > 2
-            else ("较高" if direction == HIGH else "较低")
+            else ("rank.higher" if direction == HIGH else "rank.lower")
         )
         lines.append(
-            f"{period_label(period_type, period)} {metric_name(metric, prof)}{word}:"
-            f"{entity_name(top['entity'], prof)} {fact_amount(top, prof)}"
-            "(比较上述各实体的数值)"
+            say(
+                "rank",
+                lang,
+                period=period_label(period_type, period),
+                metric=metric_name(metric, prof, lang),
+                word=say(word, lang),
+                entity=entity_name(top["entity"], prof, lang),
+                amount=fact_amount(top, prof, lang=lang),
+            )
         )
     return lines

@@ -15,12 +15,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from ragspine.agent.wording import Language
 from ragspine.observability import CODE_PATTERN
 from ragspine.sensitivity import Clearance
 
-# 2: ``clarification.declined_kind`` (a decline stated apart from a question back). Add-only: a
-# version-1 record still reads, its decline kind unstated.
-RECORD_VERSION = 2
+# 2: ``clarification.declined_kind`` (a decline stated apart from a question back). 3: ``language``
+# (the answer's words, in the question's language). Add-only: an older record still reads, what
+# it predates unstated.
+RECORD_VERSION = 3
 
 Route = Literal["structured", "narrative", "composite", "faq"]
 Mode = Literal["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"]
@@ -129,6 +131,10 @@ class AnswerRecord(_Part):
     schema_version: int = RECORD_VERSION
     request_id: str
     question: str
+    # The language the answer's own words are in, the question's (zh: Chinese, simplified or
+    # traditional; en: English): the figures and sources are the same whichever it is. None in
+    # a record from before version 3.
+    language: Language | None = None
     answer: str
     route: Route
     clarification: Clarification

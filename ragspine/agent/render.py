@@ -3,8 +3,9 @@
 Nothing here reads model output. A found fact becomes ``实体 期间 指标(渠道):值 单位(来源:…)`` in
 the profile's names and display units; a derived metric adds its formula and one line per operand
 with that operand's source; a miss names what was looked for; a difference is computed from two
-found facts and says so. Codes appear only in ``--json``. A miss is words, so it is said in the
-question's language (``english.py``); a figure's line keeps the profile's names.
+found facts and says so. Codes appear only in ``--json``. Every line is said in the answer's
+language (``wording.py``: Hong Kong FY2024 revenue: 455 million USD (source: …)), with the
+profile's names in it (``names.py``); the figures, rounding and sources are the same in both.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from ragspine.agent.english import NOT_FOUND_TAIL_EN, english_not_found_line
+from ragspine.agent.names import channel_word, entity_name, metric_name, unit_name
 from ragspine.agent.query_tools import (
     FoundResult,
     NotFoundResult,
@@ -20,14 +21,12 @@ from ragspine.agent.query_tools import (
     ToolResult,
     UnrecognizedResult,
 )
-from ragspine.agent.subjects import in_english
+from ragspine.agent.wording import ZH, Language, joined, opening, say
 from ragspine.profile import DomainProfile
 from ragspine.profile.formula import Operand, parse_formula
 from ragspine.profile.glossary import closest_metrics
 from ragspine.profile.periods import Period
 from ragspine.text import fold
-
-NOT_FOUND_TAIL = "为避免误导,不提供任何推测数字;可尝试调整期间或实体后重问。"
 
 _DECIMALS = re.compile(r"(?:保留|精确到)\s*(\d+|[一二两三四五六])\s*位\s*小数|(\d+)\s*decimal")
 _CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
@@ -83,148 +82,194 @@ def period_label(period_type: str, period: str) -> str:
     return Period(period_type, period).label
 
 
-def _metric_name(code: str, prof: DomainProfile) -> str:
-    spec = prof.any_metric(code)
-    return spec.display_name if spec else code
+def _what(
+    metric_code: str,
+    entity: str,
+    channel: str,
+    period: str,
+    prof: DomainProfile,
+    lang: Language,
+    *,
+    balance: bool,
+) -> str:
+    """What a figure is of: 香港 FY2024 收入(线上) / Hong Kong FY2024 online revenue; a balance
+    at its period's end (FY2024末 / at the end of FY2024). ``entity`` is a code or ""."""
+    key = "what.balance" if balance else "what.flow"
+    return say(
+        key,
+        lang,
+        entity=f"{entity_name(entity, prof, lang)} " if entity else "",
+        period=period,
+        metric=metric_name(metric_code, prof, lang),
+        channel=channel_name(channel, prof, lang),
+    )
 
 
-def _entity_name(code: str, prof: DomainProfile) -> str:
-    return next((e.display_name for e in prof.entities if e.code == code), code)
+def _is_balance(metric_code: str, prof: DomainProfile) -> bool:
+    """A balance is stated at its period's end (FY2024末); a flow over the period (FY2024)."""
+    return getattr(prof.any_metric(metric_code), "kind", "flow") == "balance"
 
 
-def _channel_name(code: str, prof: DomainProfile) -> str:
-    if code == prof.default_channel:
-        return ""
-    name = next((c.aliases[0] for c in prof.channels if c.code == code), code)
-    return f"({name})"
-
-
-def _when(metric_code: str, period_type: str, period: str, prof: DomainProfile) -> str:
-    """FY2024 for a flow over the year; FY2024末 for a balance at its end."""
-    spec = prof.any_metric(metric_code)
-    label = period_label(period_type, period)
-    return f"{label}末" if getattr(spec, "kind", "flow") == "balance" else label
-
-
-def _amount(value: str | float, unit_code: str, prof: DomainProfile, decimals: int | None) -> str:
+def _amount(
+    value: str | float,
+    unit_code: str,
+    prof: DomainProfile,
+    decimals: int | None,
+    lang: Language = ZH,
+) -> str:
     unit = prof.unit(unit_code)
     shown = format_value(value, decimals)
     if unit.kind == "percent":
         return f"{shown}%"
-    return f"{shown} {unit.display}" if unit.display else shown
+    name = unit_name(unit_code, prof, lang)
+    return f"{shown} {name}" if name else shown
 
 
-def fact_amount(r: FoundResult, prof: DomainProfile, decimals: int | None = None) -> str:
+def fact_amount(
+    r: FoundResult, prof: DomainProfile, decimals: int | None = None, lang: Language = ZH
+) -> str:
     """A found result's figure with its unit, rounded as its fact line shows it."""
     rounding = decimals if decimals is not None or not r.get("operands") else r.get("decimals", 2)
-    return _amount(r["value_text"], r["unit"], prof, rounding)
+    return _amount(r["value_text"], r["unit"], prof, rounding, lang)
 
 
-def metric_name(code: str, prof: DomainProfile) -> str:
-    return _metric_name(code, prof)
+def channel_name(code: str, prof: DomainProfile, lang: Language = ZH) -> str:
+    """(线上) after a metric's name, "online " before it; nothing for the default channel."""
+    if code == prof.default_channel:
+        return ""
+    return say("channel", lang, name=channel_word(code, prof, lang))
 
 
-def entity_name(code: str, prof: DomainProfile) -> str:
-    return _entity_name(code, prof)
+def _cite(src: Source, lang: Language) -> str:
+    return say("cite", lang, doc=src["doc"], locator=src["locator"])
 
 
-def channel_name(code: str, prof: DomainProfile) -> str:
-    """(线上) after a metric's name; nothing for the default channel."""
-    return _channel_name(code, prof)
-
-
-def _cite(src: Source) -> str:
-    return f"(来源:{src['doc']} · {src['locator']})"
-
-
-def fact_line(r: FoundResult, prof: DomainProfile, decimals: int | None = None) -> str:
-    when = _when(r["metric_code"], r["period_type"], r["period"], prof)
-    head = (
-        f"{_entity_name(r['entity'], prof)} {when} "
-        f"{_metric_name(r['metric_code'], prof)}{_channel_name(r['channel'], prof)}:"
-    )
+def fact_line(
+    r: FoundResult, prof: DomainProfile, decimals: int | None = None, lang: Language = ZH
+) -> str:
+    """A found fact: 香港 FY2024 收入:455 百万美元(来源:…) / Hong Kong FY2024 revenue: 455 million
+    USD (source: …); a derived one with its formula, then each operand with its source."""
+    period = period_label(r["period_type"], r["period"])
+    balance = _is_balance(r["metric_code"], prof)
+    what = _what(r["metric_code"], r["entity"], r["channel"], period, prof, lang, balance=balance)
     operands = r.get("operands")
     if not operands:
-        return f"{head}{_amount(r['value_text'], r['unit'], prof, decimals)}{_cite(r['source'])}"
+        amount = _amount(r["value_text"], r["unit"], prof, decimals, lang)
+        return opening(
+            say("fact", lang, what=what, amount=amount, cite=_cite(r["source"], lang)), lang
+        )
     rounding = decimals if decimals is not None else r.get("decimals", 2)
     formula = parse_formula(r.get("formula", ""))
 
     def name(o: Operand) -> str:
-        whose = _entity_name(o.entity, prof) if o.entity else ""
-        channel = (  # fixed by the formula: named even when it is the default (合计)
-            f"({next((c.aliases[0] for c in prof.channels if c.code == o.channel), o.channel)})"
-            if o.channel
-            else ""
+        whose = say("whose", lang, name=entity_name(o.entity, prof, lang)) if o.entity else ""
+        # a channel the formula fixes is named even when it is the default (合计 / total)
+        channel = (
+            say("channel", lang, name=channel_word(o.channel, prof, lang)) if o.channel else ""
         )
-        return ("上年" if o.lag else "") + whose + _metric_name(o.code, prof) + channel
+        named = say(
+            "formula.name",
+            lang,
+            whose=whose,
+            metric=metric_name(o.code, prof, lang),
+            channel=channel,
+        )
+        return say("lag", lang, name=named) if o.lag else named
 
+    amount = _amount(r["value_text"], r["unit"], prof, rounding, lang)
     lines = [
-        f"{head}{_amount(r['value_text'], r['unit'], prof, rounding)}"
-        f"(由公式计算:{formula.render(name)})"
+        opening(say("derived", lang, what=what, amount=amount, formula=formula.render(name)), lang)
     ]
     for op in operands:
-        when = _when(op["metric_code"], op["period_type"], op["period"], prof)
         other = op["entity"] != r["entity"]  # a share of the group names the group
-        whose = f"{_entity_name(op['entity'], prof)} " if other else ""
-        lines.append(
-            f"  其中 {whose}{when} "
-            f"{_metric_name(op['metric_code'], prof)}{_channel_name(op['channel'], prof)}:"
-            f"{_amount(op['value_text'], op['unit'], prof, None)}{_cite(op['source'])}"
+        label = period_label(op["period_type"], op["period"])
+        what = _what(
+            op["metric_code"],
+            op["entity"] if other else "",
+            op["channel"],
+            label,
+            prof,
+            lang,
+            balance=_is_balance(op["metric_code"], prof),
         )
+        amount = _amount(op["value_text"], op["unit"], prof, None, lang)
+        lines.append(say("operand", lang, what=what, amount=amount, cite=_cite(op["source"], lang)))
     return "\n".join(lines)
 
 
-def not_found_line(r: NotFoundResult, prof: DomainProfile, question: str = "") -> str:
-    """What was looked for and not found, in the question's language (an English question gets
-    the profile's English names: mainland China FY2024 online gross margin)."""
-    if in_english(question):
-        return english_not_found_line(r, prof)
+def not_found_line(r: NotFoundResult, prof: DomainProfile, lang: Language = ZH) -> str:
+    """What was looked for and not found, in the answer's language (查不到:香港 FY2025 收入 …;
+    Not found: mainland China FY2024 online gross margin …)."""
     n = r["normalized"]
-    what = (
-        f"{_entity_name(n['entity'], prof)} {period_label(n['period_type'], n['period'])} "
-        f"{_metric_name(n['metric_code'], prof)}{_channel_name(n['channel'], prof)}"
+    what = say(
+        "not_found.what",
+        lang,
+        entity=entity_name(n["entity"], prof, lang),
+        period=period_label(n["period_type"], n["period"]),
+        metric=metric_name(n["metric_code"], prof, lang),
+        channel=channel_name(n["channel"], prof, lang),
     )
     missing = r.get("missing")
     if missing:
-        parts = "、".join(f"{m['period']} {_metric_name(m['metric_code'], prof)}" for m in missing)
-        return f"查不到:{what} 无法计算,缺少{parts}的数据。"
-    return f"查不到:{what} 未在事实表中找到。"
+        parts = joined(
+            [
+                say(
+                    "missing.part",
+                    lang,
+                    period=m["period"],
+                    metric=metric_name(m["metric_code"], prof, lang),
+                )
+                for m in missing
+            ],
+            lang,
+        )
+        return say("not_found.missing", lang, what=what, parts=parts)
+    return say("not_found", lang, what=what)
 
 
-def not_found_answer(r: NotFoundResult, prof: DomainProfile, question: str = "") -> str:
-    tail = NOT_FOUND_TAIL_EN if in_english(question) else NOT_FOUND_TAIL
-    return f"{not_found_line(r, prof, question)}\n{tail}"
+def not_found_answer(r: NotFoundResult, prof: DomainProfile, lang: Language = ZH) -> str:
+    return f"{not_found_line(r, prof, lang)}\n{say('not_found.tail', lang)}"
 
 
-def metric_menu(codes: list[str], prof: DomainProfile) -> str:
-    names = "、".join(_metric_name(c, prof) for c in codes)
+def metric_menu(codes: list[str], prof: DomainProfile, lang: Language = ZH) -> str:
+    names = joined([metric_name(c, prof, lang) for c in codes], lang)
     total = len(prof.metric_codes)
-    return names + ("等" if total > len(codes) else "")
+    return names + (say("list.more", lang) if total > len(codes) else "")
 
 
-def unrecognized_line(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
+def unrecognized_line(
+    r: UnrecognizedResult, question: str, prof: DomainProfile, lang: Language = ZH
+) -> str:
     param, raw = r["param"], r["raw"]
     # Echo the raw value only if the user wrote it: a model's argument may carry a made-up number.
-    shown = f"「{raw}」" if raw and fold(raw) in fold(question) else ""
+    shown = say("user_words", lang, words=raw) if raw and fold(raw) in fold(question) else ""
     if param == "period":
         # No example figures here: an answer holds only numbers with a source.
-        hint = "期间请写作财年、半年或季度。"
+        hint = say("hint.period", lang)
     elif param == "metric":
-        hint = f"支持的指标如:{metric_menu(closest_metrics(question, prof), prof)}。"
+        hint = say(
+            "hint.metric", lang, names=metric_menu(closest_metrics(question, prof), prof, lang)
+        )
     elif param == "entity":
-        hint = f"支持的实体:{'、'.join(e.display_name for e in prof.entities)}。"
+        names = joined([entity_name(e.code, prof, lang) for e in prof.entities], lang)
+        hint = say("hint.entity", lang, names=names)
     elif param == "channel":
-        hint = f"支持的渠道:{'、'.join(c.aliases[0] for c in prof.channels)}。"
+        names = joined([channel_word(c.code, prof, lang) for c in prof.channels], lang)
+        hint = say("hint.channel", lang, names=names)
     else:
         hint = ""
-    return f"无法识别参数 {param}{shown},未进行查询。{hint}"
+    return say("unrecognized", lang, param=param, shown=shown, hint=hint)
 
 
-def unrecognized_answer(r: UnrecognizedResult, question: str, prof: DomainProfile) -> str:
-    return f"{unrecognized_line(r, question, prof)}\n为避免误导,不提供任何推测数字。"
+def unrecognized_answer(
+    r: UnrecognizedResult, question: str, prof: DomainProfile, lang: Language = ZH
+) -> str:
+    return f"{unrecognized_line(r, question, prof, lang)}\n{say('no_guess', lang)}"
 
 
-def differences(results: list[ToolResult], prof: DomainProfile) -> list[tuple[str, str]]:
+def differences(
+    results: list[ToolResult], prof: DomainProfile, lang: Language = ZH
+) -> list[tuple[str, str]]:
     """Later minus earlier, for each series found in exactly two periods of the same type: the
     metric code and the line stating it."""
     series: dict[tuple[str, str, str], list[FoundResult]] = {}
@@ -239,16 +284,23 @@ def differences(results: list[ToolResult], prof: DomainProfile) -> list[tuple[st
             continue
         delta = Decimal(b["value_text"]) - Decimal(a["value_text"])
         sign = "+" if delta > 0 else ""
-        unit = prof.unit(b["unit"])
         derived = b.get("operands") is not None
-        shown = format_value(
+        shown = sign + format_value(
             delta if derived else delta.normalize(), b.get("decimals") if derived else None
         )
-        amount = f"{shown} 个百分点" if unit.kind == "percent" else f"{shown} {unit.display}"
-        line = (
-            f"{_entity_name(entity, prof)} {_metric_name(metric, prof)}"
-            f"{_channel_name(channel, prof)} {period_label(b['period_type'], b['period'])} 较 "
-            f"{period_label(a['period_type'], a['period'])} 变化:{sign}{amount}(由上述数值计算)"
+        if prof.unit(b["unit"]).kind == "percent":
+            amount = say("points", lang, value=shown)
+        else:
+            amount = f"{shown} {unit_name(b['unit'], prof, lang)}"
+        line = say(
+            "difference",
+            lang,
+            entity=entity_name(entity, prof, lang),
+            metric=metric_name(metric, prof, lang),
+            channel=channel_name(channel, prof, lang),
+            later=period_label(b["period_type"], b["period"]),
+            earlier=period_label(a["period_type"], a["period"]),
+            amount=amount,
         )
-        lines.append((metric, line))
+        lines.append((metric, opening(line, lang)))
     return lines

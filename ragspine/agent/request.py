@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
+from ragspine.agent.wording import Language, language_of
 from ragspine.errors import ProviderError
 from ragspine.llm import LLMProvider
 from ragspine.observability import Trace
@@ -37,3 +38,8 @@ class Request:
     retriever: NarrativeRetriever | None = None
     clearance: str = DEFAULT_CLEARANCE
     rerank: bool = False
+    # the language the answer's words are in, decided once from the question (wording.py)
+    language: Language = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "language", language_of(self.question))

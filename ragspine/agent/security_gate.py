@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine.agent.names import home_name
+from ragspine.agent.wording import EN, ZH, Language, language_of, say
 from ragspine.profile import DomainProfile, ExternalEntitySpec
 from ragspine.profile.model import compact
 from ragspine.text import fold_with_index
@@ -64,8 +66,18 @@ def _skeleton(key: str) -> str:
 class SecurityGate:
     """Longest-match competitor detection over a folded, stripped view of the text."""
 
-    def __init__(self, external_entities: list[ExternalEntitySpec], home_company_name: str) -> None:
+    def __init__(
+        self,
+        external_entities: list[ExternalEntitySpec],
+        home_company_name: str,
+        home_name_en: str | None = None,
+    ) -> None:
         self.home_company_name = home_company_name
+        # the company a refusal names, in the question's language (ACME集团 / ACME Group)
+        self.home_names: dict[Language, str] = {
+            ZH: home_company_name,
+            EN: home_name_en or home_company_name,
+        }
         self._cache: dict[str, SecurityScreen] = {}
         self._names: dict[str, str] = {}
         for ext in external_entities:
@@ -80,7 +92,8 @@ class SecurityGate:
     def for_profile(cls, profile: DomainProfile) -> SecurityGate:
         """The profile's gate, built once per profile."""
         return profile.memo(
-            "security_gate", lambda: cls(profile.competitors, profile.home_company_name)
+            "security_gate",
+            lambda: cls(profile.competitors, profile.home_company_name, home_name(profile, EN)),
         )
 
     def detect(self, text: str) -> SecurityScreen:
@@ -139,14 +152,12 @@ class SecurityGate:
         found = self.detect(raw_question)
         if not found.hits:
             return SecurityVerdict(SECURITY_ALLOW)
-        home = self.home_company_name
-        topic = metric or "经营数据"
+        lang = language_of(raw_question)
+        home = self.home_names[lang]
+        topic = metric or say("outside_company.topic", lang)
         return SecurityVerdict(
             SECURITY_REFUSE_OUT_OF_SCOPE,
             external_entity=found.external_entity,
-            message=(
-                f"抱歉,该问题涉及外部公司,超出本系统的回答范围:这里只回答 {home} 自身的"
-                "经营数据与文档,不提供任何外部公司的信息或推测。"
-            ),
-            narrowing_options=(f"改问 {home} 的{topic}",),
+            message=say("outside_company", lang, home=home),
+            narrowing_options=(say("outside_company.option", lang, home=home, topic=topic),),
         )

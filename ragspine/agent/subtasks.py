@@ -9,7 +9,6 @@ import itertools
 from dataclasses import dataclass
 
 from ragspine.agent.change_answers import Unmade, decline_unmade
-from ragspine.agent.english import NO_GUESS_EN
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
 from ragspine.agent.ranks import rank_lines
@@ -23,7 +22,7 @@ from ragspine.agent.render import (
     unrecognized_line,
 )
 from ragspine.agent.request import Request
-from ragspine.agent.subjects import in_english
+from ragspine.agent.wording import say
 from ragspine.profile import DomainProfile
 
 MAX_SUBTASKS = 48
@@ -90,33 +89,33 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
     unmade = Unmade(results)
     if intent.change and len(intent.periods) == 2:  # no level alone for a change asked
         unmade = decline_unmade([t.args() for t in tasks], results, req.profile,
-                                lambda args: query(req, args))  # fmt: skip
+                                lambda args: query(req, args), req.language)  # fmt: skip
         if unmade.lines or unmade.growths:
             req.trace.count("changes_declined", len(unmade.lines) + len(unmade.growths))
     results = unmade.results + unmade.growths
     lines = []
-    decimals = asked_decimals(req.question)
+    decimals, lang = asked_decimals(req.question), req.language
     for r in results:
         if r["status"] == "found":
-            lines.append(fact_line(r, req.profile, decimals))
+            lines.append(fact_line(r, req.profile, decimals, lang))
         elif r["status"] == "not_found":
-            lines.append(not_found_line(r, req.profile, req.question))
+            lines.append(not_found_line(r, req.profile, lang))
         else:
-            lines.append(unrecognized_line(r, req.question, req.profile))
+            lines.append(unrecognized_line(r, req.question, req.profile, lang))
     lines += unmade.lines
     results += unmade.missing
     changes: list[str] = []
     if len(intent.periods) == 2:
-        diffs = differences(results, req.profile)
+        diffs = differences(results, req.profile, lang)
         req.trace.count("differences", len(diffs))
         lines.extend(line for _, line in diffs)
         if intent.change:
             changes = list(dict.fromkeys(code for code, _ in diffs))
     if intent.rank:
-        ranks = rank_lines(results, intent.rank, req.profile)
+        ranks = rank_lines(results, intent.rank, req.profile, lang)
         req.trace.count("ranks", len(ranks))
         lines.extend(ranks)
     found = distinct_found(results)
     if not found:
-        lines.append(NO_GUESS_EN if in_english(req.question) else "为避免误导,不提供任何推测数字。")
+        lines.append(say("no_guess", lang))
     return MultiAnswer("\n".join(lines), fact_sources(found), results, changes)

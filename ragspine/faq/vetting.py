@@ -22,9 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from ragspine.agent.grounding import REMOVED_MARKER, ground
+from ragspine.agent.grounding import ground
 from ragspine.agent.query_tools import ToolResult, found_result
 from ragspine.agent.request import Request
+from ragspine.agent.wording import say
 from ragspine.errors import FaqError
 from ragspine.faq.faq_cache import FaqItem, FaqSource
 from ragspine.llm.mock import MockProvider
@@ -128,7 +129,7 @@ def _held_to(
     if report.sentences_removed or report.numbers_removed:
         bad = next(
             (line for line, out in zip(lines, report.text.split("\n"), strict=False)
-             if REMOVED_MARKER in out),
+             if say("guard.removed", req.language) in out),
             item.answer,
         )  # fmt: skip
         raise FaqError(f"answer: a number in 「{bad.strip()}」 is not stated by its sources")

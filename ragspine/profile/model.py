@@ -75,6 +75,8 @@ class UnitSpec(_Strict):
 
     code: str = Field(pattern=_UNIT_PATTERN)
     display: str = ""  # a plain multiple (a current ratio) shows none
+    # How an English answer writes it (million USD, yuan); unset: ``display`` in both languages.
+    name_en: str | None = None
     scale: float = Field(default=1, gt=0)
     kind: Literal["amount", "percent", "count", "ratio"] = "amount"
 

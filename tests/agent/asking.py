@@ -18,3 +18,8 @@ def ask(engine: Engine, question: str) -> AgentResult:
 
 def found(result: AgentResult) -> list[str]:
     return [r["metric_code"] for r in result.tool_results if r["status"] == "found"]  # type: ignore[typeddict-item]
+
+
+def formula_given(result: AgentResult) -> bool:
+    """The answer gives a derived figure's formula, said in the answer's language."""
+    return ("(computed: " if result.language == "en" else "由公式计算") in result.answer

@@ -122,7 +122,7 @@ def test_unrecognized_param_names_the_parameter(store: FactStore) -> None:
         ]
     )
     result = _ask("ACME_JP FY2024 revenue", store, provider)
-    assert "无法识别参数 entity「ACME_JP」" in result.answer
+    assert "Parameter entity “ACME_JP” not recognised" in result.answer  # an English question
     assert "77" not in result.answer
     assert result.tool_results == [
         {"status": "unrecognized_param", "param": "entity", "raw": "ACME_JP"}
@@ -145,7 +145,7 @@ def test_unrecognized_raw_value_is_not_echoed_unless_the_user_wrote_it(store: Fa
             return replace(intent, entity=None, entities=[], unrecognized={"entity": "ACME 4242"})
 
     result = _ask("ACME_CN FY2024 revenue", store, provider, intent_parser=RawParser())
-    assert "无法识别参数 entity" in result.answer
+    assert "Parameter entity not recognised" in result.answer  # an English question
     assert "4242" not in result.answer
 
 

@@ -45,7 +45,7 @@ def test_a_change_with_no_growth_held_is_declined_naming_the_change(demo: Engine
     result = ask(demo, "How much did Taiwan's operating profit change between 2022 and 2023?")
     assert found(result) == [], result.answer
     assert _looked_for(result) == ["OPERATING_PROFIT"], result.answer  # the FY2022 level
-    assert "FY2023 较 FY2022 的变化" in result.answer and "FY2022" in result.answer
+    assert "the change in Taiwan operating profit from FY2022 to FY2023" in result.answer
     assert "21" not in result.answer.replace("2022", "").replace("2023", ""), result.answer
 
 
@@ -54,14 +54,14 @@ def test_a_change_between_periods_of_two_kinds_gives_neither_level(demo: Engine)
         demo, "How much did Hong Kong's revenue grow from FY2023 to the second half of 2024?"
     )
     assert result.tool_results == [] and result.sources == [], result.answer
-    assert "不可比" in result.answer, result.answer
+    assert "the two periods are not comparable" in result.answer, result.answer
     assert "241.1" not in result.answer and "410" not in result.answer
 
 
 @pytest.mark.parametrize(
     ("question", "shown"),
     [
-        ("How much did Hong Kong's revenue grow in 2024?", "+45 百万美元"),  # both held
+        ("How much did Hong Kong's revenue grow in 2024?", "+45 million USD"),  # both held
         ("香港2024年收入比上年增加了多少?", "+45 百万美元"),  # the same in Chinese
     ],
 )

@@ -1,6 +1,7 @@
-"""A miss is words, said in the question's language (english.py, render.not_found_line): an
+"""A miss is words, said in the question's language (wording.py, render.not_found_line): an
 English question gets an English not-found line, with the profile's English names and the
-channel as the metric's modifier; a Chinese question keeps 查不到; a figure's line is unchanged."""
+channel as the metric's modifier; a Chinese question keeps 查不到. A figure's line beside it is
+in English too (test_answer_language.py)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,6 @@ def test_a_not_found_line_is_in_the_questions_language(
 def test_beside_a_figure_a_miss_is_in_english_too(demo: Engine) -> None:
     result = ask(demo, "What were Hong Kong revenues in FY2024 and FY2025?")
     lines = result.answer.splitlines()
-    assert lines[0].startswith("香港 FY2024 收入:455 百万美元")  # a figure's line: unchanged
+    assert lines[0].startswith("Hong Kong FY2024 revenue: 455 million USD")  # in English too
     assert "Not found: Hong Kong FY2025 revenue is not in the fact table." in lines
     assert "查不到" not in result.answer

@@ -17,6 +17,7 @@ import pytest
 
 from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.grounding import REMOVED_MARKER
+from ragspine.agent.wording import say
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.storage.fact_store import FactStore
 from tests.fakes.providers import ScriptedProvider, text_reply, tool_reply
@@ -72,13 +73,18 @@ def ask(
     )
 
 
+def _marker(result: AgentResult) -> str:
+    """What stands where a sentence was removed, in the answer's language."""
+    return REMOVED_MARKER if result.language == "zh" else say("guard.removed", "en")
+
+
 def removed(result: AgentResult, fabricated: str) -> bool:
-    shown = result.answer.split("归因分析:")[-1]
-    return REMOVED_MARKER in shown and fabricated not in shown
+    shown = result.answer.split(say("attribution", result.language))[-1]
+    return _marker(result) in shown and fabricated not in shown
 
 
 def kept(result: AgentResult) -> bool:
-    return REMOVED_MARKER not in result.answer and not result.trace.counts.get(
+    return _marker(result) not in result.answer and not result.trace.counts.get(
         "narrative_numbers_removed"
     )
 

@@ -39,8 +39,8 @@ def jinyu_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_growth_question_is_answered_with_the_growth_and_its_operands(demo_db: Path) -> None:
     out = ask("--db", str(demo_db), "What was Hong Kong's revenue growth in FY2024?")
     first = out.stdout.splitlines()[0]
-    assert first.startswith("香港 FY2024 收入同比增长率:10.98%(由公式计算:")
-    assert "455 百万美元" in out.stdout and "410 百万美元" in out.stdout
+    assert first.startswith("Hong Kong FY2024 revenue growth: 10.98% (computed: ")
+    assert "455 million USD" in out.stdout and "410 million USD" in out.stdout
 
 
 def test_a_quantity_not_held_is_declined_by_name_in_the_json_record(demo_db: Path) -> None:

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from ragspine.engine import Engine
-from tests.agent.asking import ask, found
+from tests.agent.asking import ask, formula_given, found
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_ratio_asked_as_a_multiple_is_the_profiles_ratio(
 ) -> None:
     result = ask(jinyu, question)
     assert found(result) == [metric], result.answer
-    assert "由公式计算" in result.answer
+    assert formula_given(result)
 
 
 def test_a_share_of_the_year_is_not_a_share_of_the_group(demo: Engine) -> None:

@@ -20,7 +20,7 @@ import pytest
 
 from ragspine.agent.agent import AgentResult
 from ragspine.engine import Engine
-from tests.agent.asking import ask, found
+from tests.agent.asking import ask, formula_given, found
 
 
 def declines(result: AgentResult, name: str) -> None:
@@ -34,7 +34,7 @@ def declines(result: AgentResult, name: str) -> None:
     ("which", "question", "metric", "shown"),
     [
         ("demo", "By how many percentage points did Hong Kong's gross margin move between "
-         "FY2023 and FY2024?", "GROSS_MARGIN", "+0.9 个百分点"),  # two periods named
+         "FY2023 and FY2024?", "GROSS_MARGIN", "+0.9 percentage points"),  # two periods named
         # one year named: the year before too
         ("demo", "香港2024年净利率提高了几个百分点?", "NET_MARGIN", "个百分点"),
         # traditional characters
@@ -44,7 +44,7 @@ def declines(result: AgentResult, name: str) -> None:
         # net additions: a count's change
         ("demo", "2024年东南亚净增了多少家门店?", "STORE_COUNT", "+18 家"),
         # in English
-        ("demo", "How many net new stores did Hong Kong add in 2024?", "STORE_COUNT", "+5 家"),
+        ("demo", "How many net new stores did Hong Kong add in 2024?", "STORE_COUNT", "+5 stores"),
         # a net closure is negative
         ("demo", "中国内地2024年门店净增数是多少?", "STORE_COUNT", "-45 家"),
     ],
@@ -107,7 +107,7 @@ def test_3_yoy_asked_as_how_much_is_the_growth_rate(
 ) -> None:
     result = ask(demo, question)
     assert found(result) == [metric], result.answer
-    assert shown in result.answer and "由公式计算" in result.answer
+    assert shown in result.answer and formula_given(result)
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_4_a_per_share_figure_the_profile_lacks_is_declined(jinyu: Engine, quest
 @pytest.mark.parametrize(
     ("question", "metric", "top"),
     [
-        ("Which region had the highest operating margin in 2024?", "OPERATING_MARGIN", "香港"),
+        ("Which region had the highest operating margin in 2024?", "OPERATING_MARGIN", "Hong Kong"),
         ("2024年哪个地区的收入最高?", "REVENUE", "中国内地"),
         ("哪個市場2024年的門店數最少?", "STORE_COUNT", "台湾"),  # traditional, lowest
     ],
@@ -142,5 +142,5 @@ def test_5_a_rank_compares_each_entity_and_names_the_top(
         "ACME_TW",
         "ACME_SEA",
     }
-    assert re.search(rf"(?:最高|最低):{top}", result.answer), result.answer
-    assert "【假设】" not in result.answer  # no entity assumed: every one is compared
+    assert re.search(rf"(?:最高|最低):{top}|(?:highest|lowest) [a-z ]+: {top}", result.answer)
+    assert result.clarification.assumption_note == ""  # no entity assumed: each is compared

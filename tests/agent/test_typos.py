@@ -70,8 +70,8 @@ def test_a_real_word_or_an_ambiguous_slip_is_not_corrected(question: str) -> Non
         ("东南亚2024年的门点数是多少?", "STORE_COUNT", "【假设】按「门店数」理解「门点数」"),
         # a slip of the pen (颔, written in no known term) says so the same way
         ("中国内地2023年的营业颔是多少?", "REVENUE", "【假设】按「营业额」理解「营业颔」"),
-        ("What was Taiwan's revnue in 2024?", "REVENUE", "【假设】read “revnue” as “revenue”"),
-        ("Hong Kong net proift 2024", "NET_PROFIT", "【假设】read “proift” as “profit”"),
+        ("What was Taiwan's revnue in 2024?", "REVENUE", "[Assumption] Read “revnue” as “revenue”"),
+        ("Hong Kong net proift 2024", "NET_PROFIT", "[Assumption] Read “proift” as “profit”"),
     ],
 )  # fmt: skip
 def test_a_question_read_through_a_correction_says_so(

@@ -92,7 +92,8 @@ def test_the_record_refuses_text_in_its_trace() -> None:
 
 
 def test_a_version_1_record_still_reads() -> None:
-    # declined_kind (version 2) is add-only: a record written before it validates, unstated
+    # declined_kind (version 2) and language (version 3) are add-only: a record written before
+    # them validates, each unstated
     record = {
         "schema_version": 1,
         "request_id": "r1",
@@ -101,6 +102,7 @@ def test_a_version_1_record_still_reads() -> None:
         "route": "structured",
         "clarification": {"mode": "ask_first", "declined": "坪效"},
     }
-    clar = AnswerRecord.model_validate(record).clarification
-    assert (clar.declined, clar.declined_kind) == ("坪效", None)
-    assert RECORD_VERSION == 2
+    read = AnswerRecord.model_validate(record)
+    assert (read.clarification.declined, read.clarification.declined_kind) == ("坪效", None)
+    assert read.language is None
+    assert RECORD_VERSION == 3

@@ -75,10 +75,13 @@ class Expect(_Strict):
     # The one metric code the answer is about (its found results'): another fails the case.
     # change(CODE): the answer gives the metric's change between two periods, and says so.
     metric: str | None = Field(default=None, min_length=1)
+    # The language the answer's own words are in (citations, quoted user words and lines drawn
+    # from passages aside), read by the harness (score/language.py), not the engine.
+    answer_language: Literal["en", "zh"] | None = None
 
     # Expectations added after cases were first digested: left out of a case's digest while
     # the case does not state them, so adding one does not mark every case edited.
-    LATER: ClassVar[frozenset[str]] = frozenset({"declined", "metric"})
+    LATER: ClassVar[frozenset[str]] = frozenset({"declined", "metric", "answer_language"})
 
     def digest_material(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")

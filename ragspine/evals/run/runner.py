@@ -181,7 +181,9 @@ def slot_names(profile: DomainProfile) -> SlotNames:
     every = [*profile.metrics, *profile.derived_metrics]
     home = profile.home_entity_code
     return SlotNames(
-        metrics={m.code: [m.code, *m.aliases, *([m.name_zh] if m.name_zh else [])] for m in every},
+        metrics={
+            m.code: [m.code, *m.aliases, *(n for n in (m.name_zh, m.name_en) if n)] for m in every
+        },
         entities={
             e.code: [
                 e.code,

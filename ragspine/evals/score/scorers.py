@@ -402,5 +402,9 @@ def score_model_tool_use(case: GoldenCase, seen: Observed) -> Check | None:
     )
 
 
+# Scorers written in their own modules, registered when imported (after the ones above).
+from ragspine.evals.score import language  # noqa: E402, F401
+
+
 def score(case: GoldenCase, seen: Observed) -> list[Check]:
     return [c for s in SCORERS if (c := s.fn(case, seen)) is not None]
