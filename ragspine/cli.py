@@ -27,6 +27,7 @@ from ragspine.cli_options import (
     page_progress as _page_progress,
 )
 from ragspine.evals.run.cli import live_from
+from ragspine.ingestion.cli_cache import cache_from, no_cache_option
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
 from ragspine.interrupts import stop_requested
 
@@ -154,6 +155,7 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     help="override the documents' own sensitivity (files without front matter are INTERNAL)",
 )
 @file_limit_options
+@no_cache_option
 @known_errors
 def ingest(
     paths: tuple[Path, ...],
@@ -161,6 +163,7 @@ def ingest(
     db: Path,
     profile: Path | None,
     sensitivity: str | None,
+    no_cache: bool,
     **limit_flags: Any,
 ) -> None:
     """Add documents to the corpus and their tables' figures to the fact table.
@@ -171,6 +174,8 @@ def ingest(
     fact history); an unchanged one is skipped by content hash; a file that cannot be read
     changes nothing, and neither does one over a limit (--max-*: size, pages, a zip's inflated
     size and ratio, seconds to read; each file is read in a child process killed at the limit).
+    A file read before (the same bytes) is taken from the cache of read documents, under the
+    same limits (--no-cache reads it again).
     """
     from ragspine.engine import fill_profile
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
@@ -179,7 +184,7 @@ def ingest(
     from ragspine.storage.fact_store import FactStore
 
     given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
-    progress = _page_progress()
+    progress, cache = _page_progress(), cache_from(no_cache)
 
     def show(r: FileReport) -> None:
         detail = ""
@@ -207,6 +212,7 @@ def ingest(
             progress=progress,
             on_file=show,
             limits=limits_from(limit_flags),
+            cache=cache,
         )
         total = chunks.count()
     click.echo(
@@ -356,13 +362,14 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
+    from ragspine.ingestion.cli_cache import cache_group
     from ragspine.ingestion.cli_profile import profile_group
     from ragspine.service.cli import faq
     from ragspine.service.cli_keys import keys
     from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
-    for command in (serve, keys, faq, profile_group):
+    for command in (serve, keys, faq, profile_group, cache_group):
         main.add_command(command)
 
 
