@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
+import math
 import os
 import sys
 import tempfile
@@ -109,7 +110,7 @@ def limit_from(env: Mapping[str, str] = os.environ) -> int:
         mb = float(raw)
     except ValueError:
         mb = -1.0
-    if not mb >= 0:  # NaN too
+    if not 0 <= mb < math.inf:  # NaN and inf too
         raise ConfigError(f"{ENV_MB}={raw!r}: not a size in MB (0 turns the cache off)")
     return int(mb * MB)
 
@@ -195,7 +196,11 @@ class DocumentCache:
     ) -> None:
         """Keep what was read, if the file is still the bytes that were looked up."""
         self.misses += 1
-        if not self._ready() or file_digest(path) != held.digest:
+        try:
+            same = file_digest(path) == held.digest
+        except ReadError:  # gone or unreadable since: what was read is not kept
+            same = False
+        if not same or not self._ready():
             return
         record = CachedRead(
             format=FORMAT,

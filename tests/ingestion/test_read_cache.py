@@ -234,14 +234,23 @@ def test_the_size_limit_comes_from_the_environment(
     assert _read_pages(_check(report)) is not kept
 
 
-def test_a_size_that_is_no_size_is_one_error_line(folder: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "value",
+    [
+        "lots",  # not a number
+        "-5",  # below zero
+        "inf",  # a float, but no size
+        "nan",  # a float, but no size
+    ],
+)
+def test_a_size_that_is_no_size_is_one_error_line(folder: Path, tmp_path: Path, value: str) -> None:
     ran = invoke(
         "profile", "check", str(PROFILE), str(tiny_pdf(tmp_path / "r.pdf", PAGES)),
-        env={"RAGSPINE_CACHE_MB": "lots"},
+        env={"RAGSPINE_CACHE_MB": value},
     )  # fmt: skip
     assert ran.returncode == 1 and ran.stdout == ""
     why = "not a size in MB (0 turns the cache off)"
-    assert ran.stderr == f"error: RAGSPINE_CACHE_MB='lots': {why}\n"
+    assert ran.stderr == f"error: RAGSPINE_CACHE_MB={value!r}: {why}\n"
 
 
 class _Reader:
@@ -296,14 +305,21 @@ def test_where_the_cache_is(env: dict[str, str], expected: str) -> None:
     assert default_folder(env) == Path(expected).expanduser()
 
 
-def test_a_file_changed_while_it_was_read_is_not_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda path: path.write_text("after", "utf-8"),  # the bytes read are no longer the file's
+        lambda path: path.unlink(),  # the file is gone
+    ],
+)
+def test_a_file_changed_while_it_was_read_is_not_kept(tmp_path: Path, change: object) -> None:
     reader, path = _Reader(), tmp_path / "f.bin"
     path.write_text("before", "utf-8")
     cache = DocumentCache(tmp_path / "cache")
     held = cache.lookup(path, reader)
     assert held is not None
     content = reader.read(path)
-    path.write_text("after", "utf-8")  # the bytes read are no longer the file's
+    change(path)  # type: ignore[operator]
     cache.store(held, path, reader, content, 0.1)
     assert cache.entries() == []
 
@@ -329,3 +345,31 @@ def test_a_folder_that_cannot_be_made_is_one_warning(tmp_path: Path) -> None:
         assert ran.returncode == 0 and _read_pages(ran)
         warnings = [line for line in ran.stderr.splitlines() if line.startswith("warning:")]
         assert len(warnings) == 1 and warnings[0].startswith(f"warning: {taken}: the cache")
+
+
+def test_a_file_comes_back_as_it_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "f.bin"
+    path.write_text("x", "utf-8")
+    content = FileContent(
+        path,
+        blocks=[TextBlock("page=1,para=1", "营业收入 1,175,301,034.32\n第二行", "第四节 › 一、")],
+        tables=[
+            Table(
+                "page=63,table=2",
+                [["项目", "", "2019年度"], ["营业收入", "七、1", "1.00"]],
+                "合并利润表 单位：元",
+            )
+        ],
+        units=156,
+        meta={"title": "年度报告"},
+    )
+
+    class Read(_Reader):
+        def read(self, path: Path) -> FileContent:
+            return content
+
+    reader, cache = Read(), DocumentCache(tmp_path / "cache")
+    cache.store(cache.lookup(path, reader), path, reader, content, 12.5)  # type: ignore[arg-type]
+    held = cache.lookup(path, reader)
+    assert held is not None and held.found is not None
+    assert held.found.content(path) == content and held.found.seconds == 12.5
