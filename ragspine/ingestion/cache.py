@@ -122,7 +122,7 @@ def file_digest(path: Path) -> str:
         with path.open("rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
-    except OSError as exc:
+    except OSError as exc:  # the file's own fault (unreadable, gone), never the stores'
         raise ReadError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return digest.hexdigest()
 
