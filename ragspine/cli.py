@@ -23,6 +23,7 @@ from ragspine.cli_options import (
     say,
 )
 from ragspine.evals.run.cli import live_from
+from ragspine.ingestion.cli_cache import cache_from, no_cache_option
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
 
 
@@ -158,6 +159,7 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
     help="write every value not stored and every conflict, with locators, as JSON",
 )  # fmt: skip
 @file_limit_options
+@no_cache_option
 @known_errors
 def ingest(
     paths: tuple[Path, ...],
@@ -167,6 +169,7 @@ def ingest(
     sensitivity: str | None,
     period: str | None,
     report_file: Path | None,
+    no_cache: bool,
     **limit_flags: Any,
 ) -> None:
     """Add documents to the corpus and their tables' figures to the fact table.
@@ -179,6 +182,8 @@ def ingest(
     size and ratio, seconds to read; each file is read in a child process killed at the limit).
     Each file's line says its period and what was not stored (rows no metric names, conflicts
     with another reading); --report FILE.json lists every one with its locator.
+    A file read before (the same bytes) is taken from the cache of read documents, under the
+    same limits (--no-cache reads it again).
     """
     from ragspine.ingestion.doc_period import period_label
     from ragspine.ingestion.pipeline import FileReport, ingest_paths_all
@@ -191,7 +196,7 @@ def ingest(
     label = period_label(period) if period is not None else None
     if report_file is not None:
         check_report_path(report_file)
-    progress = page_progress()
+    progress, cache = page_progress(), cache_from(no_cache)
     done: list[FileReport] = []
 
     def show(r: FileReport) -> None:
@@ -209,6 +214,7 @@ def ingest(
             report = ingest_paths_all(
                 list(paths), chunks=chunks, facts=facts, profile=prof, sensitivity=sensitivity,
                 progress=progress, on_file=show, limits=limits_from(limit_flags), period=label,
+                cache=cache,
             )  # fmt: skip
             complete = True
         finally:  # the files stored before an error are reported too
@@ -269,6 +275,7 @@ def demo(db: Path, corpus: Path, reference_date: datetime) -> None:
 
 def _register_eval() -> None:
     from ragspine.evals.cli import eval_group
+    from ragspine.ingestion.cli_cache import cache_group
     from ragspine.ingestion.cli_documents import documents
     from ragspine.ingestion.cli_profile import profile_group
     from ragspine.ingestion.cli_worker import worker
@@ -277,7 +284,7 @@ def _register_eval() -> None:
     from ragspine.service.cli_serve import serve
 
     main.add_command(eval_group)
-    for command in (serve, keys, faq, profile_group, worker, documents):
+    for command in (serve, keys, faq, profile_group, worker, documents, cache_group):
         main.add_command(command)
 
 

@@ -17,6 +17,17 @@ from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 REF = date(2025, 6, 30)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def read_documents_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One cache of read documents for the whole session, never the user's: each real report
+    is read once, by whichever test reads it first (tests of the cache set their own)."""
+    folder = tmp_path_factory.mktemp("read-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAGSPINE_CACHE", str(folder))
+        patch.delenv("RAGSPINE_CACHE_MB", raising=False)
+        yield folder
+
+
 @pytest.fixture(autouse=True)
 def no_stores_home(monkeypatch: pytest.MonkeyPatch) -> None:
     """A RAGSPINE_HOME in the shell never moves a test's stores (tests that want one set it)."""

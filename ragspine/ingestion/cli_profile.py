@@ -9,6 +9,7 @@ import click
 
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import page_progress
+from ragspine.ingestion.cli_cache import cache_from, no_cache_option
 from ragspine.profile import DomainProfile
 from ragspine.profile.extends import BASES
 
@@ -28,8 +29,9 @@ def profile_group() -> None:
     "--base", type=click.Choice(BASES), default="cas", show_default=True,
     help="the shipped base profile the draft extends",
 )  # fmt: skip
+@no_cache_option
 @known_errors
-def draft_command(report: Path, statements: tuple[Path, ...], base: str) -> None:
+def draft_command(report: Path, statements: tuple[Path, ...], base: str, no_cache: bool) -> None:
     """Print a profile for the company REPORT (its annual report) is about, over a base.
 
     The report's first pages give the company's names (公司代码, 公司简称, 公司的中文名称, 公司的
@@ -37,14 +39,16 @@ def draft_command(report: Path, statements: tuple[Path, ...], base: str) -> None
     base: the years most line items have figures for become the coverage (a line item with other
     years gets its own), and each statement row that names nothing becomes a commented
     candidate, with where it was seen. Redirect it to a file
-    (`> profile.yaml`), edit, then `ragspine profile check`.
+    (`> profile.yaml`), edit, then `ragspine profile check`. A file read before (the same
+    bytes, by `ingest` or `profile`) is taken from the cache of read documents (--no-cache
+    reads it again).
     """
     from ragspine.ingestion.draft import draft, render
     from ragspine.ingestion.row_labels import read
 
-    progress = page_progress()
-    first = read(report, progress)
-    others = [read(path, progress) for path in statements]
+    progress, cache = page_progress(), cache_from(no_cache)
+    first = read(report, progress, cache)
+    others = [read(path, progress, cache) for path in statements]
     drafted = draft(first, others, base)
     click.echo(render(drafted), nl=False)
     click.echo(
@@ -59,14 +63,18 @@ def draft_command(report: Path, statements: tuple[Path, ...], base: str) -> None
 @click.argument("profile_file", metavar="PROFILE", type=_FILE)
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--not-mapped", is_flag=True, help="list only the labels that map to nothing")
+@no_cache_option
 @known_errors
-def check_command(profile_file: Path, files: tuple[Path, ...], not_mapped: bool) -> None:
+def check_command(
+    profile_file: Path, files: tuple[Path, ...], not_mapped: bool, no_cache: bool
+) -> None:
     """Validate PROFILE, then list each row label with figures in FILES and what it maps to.
 
     A label is listed once per file (with where it is first seen and how many tables hold it):
     a metric code, a derived metric (computed, never stored), or "not mapped" (`ingest` leaves
     its figures out). Exit 1 only on an error (a profile that does not load, a file that cannot
-    be read); labels not mapped are a listing, not a failure.
+    be read); labels not mapped are a listing, not a failure. A file read before is taken
+    from the cache of read documents (--no-cache reads it again).
     """
     from tabulate import tabulate
 
@@ -76,6 +84,7 @@ def check_command(profile_file: Path, files: tuple[Path, ...], not_mapped: bool)
     from ragspine.readers import BINARY_SUFFIXES
     from ragspine.retrieval.documents import SUPPORTED_SUFFIXES
 
+    cache = cache_from(no_cache)
     prof = load_profile(profile_file)
     paths = expand(list(files), (*SUPPORTED_SUFFIXES, *BINARY_SUFFIXES))  # all there, first
     click.echo(
@@ -86,7 +95,7 @@ def check_command(profile_file: Path, files: tuple[Path, ...], not_mapped: bool)
     rows: list[tuple[str, str, str, str]] = []
     mapped = unmapped = 0
     for path in paths:
-        for seen in distinct(path.name, map_tables(read(path, progress), prof).labels):
+        for seen in distinct(path.name, map_tables(read(path, progress, cache), prof).labels):
             if seen.code is None:
                 unmapped += 1
             else:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.errors import RagSpineError, ReadError
+from ragspine.ingestion.cache import DocumentCache
 from ragspine.ingestion.limits import FileLimits
 from ragspine.readers import FileContent, PdfReader, Reader
 
@@ -31,10 +32,33 @@ Pages = Callable[[int, int], None]  # (done, total) pages of this file
 
 
 def read_file(
-    path: Path, reader: Reader, limits: FileLimits, pages: Pages | None = None
+    path: Path,
+    reader: Reader,
+    limits: FileLimits,
+    pages: Pages | None = None,
+    cache: DocumentCache | None = None,
 ) -> FileContent:
-    """The file's content, read under ``limits``; any failure is a ReadError in one line."""
+    """The file's content, read under ``limits``; any failure is a ReadError in one line.
+
+    With a ``cache``, a file whose bytes were read before is taken from it, after the same
+    limits (``FileLimits.check`` before, ``check_read`` on what the reading saw); a file read
+    here is kept in it. The reading itself stays in the child; the parent writes the entry."""
     limits.check(path)
+    held = cache.lookup(path, reader) if cache is not None else None
+    if cache is not None and held is not None and held.found is not None:
+        limits.check_read(path, held.found.units, held.found.seconds)
+        cache.taken(path)
+        return held.found.content(path)
+    started = time.monotonic()
+    content = _read_isolated(path, reader, limits, pages)
+    if cache is not None and held is not None:
+        cache.store(held, path, reader, content, time.monotonic() - started)
+    return content
+
+
+def _read_isolated(
+    path: Path, reader: Reader, limits: FileLimits, pages: Pages | None
+) -> FileContent:
     if sys.platform == "win32" or "fork" not in multiprocessing.get_all_start_methods():
         return read_here(path, reader, pages, max_pages=limits.max_pages)
     ctx = multiprocessing.get_context("fork")

@@ -66,6 +66,17 @@ class FileLimits:
         if path.suffix.lower() in ZIP_KINDS:
             self._check_zip(path)
 
+    def check_read(self, path: Path, units: int, seconds: float) -> None:
+        """Refuse a file already read (the cache's entry) as its reading would have: over the
+        pages only opening a PDF shows, or over the seconds the reading took. The words are
+        the reader's and ``isolated.read_file``'s own, so a refusal reads the same either way."""
+        if units > self.max_pages:
+            raise ReadError(
+                f"{path}: refused: {units} pages, over the limit of {self.max_pages} (--max-pages)"
+            )
+        if seconds > self.max_seconds:
+            raise ReadError(f"{path}: refused: not read in {self.max_seconds:g} s (--max-seconds)")
+
     def _check_zip(self, path: Path) -> None:
         try:
             with zipfile.ZipFile(path) as zf:

@@ -19,7 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ragspine.errors import IngestError, ReadError, StoreError
+from ragspine.errors import IngestError, StoreError
+from ragspine.ingestion.cache import DocumentCache
+from ragspine.ingestion.cache import file_digest as file_hash
 from ragspine.ingestion.doc_period import cover_period
 from ragspine.ingestion.drops import STATED_ELSEWHERE, Conflict, Reading, Unmapped
 from ragspine.ingestion.isolated import read_file, read_here
@@ -63,17 +65,6 @@ class Extracted:
     content: FileContent
 
 
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-    except OSError as exc:  # the file's own fault (unreadable, gone), never the stores'
-        raise ReadError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
-
-
 def extract(
     path: Path,
     *,
@@ -81,11 +72,13 @@ def extract(
     progress: Progress | None = None,
     limits: FileLimits | None = None,
     period: str | None = None,
+    cache: DocumentCache | None = None,
 ) -> Extracted:
     """Read any supported file: its chunks (text blocks) and its tables, nothing written.
-    With ``limits`` it is read in a child process under them (``ingestion.isolated``); either
-    way, anything the parser raises is a ReadError in one line. Its period: ``period`` (a
-    label), else what its front matter says, else what its cover names (``doc_period``)."""
+    With ``limits`` it is read in a child process under them (``ingestion.isolated``), or taken
+    from ``cache`` if its bytes were read before; either way, anything the parser raises is a
+    ReadError in one line. Its period: ``period`` (a label), else what its front matter says,
+    else what its cover names (``doc_period``)."""
     reader = reader_for(path)
     if reader is None:
         raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
@@ -93,7 +86,7 @@ def extract(
     if limits is None:
         content = read_here(path, reader, pages)
     else:
-        content = read_file(path, reader, limits, pages)
+        content = read_file(path, reader, limits, pages, cache)
     if not content.blocks and not content.tables:
         what = "no text layer (a scanned PDF?)" if path.suffix.lower() == ".pdf" else "no text"
         raise IngestError(f"{path}: nothing to ingest: {what} and no tables")
@@ -167,6 +160,7 @@ def ingest_file(
     progress: Progress | None = None,
     limits: FileLimits | None = None,
     period: str | None = None,
+    cache: DocumentCache | None = None,
 ) -> FileReport:
     """Ingest one file into both stores (or the one given), in one transaction over both; a
     file both stores already hold at this content hash is skipped. ``limits``: see
@@ -189,7 +183,12 @@ def ingest_file(
         facts.source_hash(path.name) if facts is not None else None
     )
     extracted = extract(
-        path, sensitivity=sensitivity, progress=progress, limits=limits, period=period
+        path,
+        sensitivity=sensitivity,
+        progress=progress,
+        limits=limits,
+        period=period,
+        cache=cache,
     )
     doc = extracted.document
     report = FileReport(doc.doc_id, ADDED if previous is None else REPLACED, period=doc.meta.period)
@@ -303,6 +302,7 @@ def ingest_paths_all(
     on_file: Callable[[FileReport], None] | None = None,
     limits: FileLimits | None = None,
     period: str | None = None,
+    cache: DocumentCache | None = None,
 ) -> RunReport:
     """Files of every supported kind into chunks and facts, one file and one transaction at a
     time (text files are all checked before the first is written), then the search index once.
@@ -339,6 +339,7 @@ def ingest_paths_all(
                 progress=progress,
                 limits=limits,
                 period=period,
+                cache=cache,
             )
             run.files.append(report)
             if on_file:

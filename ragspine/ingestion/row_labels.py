@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragspine.errors import IngestError
+from ragspine.ingestion.cache import DocumentCache
 from ragspine.ingestion.isolated import read_file
 from ragspine.ingestion.limits import FileLimits
 from ragspine.ingestion.pipeline import report_year
@@ -25,15 +26,18 @@ from ragspine.readers import FileContent
 Progress = Callable[[str, int, int], None]  # (file, done, total) pages
 
 
-def read(path: Path, progress: Progress | None = None) -> FileContent:
-    """A file's text and tables, read as `ingest` reads it; an error is one line naming it."""
+def read(
+    path: Path, progress: Progress | None = None, cache: DocumentCache | None = None
+) -> FileContent:
+    """A file's text and tables, read as `ingest` reads it (or taken from ``cache`` as `ingest`
+    would take it); an error is one line naming it."""
     if not path.is_file():
         raise IngestError(f"{path}: no such file")
     reader = reader_for(path)
     if reader is None:
         raise IngestError(f"{path}: no reader for {path.suffix or 'files without a suffix'}")
     pages = None if progress is None else lambda done, total: progress(path.name, done, total)
-    return read_file(path, reader, FileLimits(), pages)
+    return read_file(path, reader, FileLimits(), pages, cache)
 
 
 def map_tables(content: FileContent, profile: DomainProfile) -> TableFacts:

@@ -11,6 +11,10 @@ from ragspine.readers.base import FileContent, ReadError, Table, TextBlock
 
 class DocxReader:
     suffixes: tuple[str, ...] = (".docx",)
+    # what the cache of read documents keys on (``ingestion.cache``): bump ``version`` when
+    # this reader's output changes; ``libraries`` are the packages it reads through
+    version = 1
+    libraries: tuple[str, ...] = ("python-docx",)
 
     def read(self, path: Path) -> FileContent:
         import docx

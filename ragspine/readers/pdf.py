@@ -40,6 +40,10 @@ MIN_FIGURES = 6  # a page with fewer figures holds no statement table worth the 
 
 class PdfReader:
     suffixes: tuple[str, ...] = (".pdf",)
+    # what the cache of read documents keys on (``ingestion.cache``): bump ``version`` when
+    # this reader's output changes; ``libraries`` are the packages it reads through
+    version = 1
+    libraries: tuple[str, ...] = ("pdfplumber", "pdfminer.six")
 
     def __init__(
         self, progress: Callable[[int, int], None] | None = None, *, max_pages: int | None = None

@@ -11,6 +11,10 @@ from ragspine.readers.base import FileContent, ReadError, Table, TextBlock
 
 class PptxReader:
     suffixes: tuple[str, ...] = (".pptx",)
+    # what the cache of read documents keys on (``ingestion.cache``): bump ``version`` when
+    # this reader's output changes; ``libraries`` are the packages it reads through
+    version = 1
+    libraries: tuple[str, ...] = ("python-pptx",)
 
     def read(self, path: Path) -> FileContent:
         from pptx import Presentation

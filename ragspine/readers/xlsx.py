@@ -18,6 +18,10 @@ _DECIMALS = re.compile(r"0\.(0+)")
 
 class XlsxReader:
     suffixes: tuple[str, ...] = (".xlsx", ".xlsm")
+    # what the cache of read documents keys on (``ingestion.cache``): bump ``version`` when
+    # this reader's output changes; ``libraries`` are the packages it reads through
+    version = 1
+    libraries: tuple[str, ...] = ("openpyxl",)
 
     def read(self, path: Path) -> FileContent:
         from openpyxl import load_workbook

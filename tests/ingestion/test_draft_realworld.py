@@ -133,7 +133,8 @@ def test_the_draft_names_the_company_from_its_report(drafted: dict[str, Any]) ->
     assert "extends: cas" in text and 'home_company_name: "四方科技集团股份有限公司"' in text
     assert '"四方科技"' in text and '"603339"' in text
     assert "# 603339_四方科技_2019_年度报告.pdf: page 156/156" not in text  # progress: stderr
-    assert drafted["draft"].stderr.count("page 156/156") == 1
+    # read once, or taken from the session's cache of read documents
+    assert re.search(r"page 156/156|from the cache", drafted["draft"].stderr)
 
 
 def test_the_drafted_profile_answers_as_the_hand_written_one(
