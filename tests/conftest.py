@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -15,6 +16,22 @@ from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 
 REF = date(2025, 6, 30)
+
+
+def _stop_coverage_in_forked_child() -> None:
+    """A child forked from the suite's process (an ingest's reader, a pool's worker) leaves by
+    ``os._exit``, so coverage never saves what it traced there; tracing it made the real annual
+    reports' PDF reads 2.5 times slower for nothing. The child stops coverage's tracer at once."""
+    try:
+        import coverage
+    except ImportError:  # the suite run without pytest-cov
+        return
+    while (cov := coverage.Coverage.current()) is not None:  # a pytest-xdist worker runs two
+        cov.stop()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_stop_coverage_in_forked_child)
 
 
 @pytest.fixture(scope="session")
