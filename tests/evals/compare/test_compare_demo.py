@@ -35,6 +35,7 @@ def _bytes(folder: Path) -> dict[str, bytes | None]:
     }
 
 
+@pytest.mark.slow
 def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
