@@ -51,8 +51,15 @@ browser:
 	      { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; }; } || \
 	  echo "no headless Chromium here (apt-get install chromium): the browser test will skip"
 
+# Two worker processes (one per core of the project's machines; TEST_WORKERS=0 runs in one),
+# each test file on one worker: its module fixtures are built once, and files that share a
+# folder never run at once. The files go out in the order tests/conftest.py gives them (the
+# slow ones first). `pytest` alone still runs the suite in one process.
+TEST_WORKERS ?= 2
+
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q --cov --cov-report=term
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+		--cov --cov-report=term
 
 check: lint typecheck
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import fcntl
+import json
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
 
@@ -17,11 +22,60 @@ from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 REF = date(2025, 6, 30)
 
 
+def _stop_coverage_in_forked_child() -> None:
+    """A child forked from the suite's process (an ingest's reader, a pool's worker) leaves by
+    ``os._exit``, so coverage never saves what it traced there; tracing it made the real annual
+    reports' PDF reads 2.5 times slower for nothing. The child stops coverage's tracer at once."""
+    try:
+        import coverage
+    except ImportError:  # the suite run without pytest-cov
+        return
+    while (cov := coverage.Coverage.current()) is not None:  # a pytest-xdist worker runs two
+        cov.stop()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_stop_coverage_in_forked_child)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test`, with --no-loadscope-reorder) the files are handed out in
+    this order: one file that uses the real-company example (its worker builds the example while
+    the other takes the slow files, so neither waits for it); the files holding a test marked
+    slow; then the rest, those with the most tests first. A long file begun last would keep one
+    worker busy while the other idles. A run in one process keeps the collection order."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    first: dict[Path, int] = {}
+    count: Counter[Path] = Counter()
+    slow: set[Path] = set()
+    example: list[Path] = []
+    for i, item in enumerate(items):
+        first.setdefault(item.path, i)
+        count[item.path] += 1
+        if item.get_closest_marker("slow"):
+            slow.add(item.path)
+        if "jinyu_example" in getattr(item, "fixturenames", ()):
+            example.append(item.path)
+
+    def rank(pair: tuple[int, pytest.Item]) -> tuple[int, int, int, int]:
+        at, item = pair
+        kind = 0 if item.path in example[:1] else 1 if item.path in slow else 2
+        return kind, -count[item.path], first[item.path], at
+
+    items[:] = [item for _, item in sorted(enumerate(items), key=rank)]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def read_documents_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One cache of read documents for the whole session, never the user's: each real report
-    is read once, by whichever test reads it first (tests of the cache set their own)."""
-    folder = tmp_path_factory.mktemp("read-cache")
+    is read once, by whichever test reads it first (tests of the cache set their own). Under
+    pytest-xdist the workers share it (entries are written whole, by rename)."""
+    shared = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:  # each worker's base is inside the run's own
+        shared = shared.parent
+    folder = shared / "read-cache"
+    folder.mkdir(mode=0o700, exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RAGSPINE_CACHE", str(folder))
         patch.delenv("RAGSPINE_CACHE_MB", raising=False)
@@ -67,10 +121,28 @@ class JinyuExample:
     ingested: Ran
 
 
-@pytest.fixture(scope="session")
-def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
-    """facts.csv loaded, then the 2020 annual report PDF ingested (its text and its facts)."""
-    root = tmp_path_factory.mktemp("jinyu")
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """A folder that ``build`` fills once per test run. Under pytest-xdist the workers share it
+    (the first to ask builds it under a lock, the others wait for it), so an artefact that takes
+    half a minute is not built again by every worker; whoever uses it only reads it."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        folder = factory.mktemp(name)
+        build(folder)
+        return folder
+    shared = factory.getbasetemp().parent  # the run's folder, above each worker's own
+    folder, built = shared / name, shared / f"{name}.built"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not built.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
+            folder.mkdir()
+            build(folder)
+            built.touch()
+    return folder
+
+
+def _build_jinyu(root: Path) -> None:
+    """`make fixtures-jinyu` into ``root``, with what each command printed (printed.json)."""
     db, corpus = root / "facts.db", root / "chunks.db"
     profile = str(JINYU / "profile.yaml")
     loaded = invoke(
@@ -82,7 +154,17 @@ def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
         "--profile", profile, "--sensitivity", "PUBLIC", "--report", str(root / "ingest.json"),
     )  # fmt: skip
     assert ingested.returncode == 0, ingested.stderr
-    return JinyuExample(db, corpus, root, loaded, ingested)
+    printed = {"loaded": asdict(loaded), "ingested": asdict(ingested)}
+    (root / "printed.json").write_text(json.dumps(printed), "utf-8")
+
+
+@pytest.fixture(scope="session")
+def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
+    """facts.csv loaded, then the 2020 annual report PDF ingested (its text and its facts)."""
+    root = built_once(tmp_path_factory, "jinyu", _build_jinyu)
+    printed = json.loads((root / "printed.json").read_text("utf-8"))
+    loaded, ingested = Ran(**printed["loaded"]), Ran(**printed["ingested"])
+    return JinyuExample(root / "facts.db", root / "chunks.db", root, loaded, ingested)
 
 
 @pytest.fixture
@@ -96,6 +178,36 @@ def store(demo_db: Path) -> FactStore:
 @pytest.fixture
 def ref() -> date:
     return REF
+
+
+PRINTED = "printed"  # the user property a test's printed line travels under
+
+
+@pytest.fixture
+def printed(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """Says a measurement in `make test`'s output, under "measured" at the end of the run: it
+    travels with the test's report, so a line said in a pytest-xdist worker (whose own output
+    never reaches the terminal) is printed too."""
+
+    def say(line: str) -> None:
+        request.node.user_properties.append((PRINTED, line))
+
+    return say
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    said = [
+        str(value)
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == PRINTED
+    ]
+    if said:
+        terminalreporter.write_sep("-", "measured")
+        for line in said:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def acme_2019_2021(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.skipif(not QUESTIONS.is_file(), reason="needs ../shared/realworld beside the repo")
 def test_no_real_question_about_another_company_gets_an_acme_number(
-    acme_2019_2021: Path, demo_corpus: Path, capsys: pytest.CaptureFixture[str]
+    acme_2019_2021: Path, demo_corpus: Path, printed: Callable[[str], None]
 ) -> None:
     rows = [json.loads(line) for line in QUESTIONS.read_text("utf-8").splitlines()]
     answered: Counter[str] = Counter()
@@ -59,7 +60,6 @@ def test_no_real_question_about_another_company_gets_an_acme_number(
             result = engine.ask(row["question"], reference_date=date(2022, 6, 30))
             if any(r["status"] == "found" for r in result.tool_results):
                 answered[row["type"]] += 1
-    with capsys.disabled():
-        print(f"\nreal questions answered with an ACME number: {dict(answered)} of {len(rows)}")
+    printed(f"real questions answered with an ACME number: {dict(answered)} of {len(rows)}")
     assert len(rows) == 1000
     assert sum(answered.values()) == 0

@@ -203,6 +203,7 @@ cases:
 """
 
 
+@pytest.mark.slow
 def test_the_action_replays_a_cassette_strictly_with_no_key_and_gates_it(
     tmp_path: Path, demo_db: Path
 ) -> None:

@@ -121,7 +121,10 @@ def test_a_deliberate_regression_reads_in_one_screen_of_the_diff(
     assert "the answer should contain" in junit and "answer: " in junit
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[str]) -> None:
+    """The process killed is a serial run, so it dies half-way; the whole run and the resume
+    ask 4 cases at a time (the slow mock sleeps on every call), which changes no result."""
     common = [
         "--provider",
         "python:tests.fakes.providers:SlowMockProvider",
@@ -129,7 +132,8 @@ def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[s
         "suite:structured",
         *stores,
     ]
-    whole = run("eval", "run", "--out", str(tmp_path / "whole"), *common)
+    workers = ["--concurrency", "4"]
+    whole = run("eval", "run", "--out", str(tmp_path / "whole"), *common, *workers)
     assert whole.returncode == 0, whole.stderr
     killed = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -150,7 +154,7 @@ def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[s
     proc.wait(timeout=30)
     done_before = len(read_results(killed))
     assert 20 <= done_before < len(read_results(tmp_path / "whole"))  # really half-way
-    resumed = run("eval", "run", "--resume", str(killed), *common)
+    resumed = run("eval", "run", "--resume", str(killed), *common, *workers)
     assert resumed.returncode == 0, resumed.stderr
 
     def stable(folder: Path) -> dict[str, object]:
@@ -165,6 +169,7 @@ def test_a_killed_run_resumes_to_the_same_summary(tmp_path: Path, stores: list[s
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("script") is None, reason="needs util-linux `script` for a pty")
 def test_a_terminal_gets_a_bar_with_counts_and_a_log_gets_lines(
     tmp_path: Path, stores: list[str]
@@ -207,6 +212,7 @@ def _interrupted_run(
     return proc.returncode, stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     tmp_path: Path, stores: list[str]
 ) -> None:
@@ -217,10 +223,11 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     assert status == 130
     assert f"resume with: ragspine eval run --resume {out}" in stderr
     assert "Traceback" not in stderr
-    resumed = run("eval", "run", "--resume", str(out))
+    resumed = run("eval", "run", "--resume", str(out), "--concurrency", "4")  # the slow mock
     assert resumed.returncode == 0, resumed.stderr
 
 
+@pytest.mark.slow
 def test_an_unfinished_run_is_named_by_every_command_that_reads_it(
     tmp_path: Path, stores: list[str]
 ) -> None:

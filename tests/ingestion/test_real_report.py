@@ -46,6 +46,7 @@ def _ask(ingested: dict, question: str) -> Ran:  # type: ignore[type-arg]
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_ingesting_a_report_says_what_it_made(ingested: dict) -> None:  # type: ignore[type-arg]
     out: Ran = ingested["out"]
     assert out.returncode == 0, out.stderr
@@ -62,9 +63,10 @@ def test_ingesting_a_report_says_what_it_made(ingested: dict) -> None:  # type: 
     assert len(versions) == 1 and all(versions.pop())  # every fact carries its versions
 
 
+@pytest.mark.slow
 def test_the_statements_agree_with_the_third_partys_rows(
     ingested: dict,  # type: ignore[type-arg]
-    capsys: pytest.CaptureFixture[str],
+    printed: Callable[[str], None],
 ) -> None:
     report_name, entity, restated = COMPANIES[ingested["name"]]
     with FactStore(ingested["db"]) as store:
@@ -79,17 +81,16 @@ def test_the_statements_agree_with_the_third_partys_rows(
         mine = report.get((fact.metric_code, fact.period))
         if mine is not None:
             (same if mine.exact == fact.exact else different).append((fact, mine))
-    with capsys.disabled():
-        print(
-            f"\n{report_name} vs statement rows: {len(same)} line items agree, "
-            f"{len(different)} differ"
-            + "".join(f"; {f.metric_code} FY{f.period} {m.value_text} vs {f.value_text}"
-                      for f, m in different)
-        )  # fmt: skip
+    printed(
+        f"{report_name} vs statement rows: {len(same)} line items agree, {len(different)} differ"
+        + "".join(f"; {f.metric_code} FY{f.period} {m.value_text} vs {f.value_text}"
+                  for f, m in different)
+    )  # fmt: skip
     assert len(same) >= 40  # 103 for 金宇 (2019 and 2020), 45 for 四方科技 (2019 only)
     assert {(f.metric_code, f.period) for f, _ in different} == restated
 
 
+@pytest.mark.slow
 def test_answers_cite_the_reports_page_table_row_and_column(ingested: dict) -> None:  # type: ignore[type-arg]
     if ingested["name"] == "jinyu":
         out = _ask(ingested, "金宇生物2019年的货币资金是多少?")

@@ -137,6 +137,7 @@ def report_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "signum",
     [

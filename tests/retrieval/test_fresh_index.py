@@ -111,6 +111,7 @@ def test_a_corpus_created_after_the_engine_opened_is_wired_by_the_next_question(
     assert after.degraded is None and after.sources[0]["doc"] == NEW_DOC
 
 
+@pytest.mark.slow
 def test_threads_search_while_another_process_ingests(mini_corpus: Path, tmp_path: Path) -> None:
     """Every answer is the old index's or the new one's, none fails, and the new one arrives."""
     retriever = HybridRetriever.open(mini_corpus)

@@ -53,6 +53,7 @@ def _leftovers(tmp_path: Path) -> list[str]:
     return stray + [p.name for p in index.iterdir() if p.name not in (CURRENT, current)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "step",
     [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ def test_the_labelled_set_is_big_enough_and_bilingual() -> None:
 
 
 def test_recall_at_5_meets_the_target(
-    demo_retriever: HybridRetriever, capsys: pytest.CaptureFixture[str]
+    demo_retriever: HybridRetriever, printed: Callable[[str], None]
 ) -> None:
     questions = _questions()
     misses = []
@@ -41,8 +42,7 @@ def test_recall_at_5_meets_the_target(
         if not {h.doc_id for h in hits} & set(q["relevant"]):  # type: ignore[arg-type]
             misses.append(str(q["id"]))
     recall = 1 - len(misses) / len(questions)
-    with capsys.disabled():
-        print(f"\nrecall@5 = {recall:.3f} on {len(questions)} labelled questions; misses: {misses}")
+    printed(f"recall@5 = {recall:.3f} on {len(questions)} labelled questions; misses: {misses}")
     assert recall >= TARGET, misses
 
 

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ragspine.retrieval.index import index_dir_for
 from tests.service.conftest import RAGSPINE, ROOT, running
 
@@ -28,6 +30,7 @@ sensitivity: RESTRICTED
 """
 
 
+@pytest.mark.slow
 def test_a_document_ingested_while_serving_is_cited_by_the_next_request(
     tmp_path: Path, demo_db: Path, demo_corpus: Path
 ) -> None:

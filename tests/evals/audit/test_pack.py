@@ -50,6 +50,7 @@ _ROW = re.compile(
 )
 
 
+@pytest.mark.slow
 def test_the_pack_through_the_cli(demo_db: Path, demo_corpus: Path) -> None:
     """Every class is in the table, applied to some case; exit 0 exactly when every row is ok."""
     out = invoke("eval", "audit", "--db", str(demo_db), "--corpus", str(demo_corpus), cwd=ROOT)
