@@ -51,7 +51,8 @@ def test_an_adjusted_measure_the_profile_lacks_is_declined_by_its_whole_phrase(
     [
         # the profile's own name for profit before tax: read as it is
         ("jy", "What was Jinyu's profit before tax in 2020?", "TOTAL_PROFIT"),
-        ("jy", "What was Jinyu's EBIT in 2020?", "OPERATING_PROFIT"),  # a shipped synonym
+        # a shipped synonym (EBIT is not one: it is another line, tests/profile/test_vocabulary.py)
+        ("jy", "What was Jinyu's operating income in 2020?", "OPERATING_PROFIT"),
         # "before" a period or "the year before": no adjustment
         ("jy", "What was Jinyu's operating profit before 2021?", "OPERATING_PROFIT"),
         ("jy", "What was Jinyu's operating profit in 2020, the year before the pandemic ended?",
