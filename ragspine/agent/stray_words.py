@@ -81,8 +81,9 @@ _HARMLESS = _words(
     improved expand expanded shrink shrank contract contracted slip slipped climb climbed
     jump jumped surge surged evolve evolved develop developed trend trended compared yoy
     y-o-y year-on-year year-over-year growth margin margins ratio rate
+    attributable
     """
-)
+)  # attributable (to Hong Kong): whose figure; to minority interests is a line (line_qualifiers)
 # A rank asked of the metric (the highest revenue): read by ``ranks``, no other quantity.
 _RANKS = _words("highest lowest largest smallest biggest best worst top greatest least")
 # Verbs a metric is the subject or object of: a clause, not a word of the metric's name.

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ragspine.errors import ConfigError, ReadError
 from ragspine.readers import FileContent, Reader, Table, TextBlock
 
-FORMAT: Literal[1] = 1  # the record's own layout; another value is not read
+FORMAT: Literal[2] = 2  # the record's own layout; another value is not read (2: the cover lines)
 DEFAULT_MB = 500
 ENV_FOLDER, ENV_MB = "RAGSPINE_CACHE", "RAGSPINE_CACHE_MB"
 MB = 1 << 20
@@ -58,7 +58,7 @@ class CachedRead(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    format: Literal[1]
+    format: Literal[2]
     key: str
     reader: str
     units: int = Field(ge=0)
@@ -66,6 +66,7 @@ class CachedRead(BaseModel):
     blocks: list[tuple[str, str, str]]  # locator, text, heading
     tables: list[tuple[str, list[list[str]], str]]  # locator, rows, caption
     meta: dict[str, Any] = Field(default_factory=dict)
+    cover: list[str] = Field(default_factory=list)  # title lines set aside: the report's period
 
     def content(self, path: Path) -> FileContent:
         return FileContent(
@@ -74,6 +75,7 @@ class CachedRead(BaseModel):
             tables=[Table(*t) for t in self.tables],
             units=self.units,
             meta=dict(self.meta),
+            cover=list(self.cover),
         )
 
 
@@ -211,6 +213,7 @@ class DocumentCache:
             blocks=[(b.locator, b.text, b.heading) for b in content.blocks],
             tables=[(t.locator, t.rows, t.caption) for t in content.tables],
             meta=content.meta,
+            cover=content.cover,
         )
         try:
             data = gzip.compress(record.model_dump_json().encode("utf-8"), mtime=0)

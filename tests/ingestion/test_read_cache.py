@@ -362,6 +362,7 @@ def test_a_file_comes_back_as_it_was_read(tmp_path: Path) -> None:
         ],
         units=156,
         meta={"title": "年度报告"},
+        cover=["四方科技集团股份有限公司 2019 年年度报告"],  # the report's period is read from it
     )
 
     class Read(_Reader):
