@@ -8,7 +8,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from ragspine.errors import ProfileError
@@ -74,17 +73,9 @@ def parse_profile(
     ``check_aliases`` warns of an alias inside a listed company's name (the packaged demo's
     are reviewed, and a stored profile's were said when it was stored); ``origin`` is the file a
     relative ``extends:`` path is read beside (none for a stored text)."""
-    from ragspine.profile.extends import DuplicateKey, resolve, safe_load
+    from ragspine.profile.extends import mapping_of, resolve
 
-    try:
-        data = safe_load(text)
-    except DuplicateKey as exc:
-        raise ProfileError(f"{name}: {exc}") from None
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ProfileError(f"{name}: a profile is a YAML mapping, got {type(data).__name__}")
-
+    data = mapping_of(text, name, "a profile")
     data = resolve(data, name, origin)  # extends: cas
     try:
         profile = DomainProfile.model_validate(data)

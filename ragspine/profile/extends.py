@@ -77,7 +77,8 @@ def _resolve(
     if identity in (i for i, _ in chain):
         cycle = " → ".join([*(n for _, n in chain), base_name])
         raise ProfileError(f"{name}: extends: {ref!r} makes a cycle: {cycle}")
-    base = _resolve(_parse(text, base_name), base_name, base_path, (*chain, (identity, base_name)))
+    data = mapping_of(text, base_name)
+    base = _resolve(data, base_name, base_path, (*chain, (identity, base_name)))
     _check_base(base, base_name)  # as laid over its own base: a group's base may add aliases
     return merge(base, own)
 
@@ -130,8 +131,8 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=_UniqueKeys)  # a SafeLoader: plain data only
 
 
-def _parse(text: str, name: str) -> dict[str, Any]:
-    """A base's mapping; an error names the base's file."""
+def mapping_of(text: str, name: str, what: str = "a base profile") -> dict[str, Any]:
+    """A profile's (or a base's) YAML mapping; an error names its file (``name``)."""
     try:
         data = safe_load(text)
     except DuplicateKey as exc:
@@ -139,7 +140,7 @@ def _parse(text: str, name: str) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         raise ProfileError(f"{name}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict):
-        raise ProfileError(f"{name}: a base profile is a YAML mapping, got {type(data).__name__}")
+        raise ProfileError(f"{name}: {what} is a YAML mapping, got {type(data).__name__}")
     return data
 
 
