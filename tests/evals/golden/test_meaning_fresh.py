@@ -165,6 +165,7 @@ def test_the_counts_and_the_printout(tmp_path: Path, capsys: pytest.CaptureFixtu
         "meaning_fresh_5",  # round 5
         "meaning_fresh_6",  # round 6
         "meaning_fresh_7",  # round 7
+        "meaning_fresh_8",  # round 8
     ],
 )
 def test_every_later_round_validates(folder: str) -> None:
