@@ -64,7 +64,7 @@ def run_narrative(
     them (``asked.py``): only documents that name each may answer;
     ``figure``: the question asks for a figure, so a name no passage holds is declined by it;
     ``periods``: the periods the question names, which passages are held to (``passage_periods``:
-    another period's passages only when no document of these has any, and then said so);
+    where no document of these is found, the periods found are named and nothing of them quoted);
     ``base``: the periods a change asked about is measured against, whose passages stay too."""
     trace, lang = req.trace, req.language
     if req.retriever is None:
@@ -76,10 +76,13 @@ def run_narrative(
         # a period's passages may rank below another period's: looked for in a wider pool
         wider = max(pool, RERANK_POOL) if periods else pool
         hits = req.retriever.retrieve(req.question, top_k=wider, clearance=req.clearance)
-    held = by_period(hits, periods, english=lang == "en", base=base)
+    held = by_period(hits, periods, lang, base=base)
     if held.code != "unjudged":
         trace.code("period", held.code)
-    hits = held.hits[:pool]
+    # only other periods' passages: they judge whether a name or a definition is found at all
+    # (a name in no document is declined by it, whatever the year), never answer
+    refused = held.code == "other_period"
+    hits = (hits if refused else held.hits)[:pool]
     trace.count("narrative_hits", len(hits))
     framing = ""
     if define is not None:
@@ -98,6 +101,10 @@ def run_narrative(
             trace.code("narrative", "no_subject")
             trace.code("declined", "subject")
             return NarrativeAnswer(_not_found(retrieved, subjects, req, figure), [])
+    if refused:  # the periods the documents cover, and nothing of them quoted
+        trace.code("narrative", "other_period")
+        trace.code("declined", "period")
+        return NarrativeAnswer(held.note, [])
     if not hits:
         trace.code("narrative", "no_hits")
         if subjects and define is None:  # Harrow & Finch, in no passage: said by its name

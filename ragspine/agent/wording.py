@@ -249,6 +249,23 @@ MESSAGES: dict[str, dict[Language, str]] = {
     # the documents a summary did not name, appended: the separator is one a citation allows
     "narrative.sources": {ZH: "(来源:{docs})", EN: "(sources: {docs})"},
     "narrative.sources.sep": {ZH: "、", EN: "; "},
+    # the periods the documents retrieved cover, where none covers the one asked (passage_periods)
+    "period.none": {
+        ZH: "检索到的文档涵盖 {covered},没有涵盖 {asked} 的文档;为避免误导,不引用其他期间的内容,"
+        "可改问 {covered} 的情况。",
+        EN: "The documents retrieved cover {covered}, and none covers {asked}; nothing from "
+        "another period is quoted, to avoid misleading (you may ask about {covered}).",
+    },
+    "period.undated": {
+        ZH: "检索到的文档涵盖 {covered},没有涵盖 {asked} 的文档;其他期间的内容不予引用,"
+        "以下内容出自未注明期间的文档:",
+        EN: "The documents retrieved cover {covered}, and none covers {asked}; nothing from "
+        "another period is quoted, and what follows is from documents that state no period:",
+    },
+    "period.part": {
+        ZH: "检索到的文档涵盖 {covered},没有涵盖 {asked} 的文档。",
+        EN: "The documents retrieved cover {covered}; none covers {asked}.",
+    },
     "definition.none": {
         ZH: "文档中没有找到「{term}」的定义;为避免误导,不作推测,也不提供任何数字。",
         EN: "No definition of “{term}” was found in the documents; nothing is guessed and no "

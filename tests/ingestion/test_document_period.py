@@ -1,6 +1,6 @@
 """A document's period: read from its own cover, overridable with `ingest --period`, listed by
 `ragspine documents`, and held to by the narrative answer (a question about a period no document
-covers says which periods they do cover, never quotes another year as if it were the one asked)."""
+covers says which periods they do cover and quotes nothing of another year)."""
 
 from __future__ import annotations
 
@@ -105,16 +105,37 @@ def test_a_question_about_a_period_no_document_covers_says_so(
     )
     assert _ingest(tmp_path, str(report), str(english)).returncode == 0
     zh = _ask(tmp_path, demo_db, "2021年公司的电子信箱是什么?")
-    assert zh.stdout.startswith(
-        "检索到的文档涵盖 FY2020,没有涵盖 FY2021 的文档;以下内容出自这些文档,并非 FY2021 的情况:\n"
+    assert zh.stdout == (
+        "检索到的文档涵盖 FY2020,没有涵盖 FY2021 的文档;为避免误导,不引用其他期间的内容,"
+        "可改问 FY2020 的情况。\n"
     )
     en = _ask(tmp_path, demo_db, "What was the company's email address in 2021?")
-    assert en.stdout.startswith(
-        "The documents retrieved cover FY2020, and none covers FY2021; what follows is from "
-        "those documents, not about FY2021:\n"
+    assert en.stdout == (
+        "The documents retrieved cover FY2020, and none covers FY2021; nothing from another "
+        "period is quoted, to avoid misleading (you may ask about FY2020).\n"
     )
     covered = _ask(tmp_path, demo_db, "2020年公司的电子信箱是什么?")
-    assert "FY2021" not in covered.stdout and "检索到的文档涵盖" not in covered.stdout
+    assert "ir@example.com" in covered.stdout and "检索到的文档涵盖" not in covered.stdout
+    anytime = _ask(tmp_path, demo_db, "公司的电子信箱是什么?")  # no period asked: as before
+    assert "ir@example.com" in anytime.stdout and "检索到的文档涵盖" not in anytime.stdout
+
+
+def test_a_document_with_no_period_still_answers_a_year_no_report_covers(
+    tmp_path: Path, demo_db: Path
+) -> None:
+    """A contact sheet names no period: it may speak of 2021, the 2020 report may not."""
+    report = _report(
+        tmp_path, "r2020.md", "示例集团 2020 年年度报告", "公司的电子信箱为 old@example.com。"
+    )
+    sheet = tmp_path / "contacts.md"
+    sheet.write_text("# 联系方式\n\n公司的电子信箱为 ir@example.com。\n", "utf-8")
+    assert _ingest(tmp_path, str(report), str(sheet)).returncode == 0
+    out = _ask(tmp_path, demo_db, "2021年公司的电子信箱是什么?")
+    assert out.stdout.startswith(
+        "检索到的文档涵盖 FY2020,没有涵盖 FY2021 的文档;其他期间的内容不予引用,以下内容出自"
+        "未注明期间的文档:\n"
+    )
+    assert "ir@example.com" in out.stdout and "old@example.com" not in out.stdout
 
 
 def test_passages_of_another_years_report_are_set_aside_when_the_asked_years_has_some(
