@@ -3,8 +3,8 @@ prior year of 2021, 2021's previous year (2020); 2021年的下一年度, the yea
 
 A relative year written right against a named year counts from that year, never from today:
 2021年的上一年度 is 2020, whatever the date. Only the words joined to the year (的, 's, of, to,
-before) anchor it; 2021年比上一年 or 2021 and the prior year compare two years and are left to
-the relative rules (上一年 from the reference date, or the change's base).
+before) anchor it; 2021年比上一年 or 2021 and the prior year compare two years, and
+``compared_years`` reads them (counted from the one year named).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ragspine.profile.anchored_years import anchored_years
+from ragspine.profile.compared_years import compared_years
 from ragspine.profile.month_ranges import MonthRun, covered, month_runs
 
 FY = "FY"
@@ -248,6 +249,10 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
     for year in anchored_years(folded):  # 2021年的上一年度: 2020, never a year before today's
         taken.append((year.start, year.end))
         found.append(PeriodMatch(_fy(year.year), year.start, year.end, raw=year.raw))
+    for back in compared_years(folded):  # 2021年…与上年相比: 2020, counted from the year named
+        if not any(back.start < e and s < back.end for s, e in taken):
+            taken.append((back.start, back.end))
+            found.extend(PeriodMatch(_fy(y), back.start, back.end, back.raw) for y in back.years)
     for run in month_runs(folded):  # 2024年10-12月: the quarter; 2-4月: no held period
         if not any(run.start < e and s < run.end for s, e in taken):
             taken.append((run.start, run.end))

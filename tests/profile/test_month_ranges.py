@@ -62,8 +62,8 @@ def test_a_run_of_months_is_the_period_it_covers(text: str, expected: list[str |
         ("the prior year of 2021", ["FY2020"]),  # prior year of
         ("2021's previous year", ["FY2020"]),  # possessive
         ("the year after 2021", ["FY2022"]),  # after
-        ("2021年比上一年增长", ["FY2021", "FY2024"]),  # compared, not joined: 上一年 is from today
-        ("2021 and the prior year", ["FY2021", "FY2024"]),  # joined by 'and': left as it was
+        ("2021年比上一年增长", ["FY2021", "FY2020"]),  # compared with: counted from 2021 too
+        ("2021 and the prior year", ["FY2021", "FY2020"]),  # joined by 'and': counted from 2021
         ("2021年上半年", ["2021H1"]),  # a half, no year before
         ("the year before last", ["FY2023"]),  # relative to the reference date, as before
     ],
