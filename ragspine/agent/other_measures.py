@@ -15,7 +15,8 @@ another quantity (folded text: simplified, lower case):
   months (10-12月, 1至6月) is a quarter or a half: neither is a month asked.
 - **openings**: a count of stores (or any count metric) with an opening verb written before it
   (新开了多少家门店, 新开设, 开业, how many stores did ACME open, store openings) asks the stores
-  opened in the period, a flow; the count held is the stock at the period's end.
+  opened in the period, a flow; the count held is the stock at the period's end. Net additions
+  (净新开, net new stores) are the stock's change, read elsewhere.
 - **a projection in years**: how many years until something happens (几年才能翻一番, 多少年才能
   收回, how many years would it need to pay off, doubling time, payback period) is a projection
   from the figures, never a figure held; a multiple between two held years (翻了几番) is not one.
@@ -66,9 +67,9 @@ _MONTH = re.compile(
     r"june|july|august|september|october|november|december)(?![a-z])(?!\s+\d)"
 )
 _OPENING = re.compile(
-    r"新开设?了?|新开业|开业了?|开出了?|开设了?新|"
+    r"(?<!净)(?:新开设?了?|新开业|开业了?|开出了?|开设了?新)|"
     r"(?<![a-z])(?:open(?:ed|s)?|opening)(?![a-z])(?=.*(?<![a-z])stores?(?![a-z]))|"
-    r"(?<![a-z])(?:store\s+openings|new\s+stores?)(?![a-z])"
+    r"(?<![a-z])(?<!net\s)(?:store\s+openings|new\s+stores?)(?![a-z])"
 )
 _PROJECTION_ZH = re.compile(
     r"(?:几|多少)\s*年(?:时间)?(?:才能|才可以|才会|能|可以|可|就能|需要)?[^,,。;;??]{0,12}?"

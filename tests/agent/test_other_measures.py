@@ -57,6 +57,8 @@ def test_another_measure_of_a_held_metric_is_declined(
         ("acme", "集团2024年10-12月的收入是多少?", ["REVENUE"]),
         # the year ending on a date in December
         ("acme", "截至2024年12月31日止年度,香港的收入是多少?", ["REVENUE"]),
+        # net new stores: the stock's change, held
+        ("acme", "How many net new stores did Taiwan add in 2024?", ["STORE_COUNT"]),
         # the stores it has: the stock
         ("acme", "台湾2023年底有多少家门店?", ["STORE_COUNT"]),
         # a multiple between two held years: no projection
