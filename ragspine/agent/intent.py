@@ -21,6 +21,7 @@ from ragspine.agent.courtesy import asked_part
 from ragspine.agent.definitions import definition_term
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
+from ragspine.agent.glosses import without_glossed
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_text import (
     base_of_growth,
@@ -39,6 +40,7 @@ from ragspine.agent.modifiers import (
     rate_asked,
     yoy_how_much,
 )
+from ragspine.agent.other_measures import decline_other_measure
 from ragspine.agent.per_amount import per_amount_spans
 from ragspine.agent.period_spans import every_year, parts_ranked
 from ragspine.agent.phrases import quantity_phrase
@@ -111,6 +113,7 @@ def parse_intent(
     question = without_hearsay(question)  # 有人说…,这个说法对吗: the claim, not who made it
     screen = SecurityGate.for_profile(prof).detect(question)
     text, written = folded(screen.masked_text)
+    text = without_glossed(text)  # 店效(即单店收入): read by the gloss
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
     text = without_retracted(text, ref, glossary)  # 去年,哦不对,是2023年: 2023 is asked
     read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
@@ -187,6 +190,7 @@ def parse_intent(
         *ruled,  # the rule's topic: its words ask no figure
         *left_out.spans,  # not including, 除…以外: what is left out, not a name
     ]
+    measured = False  # a held metric asked as another measure of itself (other_measures.py)
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
         explained += [ranked] if ranked else []  # which segment had the highest revenue: a rank
@@ -198,9 +202,11 @@ def parse_intent(
         named_entities = {m.code for k, m in scan if k == "entities"}
         spans = {pm.period for pm in find_periods(text, ref) if pm.period is not None}
         operands = max(len(read), len(named_entities), len(spans))  # 是2022年的多少倍: two levels
+        # 折合港元, 12月单月, 新开门店, 几年才能翻一番, what would … have been
+        measured = decline_other_measure(text, reading, counts, prof, in_english(question))
         loose = unexplained(text, read, explained, counts, ratios, operands)
         loose = loose or stray_metric_phrase(text, read, explained)  # turnover rent
-        if loose is not None:
+        if loose is not None and reading.declined is None:
             reading.declined, reading.metrics, reading.spans = loose, [], []
     premise_only(text, reading)  # Given that revenue fell 5%, what was the net margin
     without_ruled(reading, ruled, text)
@@ -320,7 +326,7 @@ def parse_intent(
         route = ROUTE_STRUCTURED
     elif narrative_cue or (blocking and not declined):
         route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif NUMERIC_CUES.search(text) or rate or how_fast(text):
+    elif NUMERIC_CUES.search(text) or rate or how_fast(text) or measured:
         route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
     else:
         route = ROUTE_NARRATIVE

@@ -112,7 +112,9 @@ _RATIO_WORD = re.compile(r"[\s-]+(?:ratio|multiple|coverage|cover)(?![a-z])")
 _RATE_ASKED = re.compile(
     r"(?:增长|增加|上升|下降|减少|下滑|变化|变动|增减|提高|提升|降低|上涨|下跌)(?:了|的)?\s*(?:约|大约)?"
     r"\s*(?:多少|几)\s*(?:个)?\s*(?:百分比|比例|%|成)(?!点)|百分之\s*(?:多少|几)|"
-    r"(?:以|用)百分比(?:表示|计|列示|来表示)|增长(?:的)?百分比|变动(?:的)?百分比|"
+    r"(?:以|用)百分比(?:表示|计|列示|来表示)|"
+    # any direction's percentage (下降的百分比, 上升的百分比) asks the rate, as 增长的百分比 does
+    r"(?:增长|变动|下降|上升|减少|增加|下滑|提高|提升|降低|上涨|下跌)(?:的)?百分比|"
     r"(?<![a-z])(?:by\s+(?:what|how\s+many|which)\s+(?:percent(?:age)?|%)|"
     r"what\s+(?:percent(?:age)?|%)\s+(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)|"
     r"how\s+many\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ragspine.agent.glosses import without_glossed
 from ragspine.agent.rules import ruled_sentences
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import glossary_for
@@ -27,9 +28,10 @@ _LEGAL = re.compile(rf"(?P<name>[\u4e00-\u9fffa-z0-9()（）]{{2,30}}?){_SUFFIX}
 # Shanghai, Shenzhen and Beijing A-share codes, standing alone.
 _STOCK_CODE = re.compile(r"(?<![\d.])(?:00[0-3]|30[01]|60[0-5]|68[89]|8[3-8]\d)\d{3}(?![\d.%])")
 _YEAR = re.compile(r"(?:19|20)\d\d\s*年(?:度)?")
-# What a request puts before a name, and what follows one, neither part of it.
+# What a request puts before a name, and what follows one, neither part of it; a conditional
+# conjunction (如果东南亚…, 假如金宇生物…) opens a clause and names nobody.
 _HEAD = re.compile(
-    r"(?:的|度|在|时候|的时候|请问|请告诉我|告诉我|我想知道|能否告诉我|能否|请提供|提供|"
+    r"(?:如果|假如|假设|要是|倘若|如若|的|度|在|时候|的时候|请问|请告诉我|告诉我|我想知道|能否告诉我|能否|请提供|提供|"
     r"请简要介绍|请简要分析|请具体描述一下|请具体描述|请具体介绍|简要介绍|简要分析|具体描述一下|"
     r"介绍一下|描述一下|介绍|分析|根据|关于|查询|计算出?|请计算出?|给出|请)+"
 )
@@ -74,6 +76,7 @@ class OutOfScope:
 def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
     """Another company the question names, or a ranking across companies; None if neither."""
     text, index = fold_with_index(question)
+    text = without_glossed(text)  # 店效(即单店收入): the glossed word names no company
     known = profile.memo("scope_known_pieces", lambda: _pieces(_known_words(profile)))
     home = profile.memo("scope_home_words", lambda: _home_words(profile))
     for match in _LEGAL.finditer(text):
