@@ -91,7 +91,8 @@ def run_narrative(
             trace.code("narrative", "no_definition")
             return NarrativeAnswer(say("definition.none", lang, term=define), [])
         framing = _framing(define, names, hits, req)
-    unheld = None if define is not None or facts else _unheld(req, hits)
+    named = any(s.kind != WORD for s in subjects)  # a name is judged by its own passages
+    unheld = None if define is not None or facts or named else _unheld(req, hits)
     if unheld is not None:  # tonnes of food, 碳中和: in no passage, so no passage answers it
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")

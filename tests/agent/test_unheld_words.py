@@ -50,8 +50,10 @@ def test_a_fact_question_is_one_asking_a_figure_a_date_or_a_what_noun(
     ],
 )  # fmt: skip
 def test_a_fact_word_no_passage_holds_is_named_by_its_phrase(question: str, phrase: str) -> None:
-    texts = ("ACME donates surplus food; analysts met the board.", "ACME承诺分红")
-    assert unheld_phrase(question, default_profile(), _corpus(*texts), texts) == phrase
+    english, chinese = "ACME donates surplus food; analysts met the board.", "ACME承诺分红"
+    retrieved = [english if question.isascii() else chinese]  # the question's script
+    passages = _corpus(english, chinese)
+    assert unheld_phrase(question, default_profile(), passages, retrieved) == phrase
 
 
 @pytest.mark.parametrize(
@@ -112,6 +114,8 @@ def test_the_demo_says_not_found_by_name_never_other_passages(
         ("金宇生物承诺在哪一年实现碳中和?", "实现碳中和"),  # a pledge, no carbon
         ("What target price did brokerage analysts set for Jinyu's shares at the end of 2020?",
          "target price"),  # no passage retrieved at all: still named
+        ("How much did Ping An Insurance pay Jinyu in insurance claims in 2020?",
+         "Ping An Insurance"),  # a name the profile does not know: judged by it, named whole
     ],
 )  # fmt: skip
 def test_jinyu_says_not_found_by_name(jinyu: Engine, question: str, named: str) -> None:
