@@ -87,12 +87,17 @@ def without_periods(
     return re.sub(r"\s{2,}", " ", words).strip() or name
 
 
+# Year on year written with a slash (y/y), as analysts do: the same as yoy.
+_SLASHED_YOY = re.compile(r"(?<![a-z0-9/])y/y(?![a-z0-9/])")
+
+
 def folded(text: str) -> tuple[str, list[int]]:
-    """The folded text, stray spaces between CJK characters removed, years in Chinese numerals
-    written in digits (二〇二四年: 2024年, one digit for each numeral), and where each of its
-    characters was in ``text``."""
+    """The folded text, stray spaces between CJK characters removed, y/y written yoy, years
+    in Chinese numerals written in digits (二〇二四年: 2024年, one digit for each numeral), and
+    where each of its characters was in ``text``."""
     folded, index = fold_with_index(text)
     folded = arabic_years(folded)
+    folded = _SLASHED_YOY.sub("yoy", folded)  # y/y is yoy: three characters for three
     cuts = [m.span() for m in _CJK_SPACE.finditer(folded)]
     for start, end in reversed(cuts):
         folded = folded[:start] + folded[end:]

@@ -29,10 +29,12 @@ from ragspine.agent.windows import window_at
 from ragspine.profile.glossary import AliasMatch
 
 _GAP = r"\s*(?:的)?\s*"
+# 按年 is Hong Kong's 同比 (year on year) and 升幅 its 增幅 (the rise); y/y is yoy with a slash.
 _GROWTH_AFTER = re.compile(  # the gap before any of them: net margin growth, 收入的增速
-    _GAP + r"(?:(?P<explicit>(?:同比|环比)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|降幅|跌幅|"
-    r"下降幅度|下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|增长百分比)|"
-    r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
+    _GAP + r"(?:(?P<explicit>(?:同比|环比|按年)?(?:增长率|增长速度|增速|增幅|增长幅度|涨幅|升幅|"
+    r"降幅|跌幅|下降幅度|下降率|下滑幅度|变动率|变化率|变动幅度|变化幅度|增减率|增减幅度|增长比例|"
+    r"增长百分比)|"
+    r"(?<![a-z])(?:growth\s+rate|yoy|y-o-y|y/y|year[\s-]+on[\s-]+year(?:\s+(?:growth|change|increase))?|"
     r"year[\s-]+over[\s-]+year(?:\s+(?:growth|change))?|(?:percentage|percent|%)\s+change|"
     r"rate\s+of\s+change)(?![a-z]))|"
     r"(?P<yoy>同比(?:增长|增加|增减|变动|变化|下降|减少|下滑)?)|"
@@ -45,7 +47,7 @@ _GROWTH_GAPPED = re.compile(
     r"增幅|增长幅度|涨幅|降幅|变动率|变化率)"
 )
 _GROWTH_BEFORE = re.compile(
-    r"(?<![a-z])(?:(?:yoy|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
+    r"(?<![a-z])(?:(?:yoy|y/y|year[\s-]+on[\s-]+year|year[\s-]+over[\s-]+year)(?:\s+growth)?"
     r"(?:\s+(?:in|of))?|growth\s+rate\s+(?:of|in)|(?:percentage|percent|%)\s+change\s+in|"
     r"(?P<bare>growth\s+(?:in|of)))\s+(?:the\s+)?$"
 )

@@ -23,6 +23,7 @@ from ragspine.agent.request import (
     note_provider_error,
 )
 from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject, in_english, mentions
+from ragspine.agent.unheld_words import unheld_phrase
 from ragspine.agent.wording import EN, say
 from ragspine.errors import ProviderError
 from ragspine.llm import ask_model
@@ -93,6 +94,12 @@ def run_narrative(
             trace.code("narrative", "no_definition")
             return NarrativeAnswer(say("definition.none", lang, term=define), [])
         framing = _framing(define, names, hits, req)
+    named = any(s.kind != WORD for s in subjects)  # a name is judged by its own passages
+    unheld = None if define is not None or facts or named else _unheld(req, hits)
+    if unheld is not None:  # tonnes of food, 碳中和: in no passage, so no passage answers it
+        trace.code("narrative", "no_subject")
+        trace.code("declined", "subject")
+        return NarrativeAnswer(say("narrative.no_subject.figure", lang, name=unheld), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
@@ -178,6 +185,18 @@ def _not_found(
     if not figure:
         return say("narrative.no_subject", lang)
     return say("narrative.no_subject.figure", lang, name=(missing or subjects[0]).name)
+
+
+def _unheld(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
+    """The phrase of a fact question's word that no passage the caller may read holds."""
+    retriever = req.retriever
+    if retriever is None:
+        return None
+
+    def passages(query: str) -> list[str]:
+        return [h.text for h in retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)]
+
+    return unheld_phrase(req.question, req.profile, passages, [h.text for h in hits])
 
 
 def _framing(term: str, names: list[str], hits: Sequence[NarrativeHit], req: Request) -> str:

@@ -61,7 +61,8 @@ def phrase_groups() -> tuple[PhraseGroup, ...]:
     groups: dict[str, PhraseGroup] = {}
     for g in raw:
         phrases = tuple(str(p) for p in g["phrases"])
-        phrases += tuple(v for p in phrases for v in _shop_variants(p) if compact(v) not in written)
+        variants = (v for p in phrases for v in (*_shop_variants(p), *_word_variants(p)))
+        phrases += tuple(dict.fromkeys(v for v in variants if compact(v) not in written))
         first = groups.get(g["id"])
         if first is not None:
             more = tuple(p for p in phrases if p not in first.phrases)
@@ -88,6 +89,26 @@ def _shop_variants(phrase: str) -> list[str]:
         return []
     words = [w for w in ("store", "shop", "outlet") if w != m.group(1)]
     return [_RETAIL_UNIT.sub(rf"{w}\2", phrase) for w in words]
+
+
+# A word of a metric's name and the standard words written for it: 总值 (the HK / Taiwan usage)
+# for 总额 (资产总值 is 资产总额), 营运 for 经营 (营运利润 is 经营利润), and an English expense
+# line written as spend, spending or expenditure (R&D spend is R&D expenses).
+_WORD_SYNONYMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile("总额"), ("总值",)),
+    (re.compile("经营"), ("营运",)),
+    (re.compile(r"(?<![a-z])expenses?$"), ("spend", "spending", "expenditure")),
+)
+
+
+def _word_variants(phrase: str) -> list[str]:
+    """A phrase with a word of it written in a standard synonym, where no group writes that
+    variant already (a variant another group writes names that group: the written one wins)."""
+    out: list[str] = []
+    for word, synonyms in _WORD_SYNONYMS:
+        if word.search(phrase):
+            out.extend(word.sub(s, phrase) for s in synonyms)
+    return out
 
 
 @cache

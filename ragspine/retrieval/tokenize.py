@@ -131,6 +131,11 @@ def tokenize(text: str, *, query: bool = False) -> list[str]:
     return tokens
 
 
+def segment(run: str) -> list[str]:
+    """The words the segmenter cuts a Chinese run into (实现碳中和: 实现, 碳中和)."""
+    return [str(w) for w in _jieba().cut(run)]
+
+
 def warm_up() -> None:
     """Load the segmenter's dictionary now rather than on the first query."""
     _jieba()
