@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
@@ -18,10 +17,10 @@ from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.courtesy import asked_part
-from ragspine.agent.definitions import definition_term
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.initialisms import as_written
+from ragspine.agent.intent_route import narrative_subjects, route_of
 from ragspine.agent.intent_text import (
     base_of_growth,
     codes,
@@ -44,7 +43,7 @@ from ragspine.agent.period_spans import every_year, parts_ranked
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
-from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
+from ragspine.agent.question_cues import FIGURE_CUES, NARRATIVE_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.report_text import share_subject
 from ragspine.agent.residue_names import qualifier_subject
@@ -306,33 +305,21 @@ def parse_intent(
         subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
     phrase = unnamed_at if not metric and not blocking else None  # the declined words' span
     stated = share_subject(text, phrase, declined, explained) if phrase and declined else None
-    definition = None
-    if DEFINITION_CUES.search(text) and not (entities or periods):
-        route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
-        definition = definition_term(question)
-    elif partner or (unsupported and not metric):
-        route = ROUTE_NARRATIVE  # no fact may answer: what the documents say, with sources
-    elif blocking and narrative_cue:
-        route = ROUTE_NARRATIVE  # why did Project Falcon's revenue fall: no fact is about it
-    elif metric and narrative_cue:
-        route = ROUTE_COMPOSITE
-    elif metric:
-        route = ROUTE_STRUCTURED
-    elif narrative_cue or (blocking and not declined):
-        route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif NUMERIC_CUES.search(text) or rate or how_fast(text):
-        route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
-    else:
-        route = ROUTE_NARRATIVE
+    route, definition = route_of(
+        text,
+        question,
+        metric=metric,
+        has_scope=bool(entities or periods),
+        partner=partner,
+        unsupported=unsupported,
+        blocking=blocking,
+        declined=declined,
+        narrative_cue=narrative_cue,
+        rate=bool(rate),
+        how_fast=bool(how_fast(text)),
+    )
     if route == ROUTE_NARRATIVE:  # 首席执行官的薪酬是多少 / 怎么确定的: the pay, not the role
-        cues = [m.span() for m in NARRATIVE_CUES.finditer(text)]  # a document question's frame
-        figure = FIGURE_CUES.search(text) is not None
-        of_name = asked_of(
-            text, index, question, scan, [*explained, *cues], subjects, figure=figure
-        )
-        subjects += [of_name] if of_name else []
-        event = event_of(text, index, question, [*explained, *cues], subjects)
-        subjects += [event] if event else []  # 商标侵权诉讼: passages about it, or not found
+        subjects = narrative_subjects(text, index, question, scan, explained, subjects)
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,
