@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.headed_names import headed_names
 from ragspine.agent.question_cues import (
     DEFINITION_CUES,
     FIGURE_CUES,
@@ -67,10 +68,19 @@ def narrative_subjects(
 ) -> list[Subject]:
     """What the passages must name on the narrative route, added to the names found: what a
     figure is asked of a name (首席执行官的薪酬是多少: the pay, not the role) and an event the
-    question presumes (商标侵权诉讼). A document question's frame (如何, why) is no part of them."""
+    question presumes (商标侵权诉讼), and a plan a figure is asked of (``headed_names``:
+    employee share ownership plan). A document question's frame (如何, why) is no part of them."""
     cues = [m.span() for m in NARRATIVE_CUES.finditer(text)]  # a document question's frame
     figure = FIGURE_CUES.search(text) is not None
+    if figure:
+        held = [(s.start, s.end) for s in subjects]
+        plans = headed_names(text, index, question, [*explained, *held])
+        subjects = [*subjects, *(p for p in plans if not _overlaps(p, held))]
     of_name = asked_of(text, index, question, scan, [*explained, *cues], subjects, figure=figure)
     subjects = [*subjects, *([of_name] if of_name else [])]
     event = event_of(text, index, question, [*explained, *cues], subjects)
     return [*subjects, *([event] if event else [])]  # passages about it, or not found
+
+
+def _overlaps(subject: Subject, spans: list[Span]) -> bool:
+    return any(s < subject.end and subject.start < e for s, e in spans)
