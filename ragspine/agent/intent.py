@@ -13,7 +13,7 @@ from datetime import date
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
-from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
+from ragspine.agent.clarify import assumed_year, clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.courtesy import asked_part
@@ -39,7 +39,12 @@ from ragspine.agent.modifiers import (
     yoy_how_much,
 )
 from ragspine.agent.per_amount import per_amount_spans
-from ragspine.agent.period_spans import every_year, parts_ranked
+from ragspine.agent.period_spans import (
+    every_year,
+    part_rank_words,
+    parts_ranked,
+    year_of_rank,
+)
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
@@ -176,6 +181,7 @@ def parse_intent(
         *cues,
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+        *[w for w in [part_rank_words(text)] if w],  # 哪个季度: the rank's axis, no name
     ]
     explained = [
         *[(m.start, m.end) for _, m in scan],
@@ -255,7 +261,9 @@ def parse_intent(
     if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
     periods = base_of_growth(periods, reading.metrics, text, prof, moved)
-    if not moved:  # 2019年到2021年的趋势, 哪个季度最高: every period of the set
+    if not moved:  # 2019年到2021年的趋势, 哪个季度最高 (of the latest year held): every period
+        latest = None if matches else assumed_year(metrics[0] if metrics else None, ref, prof)[0]
+        periods, assumed = year_of_rank(text, periods, assumed, latest)
         periods = parts_ranked(text, every_year(text, matches, periods))
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
