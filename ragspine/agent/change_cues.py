@@ -7,6 +7,7 @@ never one level. A change is asked by
 - a change verb asked as an amount: 增长 / 增加 / 减少 / 下降 / 上涨 / 下跌 … (了)多少, and a
   growth's pace: 增速放缓 / 加快了多少, how much did growth slow / accelerate; how much
   did / has / was … grow, rise, fall, go up, go down, climb, shrink, decrease …; by how much;
+  by how many (percentage) points did … slow / fall / widen (a ratio's or a rate's change);
 - a change named as a noun: the change / increase / decrease / rise / fall / drop / decline /
   gain / jump / reduction in X; 增加额 / 增长额 / 减少额 / 增量 / 减量 / 变动额 / 变化额 / 增减额;
 - a comparative against another period: X比上年(多 / 高 / 少 / 低)(了)多少, 较2023年少了多少;
@@ -45,7 +46,8 @@ _VERBS_EN = (  # verb forms only: "how much was the gain on disposal" asks a lin
 _CUES = re.compile(
     rf"(?:{_VERBS_ZH})了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|(?<![多少])[多少]了多少|"
     r"增加额|增长额|减少额|增量|减量|变动额|变化额|增减额|变动金额|增加金额|减少金额|增长金额|"
-    r"(?<![a-z])(?:by\s+how\s+much|how\s+much\s+(?:did|has|have|had|was|were|is|does|do)\b"
+    r"(?<![a-z])(?:by\s+how\s+much|(?:how\s+much|(?:by\s+)?how\s+many\s+(?:percentage\s+|basis\s+)?"
+    r"points?)\s+(?:did|has|have|had|was|were|is|does|do)\b"
     rf"[^?;]*?\b(?:{_VERBS_EN})(?![a-z])|"
     r"(?:(?:the|an?|its|their|[a-z]+'s)\s+(?:year[\s-]+(?:on|over)[\s-]+year\s+|yoy\s+|annual\s+)?"
     r"(?:change|increase|decrease|rise|fall|drop|decline|jump|reduction)|change)\s+in\b)"

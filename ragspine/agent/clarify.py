@@ -72,7 +72,7 @@ def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
 
-def _assumed_year(
+def assumed_year(
     metric: str | None, ref: date, prof: DomainProfile
 ) -> tuple[Period, list[str] | None]:
     """The latest complete fiscal year, or, when the profile says which years hold data, the
@@ -179,7 +179,7 @@ def clarify_scope(
         options += [e.code for e in others]
         shown += [entity_name(e.code, prof, lang) for e in others]
     if intent.period is None and "period" not in intent.unrecognized:
-        latest, years = _assumed_year(intent.metric, ref, prof)
+        latest, years = assumed_year(intent.metric, ref, prof)
         assumed["period"] = latest.label
         covered = "assumed.period.covered" if years is not None else "assumed.period.latest"
         notes.append(say(covered, lang, period=latest.label))

@@ -10,19 +10,18 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
-from ragspine.agent.clarify import clarify_scope, latest_complete_fiscal_year
+from ragspine.agent.clarify import assumed_year, clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions
 from ragspine.agent.courtesy import asked_part
-from ragspine.agent.definitions import definition_term
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.glosses import without_glossed
 from ragspine.agent.initialisms import as_written
+from ragspine.agent.intent_route import narrative_subjects, route_of
 from ragspine.agent.intent_text import (
     base_of_growth,
     codes,
@@ -42,11 +41,16 @@ from ragspine.agent.modifiers import (
 )
 from ragspine.agent.other_measures import decline_other_measure
 from ragspine.agent.per_amount import per_amount_spans
-from ragspine.agent.period_spans import every_year, parts_ranked
+from ragspine.agent.period_spans import (
+    every_year,
+    part_rank_words,
+    parts_ranked,
+    year_of_rank,
+)
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
-from ragspine.agent.question_cues import DEFINITION_CUES, FIGURE_CUES, NARRATIVE_CUES, NUMERIC_CUES
+from ragspine.agent.question_cues import FIGURE_CUES, NARRATIVE_CUES
 from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.report_text import share_subject
 from ragspine.agent.residue_names import qualifier_subject
@@ -180,6 +184,7 @@ def parse_intent(
         *cues,
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],
+        *[w for w in [part_rank_words(text)] if w],  # 哪个季度: the rank's axis, no name
     ]
     explained = [
         *[(m.start, m.end) for _, m in scan],
@@ -262,7 +267,9 @@ def parse_intent(
     if len(periods) == 1 and not impossible and moved:
         periods = [previous_period(periods[0]), periods[0]]
     periods = base_of_growth(periods, reading.metrics, text, prof, moved)
-    if not moved:  # 2019年到2021年的趋势, 哪个季度最高: every period of the set
+    if not moved:  # 2019年到2021年的趋势, 哪个季度最高 (of the latest year held): every period
+        latest = None if matches else assumed_year(metrics[0] if metrics else None, ref, prof)[0]
+        periods, assumed = year_of_rank(text, periods, assumed, latest)
         periods = parts_ranked(text, every_year(text, matches, periods))
     shares = {c for shape, c in derived_shapes(prof).items() if shape[0] == "entity_share"}
     if shares & set(metrics) and len(set(entities) - {prof.home_entity_code}) >= 1:
@@ -312,33 +319,22 @@ def parse_intent(
         subjects.append(Subject(declined, compact(text[start:end]), start, end, True))
     phrase = unnamed_at if not metric and not blocking else None  # the declined words' span
     stated = share_subject(text, phrase, declined, explained) if phrase and declined else None
-    definition = None
-    if DEFINITION_CUES.search(text) and not (entities or periods):
-        route = ROUTE_NARRATIVE  # 什么是营业收入: a concept, answered from documents
-        definition = definition_term(question)
-    elif partner or (unsupported and not metric):
-        route = ROUTE_NARRATIVE  # no fact may answer: what the documents say, with sources
-    elif blocking and narrative_cue:
-        route = ROUTE_NARRATIVE  # why did Project Falcon's revenue fall: no fact is about it
-    elif metric and narrative_cue:
-        route = ROUTE_COMPOSITE
-    elif metric:
-        route = ROUTE_STRUCTURED
-    elif narrative_cue or (blocking and not declined):
-        route = ROUTE_NARRATIVE  # How did ACME improve inventory turnover: the documents'
-    elif NUMERIC_CUES.search(text) or rate or how_fast(text) or measured:
-        route = ROUTE_STRUCTURED  # a figure asked for: of a quantity or a name, declined
-    else:
-        route = ROUTE_NARRATIVE
+    route, definition = route_of(
+        text,
+        question,
+        metric=metric,
+        has_scope=bool(entities or periods),
+        partner=partner,
+        unsupported=unsupported,
+        blocking=blocking,
+        declined=declined,
+        narrative_cue=narrative_cue,
+        rate=bool(rate),
+        how_fast=bool(how_fast(text)),
+        measured=measured,
+    )
     if route == ROUTE_NARRATIVE:  # 首席执行官的薪酬是多少 / 怎么确定的: the pay, not the role
-        cues = [m.span() for m in NARRATIVE_CUES.finditer(text)]  # a document question's frame
-        figure = FIGURE_CUES.search(text) is not None
-        of_name = asked_of(
-            text, index, question, scan, [*explained, *cues], subjects, figure=figure
-        )
-        subjects += [of_name] if of_name else []
-        event = event_of(text, index, question, [*explained, *cues], subjects)
-        subjects += [event] if event else []  # 商标侵权诉讼: passages about it, or not found
+        subjects = narrative_subjects(text, index, question, scan, explained, subjects)
     return ParsedIntent(
         metric=metric,
         entity=entities[0] if entities else None,

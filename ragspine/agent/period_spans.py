@@ -46,6 +46,26 @@ def every_year(text: str, matches: tuple[PeriodMatch, ...], periods: list[Period
     return periods
 
 
+def part_rank_words(text: str) -> tuple[int, int] | None:
+    """The words asking which quarter (half) ranks first (哪个季度, which quarter), where a
+    superlative asks a rank: the rank's axis, a period's kind, never a name or a qualifier of the
+    metric (季度 is no unknown subject)."""
+    which = _WHICH_PART.search(text)
+    return which.span() if which and _EXTREME.search(text) else None
+
+
+def year_of_rank(
+    text: str, periods: list[Period], assumed: Period | None, latest: Period | None
+) -> tuple[list[Period], Period | None]:
+    """A rank of quarters (halves) that names no year (哪个季度毛利最高): the ``latest`` complete
+    fiscal year's (None where the question wrote a period), assumed and said so by the caller;
+    never that year's own figure, which is another quantity (the sum of the parts asked about).
+    Else ``periods`` and ``assumed``."""
+    if periods or latest is None or part_rank_words(text) is None:
+        return periods, assumed
+    return [latest], latest
+
+
 def parts_ranked(text: str, periods: list[Period]) -> list[Period]:
     """Every quarter (half) of the one year asked, where the question asks which of them had the
     highest / lowest X; else ``periods`` unchanged."""

@@ -38,6 +38,9 @@ The words, by what they make of a metric (folded text: simplified, lower case):
 - a part of the business, named with the words before it: 产品(线) 业务(线) 板块 分部 品类;
   segment, product line, card
 
+A word written in a clause of its own (按固定汇率计算,…的收入下降了多少) is declined by that clause
+as written, never by a span run across the clause mark to the metric.
+
 A premise clause (Given that …, 假设…,) is context: its metrics are not asked (``premise_only``).
 
 Exempt, measured on evals/meaning, evals/meaning_fresh and the real-world questions: a word
@@ -145,13 +148,35 @@ def unexplained(
                 start, grown = s, True
             elif end <= s and _GAP.fullmatch(text, end, s):
                 end, grown = e, True
-    if (start, end) == near:  # written apart: from the word to the metric
+    if (start, end) == near:  # written apart: from the word to the metric, in one clause
+        own = _own_clause(text, first, near)
+        if own is not None:  # 按固定汇率计算,…收入: the qualifier's clause, never both halves
+            return own
         start, end = min(start, first[0]), max(end, first[1])
     tail = _GROWTH_TAIL.match(text, end)
     return start, tail.end() if tail else end
 
 
 _SENTENCE_END = re.compile(r"[?？。!！;；]")
+_CLAUSE_MARK = re.compile(r"[,，、:：;；?？。!！]")
+
+
+def _own_clause(text: str, word: Span, metric: Span) -> Span | None:
+    """The clause a word stands in, where a clause mark parts it from the metric (按固定汇率计算,
+    中国内地收入下降了多少; at constant currency, how much did revenue fall): the decline names
+    the qualifier as written, whole, never a span run across the mark (固定汇率计算,收入). None
+    where the word and the metric share a clause."""
+    lo, hi = min(word[1], metric[1]), max(word[0], metric[0])
+    if _CLAUSE_MARK.search(text, lo, hi) is None:
+        return None
+    marks = [m.start() for m in _CLAUSE_MARK.finditer(text)]
+    start = max((i + 1 for i in marks if i < word[0]), default=0)
+    end = min((i for i in marks if i >= word[1]), default=len(text))
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
 
 
 def _one_sentence(text: str, a: Span, b: Span) -> bool:

@@ -14,12 +14,15 @@ in, against
 and read as that metric where the profile holds it (held or derived: its sourced figure, or its
 formula with every operand's source). A formula that matches none is one quantity the fact
 table cannot give: declined by the question's own words for it, never answered with its
-operands. A sum alone (A + B) is left to ``sums.py``; a ratio written in words alone (A 除以 B,
+operands. A difference named in words (the difference between A and B, A与B之差 / 的差额) is
+the formula A − B, read the same way: never the two levels side by side.
+A sum alone (A + B) is left to ``sums.py``; a ratio written in words alone (A 除以 B,
 A divided by B) to ``ratios.py``; a slash between items asked 分别 / respectively is a list.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from decimal import Decimal
 
@@ -56,6 +59,14 @@ def with_formulas(
     (``metrics``), or a quantity the profile lacks (``quantity`` ``UNMATCHED``)."""
     named = sorted((m for k, m in scan if k in ("metrics", "quantity")), key=lambda m: m.start)
     out = list(scan)
+    for a, b in itertools.pairwise(named):
+        span = _difference_words(text, a, b)
+        if span is None:
+            continue
+        code = _matched(f"{_operand(a.code)} - {_operand(b.code)}", profile)
+        out = [(k, m) for k, m in out if m not in (a, b)]  # whose it is stays (Hong Kong's)
+        out.append(("metrics" if code else "quantity", AliasMatch(code or UNMATCHED, *span)))
+        return sorted(out, key=lambda km: km[1].start)
     i = 0
     while i < len(named):
         run, ops = [named[i]], []
@@ -76,6 +87,24 @@ def with_formulas(
         kind = "metrics" if code else "quantity"
         out.append((kind, AliasMatch(code or UNMATCHED, start, end)))
     return sorted(out, key=lambda km: km[1].start)
+
+
+# A difference named in words: the difference between A and B, A与B之差 / 的差额 / 的差值.
+_DIFFERENCE_BEFORE = re.compile(r"(?<![a-z])difference\s+between\s+(?:[^,，?？;；]{0,40}?\s)?$")
+_AND = re.compile(r"\s*(?:(?<![a-z])and(?![a-z])|与|和|跟|同)\s*(?:(?:the|its|their)\s+)?")
+_DIFFERENCE_AFTER = re.compile(r"\s*(?:之间)?\s*(?:的)?\s*(?:之差|差额|差值|的差)")
+
+
+def _difference_words(text: str, a: AliasMatch, b: AliasMatch) -> tuple[int, int] | None:
+    """The span of a difference named in words over two metric words, or None: the same one
+    quantity as A − B written with a sign, never the two levels side by side."""
+    if not _AND.fullmatch(text, a.end, b.start):
+        return None
+    before = _DIFFERENCE_BEFORE.search(text, 0, a.start)
+    if before is not None:
+        return before.start(), b.end
+    after = _DIFFERENCE_AFTER.match(text, b.end)
+    return (a.start, after.end()) if after else None
 
 
 def _read(

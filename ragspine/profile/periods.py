@@ -181,8 +181,9 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     (re.compile(r"今年|本年|本财年"), lambda m, r: _fy(r.year)),
     (re.compile(rf"{_NB}this\s+(?:fiscal\s+)?year{_NA}"), lambda m, r: _fy(r.year)),
     # Quarters and halves written without a year: the year comes from context (see below).
+    # 哪一季度 asks which quarter: its 一 counts nothing (never the first quarter).
     (
-        re.compile(r"第?\s*([1-4一二三四])\s*季度"),
+        re.compile(r"(?<!哪)第?\s*([1-4一二三四])\s*季度"),
         lambda m, r: _quarter(_NO_YEAR, _CN_NUM[m[1]]),
     ),
     (re.compile(rf"{_NB}q([1-4]){_NA}"), lambda m, r: _quarter(_NO_YEAR, int(m[1]))),

@@ -48,3 +48,23 @@ def test_an_amount_taken_off_the_metric_is_declined_by_its_words(
 def test_the_metric_alone_or_with_the_word_elsewhere_is_the_metric(question: str) -> None:
     intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
     assert intent.metrics == ["REVENUE"] and intent.declined is None, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "declined"),
+    [
+        # the basis in a clause of its own: that clause, whole, never 固定汇率计算,收入
+        ("按固定汇率计算,中国内地2024年收入同比下降了多少?", "按固定汇率计算"),
+        ("按不变汇率,2024年香港收入增长了多少?", "按不变汇率"),  # another basis word
+        ("剔除退货后,香港2024年的收入是多少?", "剔除退货后"),  # an amount taken off, apart
+        ("At constant currency, how much did mainland China revenue fall in 2024?",
+         "At constant currency"),  # English
+        # the word and the metric in one clause: the phrase joining them, as before
+        ("2024年中国内地线上收入中的退款金额是多少?", "线上收入中的退款"),
+    ],
+)  # fmt: skip
+def test_a_qualifier_in_a_clause_of_its_own_is_declined_by_that_clause(
+    question: str, declined: str
+) -> None:
+    intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [] and intent.declined == declined, intent

@@ -158,3 +158,16 @@ def test_relative_years_count_back_from_the_reference_year(raw: str, label: str)
     period = normalize_period(raw, REF)
     assert period is not None, raw
     assert period.label == label
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("哪一季度收入最低", []),  # which quarter: its 一 is no quarter
+        ("一季度收入是多少", ["2025Q1"]),  # the first quarter, its year from the reference date
+        ("第一季度收入是多少", ["2025Q1"]),  # the same with 第
+    ],
+)  # fmt: skip
+def test_which_quarter_is_no_quarter(text: str, labels: list[str]) -> None:
+    found = [pm.period.label for pm in find_periods(fold(text), REF) if pm.period is not None]
+    assert found == labels
