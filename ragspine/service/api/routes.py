@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from datetime import date
 from typing import Annotated, Any
 
@@ -66,17 +67,28 @@ BEARER = HTTPBearer(auto_error=False, description="an API key: `Authorization: B
 API_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="an API key")
 
 
+def key_of(headers: Mapping[str, str]) -> str | None:
+    """The key a request carries: ``Authorization: Bearer KEY`` (read as ``HTTPBearer`` reads
+    it), else ``X-API-Key: KEY``. ``headers`` maps lower-case names to their first value."""
+    authorization = headers.get("authorization") or ""
+    scheme, _, credentials = authorization.partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        return credentials.strip()
+    return headers.get("x-api-key")
+
+
 async def caller(
     request: Request,
-    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
-    x_api_key: Annotated[str | None, Depends(API_KEY)],
+    _bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
+    _api_key: Annotated[str | None, Depends(API_KEY)],
 ) -> Caller:
-    """The caller its key names: ``Authorization: Bearer KEY`` or ``X-API-Key: KEY``.
+    """The caller its key names (``key_of``); the two schemes are declared for the OpenAPI
+    document.
 
     Checked on the event loop (an ``async`` dependency: FastAPI would run a plain one on a
     thread): a SHA-256 and a ``stat`` of the keys file cost less than handing the request to a
     thread and back, which every request would pay. A changed file is re-read here, rarely."""
-    key = bearer.credentials.strip() if bearer is not None else x_api_key
+    key = key_of(request.headers)
     found: Caller | None = request.app.state.keys.caller(key)
     if found is None:
         why = "no API key" if not key else "unknown API key"
