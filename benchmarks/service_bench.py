@@ -40,7 +40,8 @@ ROUTES = {
     "narrative": "为什么中国内地营收下降?",
 }
 CEILING = "bare FastAPI"
-PRIME = 1.0  # seconds of load thrown away before each measure
+PRIME = 1.0  # seconds of load thrown away before a target's first measure
+ROUNDS = 3  # turns each target gets; its best is kept
 
 
 @dataclass(frozen=True)
@@ -69,26 +70,39 @@ def run(quick: bool) -> list[Row]:
     db, corpus = ROOT / "data" / "demo" / "facts.db", ROOT / "data" / "demo" / "chunks.db"
     if not db.is_file():
         return [info_row("service", "skipped", f"no {db}: run `make fixtures` first")]
-    measures = bench(str(db), str(corpus), WORKERS, seconds=1.5 if quick else 4.0)
+    measures = bench(str(db), str(corpus), WORKERS, 1.0 if quick else 2.0, 1 if quick else ROUNDS)
     return rows(measures)
 
 
-def bench(db: str, corpus: str, workers: Sequence[int], seconds: float) -> list[Measure]:
-    """Each worker count: the ceiling, then `ragspine serve` on every route."""
+def bench(
+    db: str, corpus: str, workers: Sequence[int], seconds: float, rounds: int = ROUNDS
+) -> list[Measure]:
+    """Each worker count: the ceiling and `ragspine serve` up side by side, each target (the
+    ceiling, every route) loaded in turn, ``rounds`` times; each keeps its best window. On a
+    shared machine the load of others comes and goes: taking turns gives every target the same
+    weather, and the best window is the one least disturbed."""
     found: list[Measure] = []
     with tempfile.TemporaryDirectory() as tmp:
         key, keys, faq = _keys_and_faq(Path(tmp), db, corpus)
         for n in workers:
-            with _server(_ceiling_command(n), n, Path(tmp) / f"ceiling-{n}.log") as url:
-                question = ROUTES["faq hit"]  # the same body; the ceiling reads it and answers
-                found.append(_measure(CEILING, "-", "ceiling", n, url, question, "", seconds))
             command = [str(BIN / "ragspine"), "serve", "--workers", str(n), "--db", db,
                        "--corpus", corpus, "--keys", str(keys), "--faq", str(faq)]  # fmt: skip
-            with _server(command, n, Path(tmp) / f"serve-{n}.log") as url:
-                for route, question in ROUTES.items():
-                    found.append(
-                        _measure("ragspine", store_kind(db), route, n, url, question, key, seconds)
-                    )
+            with (
+                _server(_ceiling_command(n), n, Path(tmp) / f"ceiling-{n}.log") as ceiling,
+                _server(command, n, Path(tmp) / f"serve-{n}.log") as url,
+            ):
+                # the ceiling gets the FAQ hit's body: it reads it and answers
+                targets = [(CEILING, "-", "ceiling", ceiling, ROUTES["faq hit"], "")] + [
+                    ("ragspine", store_kind(db), route, url, question, key)
+                    for route, question in ROUTES.items()
+                ]
+                best: dict[str, Measure] = {}
+                for r in range(rounds):
+                    for server, store, route, at, question, k in targets:
+                        m = _measure(server, store, route, n, at, question, k, seconds, r == 0)
+                        if route not in best or m.rps > best[route].rps:
+                            best[route] = m
+                found += best.values()
     return found
 
 
@@ -182,12 +196,13 @@ def _server(command: list[str], workers: int, log: Path) -> Iterator[str]:
 
 def _measure(
     server: str, store: str, route: str, workers: int, url: str, question: str, key: str,
-    seconds: float,
+    seconds: float, prime: bool,
 ) -> Measure:  # fmt: skip
-    """Load on one route, after a pass that is thrown away: each worker's first answers load
-    what it reads lazily (the tokenizer's dictionary, the index), which is no steady state."""
-    _load(url, question, key, warmup=0.0, seconds=PRIME)
-    result = _load(url, question, key, warmup=1.0, seconds=seconds)
+    """Load on one route; the first time, after a pass that is thrown away: each worker's first
+    answers load what it reads lazily (the tokenizer's dictionary, the index)."""
+    if prime:
+        _load(url, question, key, warmup=0.0, seconds=PRIME)
+    result = _load(url, question, key, warmup=0.5, seconds=seconds)
     ms = np.array(result["ms"] or [float("nan")])
     return Measure(
         server, store, route, workers,
@@ -220,11 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--corpus", help="the chunk store [default: the demo's; --db if a URL]")
     parser.add_argument("--workers", type=int, nargs="+", default=list(WORKERS))
-    parser.add_argument("--seconds", type=float, default=4.0, help="measured per route")
+    parser.add_argument("--seconds", type=float, default=2.0, help="measured per turn")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="turns per target")
     args = parser.parse_args(argv)
     default_corpus = str(ROOT / "data" / "demo" / "chunks.db")
     corpus = args.corpus or (args.db if store_kind(args.db) != "sqlite" else default_corpus)
-    measures = bench(args.db, corpus, args.workers, args.seconds)
+    measures = bench(args.db, corpus, args.workers, args.seconds, args.rounds)
     for row in rows(measures):
         print(f"{row['label']}: {row['value']}")
     print()

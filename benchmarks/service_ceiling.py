@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,8 +20,6 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel
 from uvicorn.protocols.http.h11_impl import H11Protocol
-
-from ragspine.service.protocol import no_delay
 
 app = FastAPI(docs_url=None, openapi_url=None, redoc_url=None)
 
@@ -40,10 +39,13 @@ async def healthz() -> dict[str, str]:
 
 
 class NoDelayH11(H11Protocol):
-    """uvicorn's h11 protocol, TCP_NODELAY on every connection (as `ragspine serve` has it)."""
+    """uvicorn's h11 protocol, TCP_NODELAY on every connection (as `ragspine serve` has it;
+    set here, not imported, so the ceiling runs nothing of ragspine's)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        no_delay(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)
 
 
