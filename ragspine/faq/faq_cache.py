@@ -22,7 +22,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal, Protocol
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -40,12 +41,16 @@ from ragspine.sensitivity import LEVELS, Clearance, allowed_levels
 from ragspine.storage.sqlite import SqliteStore
 from ragspine.text import fold
 
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
+
 REALTIME = re.compile(
     r"今天|今日|现在|目前|当前|此刻|最新|实时|即时|刚刚|股价|行情|本周|本月"
     r"|\b(?:today|now|currently|current|latest|live|real[- ]time|right now"
     r"|stock price|share price)\b",
     re.I,
 )
+READINGS = 1024  # question readings a lookup keeps per profile (see ``readings``)
 _NOT_WORD = re.compile(r"[\W_]+")
 _SPACES = re.compile(r"\s+")
 
@@ -60,6 +65,8 @@ Reason = Literal[
     "restricted",
     "above_clearance",
 ]
+if TYPE_CHECKING:
+    _Reader = _lru_cache_wrapper[tuple[Reason | None, str]]
 
 
 class FaqSource(BaseModel):
@@ -116,6 +123,23 @@ def slots_of(question: str, profile: DomainProfile, today: date) -> str:
 def _slots(i: ParsedIntent) -> str:
     period = i.period.label if i.period else ""
     return "|".join(x or "" for x in (i.metric, i.entity, period, i.channel))
+
+
+def readings(profile: DomainProfile) -> _Reader:
+    """The profile's reader of questions for lookups, with its last ``READINGS`` readings kept.
+
+    A reading (why the question is refused, or None, and its slots) is a function of the
+    question, the day and the profile alone, and the parse is most of a hit's cost; a FAQ is
+    asked in the same words again and again. The day is part of the key ('last year' moves
+    with it); the bound holds however callers vary the words or the day."""
+    return profile.memo(
+        "faq.readings", lambda: lru_cache(maxsize=READINGS)(partial(_read, profile=profile))
+    )
+
+
+def _read(question: str, day: date, *, profile: DomainProfile) -> tuple[Reason | None, str]:
+    intent = parse_intent(question, day, profile=profile)
+    return _excluded(question, intent, profile, day), _slots(intent)
 
 
 def exclusion(question: str, profile: DomainProfile, today: date) -> Reason | None:
@@ -279,11 +303,9 @@ class FaqCache(SqliteStore):
             ).fetchall()
         if not rows:
             return Lookup("no_match")
-        intent = parse_intent(question, day, profile=profile)
-        why = _excluded(question, intent, profile, day)
+        why, slots = readings(profile)(question, day)
         if why is not None:
             return Lookup(why)
-        slots = _slots(intent)
         matched = [r for r in rows if r[7] == slots]
         if not matched:
             return Lookup("no_match")

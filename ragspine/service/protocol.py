@@ -1,5 +1,11 @@
-"""uvicorn's h11 protocol with what it lacks against hostile clients: a deadline for the request
-head and a cap on open connections.
+"""uvicorn's h11 protocol with what it lacks against hostile clients (a deadline for the request
+head and a cap on open connections) and, on every connection, TCP_NODELAY.
+
+TCP_NODELAY: a response goes out in two writes (its head, then its body); with Nagle's algorithm
+on, the body waits until the client acknowledges the head, and a client delays that ACK (some
+40 ms on Linux) on a kept-alive connection. asyncio turns Nagle off only on sockets whose
+protocol number says TCP, and the listener uvicorn binds for ``--workers N`` says 0: without the
+option set here, every request on a worker's kept-alive connection waited out a delayed ACK.
 
 uvicorn times out an idle connection only *between* two requests (``timeout_keep_alive``); a
 client that connects and sends nothing, or sends its header lines one at a time (a slowloris),
@@ -20,7 +26,9 @@ drops are counted and the count is logged at most once a minute.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 import time
 from functools import cache
 from typing import Any
@@ -67,6 +75,14 @@ class _Tally:
 TALLY = _Tally()
 
 
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Turn Nagle's algorithm off on a TCP connection (see the module); a unix socket has none."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):  # the client has gone already: connection_lost follows
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class GuardedH11Protocol(H11Protocol):
     """The h11 protocol with a request-head deadline and a connection cap (see the module)."""
 
@@ -79,6 +95,7 @@ class GuardedH11Protocol(H11Protocol):
         self.waiting_since: float | None = None  # waiting for a request head since (loop time)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        no_delay(transport)
         super().connection_made(transport)
         self.waiting_since = self.loop.time()
         if len(self.connections) > self.max_connections and not self._make_room():

@@ -34,6 +34,7 @@ class Service:
     url: str
     keys: dict[str, str]  # clearance → key
     log: Path
+    pid: int = 0  # the `ragspine serve` process (with --workers N, the master)
 
     def ask(
         self, body: object, *, clearance: str | None = "INTERNAL", **kw: object
@@ -123,7 +124,7 @@ def start(
     else:
         proc.kill()
         raise RuntimeError(f"ragspine serve did not start: {log.read_text()}")
-    return proc, Service(url, keys, log)
+    return proc, Service(url, keys, log, proc.pid)
 
 
 @contextmanager

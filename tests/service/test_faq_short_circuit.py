@@ -4,6 +4,7 @@ and the cache's hits still answer while its misses reach those parts."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -16,9 +17,9 @@ import pytest
 import uvicorn
 
 from ragspine.engine import Engine
-from ragspine.faq.faq_cache import FaqCache
+from ragspine.faq.faq_cache import FaqCache, Lookup
 from ragspine.service.api.app import create_app
-from ragspine.service.keys import load_keys, new_key
+from ragspine.service.keys import Caller, KeyRing, load_keys, new_key
 from ragspine.service.settings import ServiceSettings
 from tests.fakes.providers import ExplodingProvider
 from tests.service.conftest import faq_items, free_port
@@ -126,3 +127,59 @@ def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_
             assert time.monotonic() - ready < 20  # not queued behind the slow answer
         finally:
             slow.release.set()
+
+
+def _on_the_loop() -> bool:
+    """Whether the caller runs on the thread of a running event loop (not a worker thread)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class WatchedKeys(KeyRing):
+    """The keys, noting where each check runs."""
+
+    def __init__(self, ring: KeyRing, seen: list[tuple[str, bool]]) -> None:
+        super().__init__(ring.entries)
+        self.seen = seen
+
+    def caller(self, key: str | None) -> Caller | None:
+        self.seen.append(("keys", _on_the_loop()))
+        return super().caller(key)
+
+
+class WatchedFaq(FaqCache):
+    """The FAQ cache, noting where each lookup runs."""
+
+    seen: list[tuple[str, bool]]
+
+    def lookup(self, question: str, **kw: Any) -> Lookup:
+        self.seen.append(("faq", _on_the_loop()))
+        return super().lookup(question, **kw)
+
+
+def test_a_hit_is_answered_on_the_event_loop_without_a_thread_hand_off(tmp_path: Path) -> None:
+    """The key check and the FAQ lookup cost less than handing a request to a thread and back:
+    both run on the loop, so a hit needs no thread at all (and is never queued for one)."""
+    seen: list[tuple[str, bool]] = []
+    faq_items(tmp_path / "faq.db")
+    cache = WatchedFaq(tmp_path / "faq.db")
+    cache.seen = seen
+    engine = Engine(
+        Untouchable([], "store"),  # type: ignore[arg-type]
+        ExplodingProvider(),
+        faq=cache,
+    )
+    key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
+    keys = WatchedKeys(load_keys(tmp_path / "keys.yaml"), seen)
+    with serving(create_app(ServiceSettings(), engine=engine, keys=keys)) as url:
+        r = httpx.post(
+            f"{url}/v1/ask",
+            json={"question": "退货政策是什么?", "reference_date": "2025-06-30"},
+            headers={"X-API-Key": key},
+        )
+    cache.close()
+    assert r.status_code == 200 and r.json()["route"] == "faq"
+    assert seen == [("keys", True), ("faq", True)]

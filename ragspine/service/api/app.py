@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from ragspine.engine import Engine
 from ragspine.errors import ConfigError
 from ragspine.service.api import errors, spec
+from ragspine.service.api.faq_hits import FaqHits
 from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.settings import ServiceSettings
@@ -80,6 +81,7 @@ def create_app(
     errors.install(app)
     spec.install(app)
     app.include_router(router)
+    app.add_middleware(FaqHits)  # inside the body limit and the log: a hit is bounded, logged
     app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.body_timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app
