@@ -20,6 +20,7 @@ from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
 
 REF = date(2025, 6, 30)
+pytest_plugins = ["tests.pg"]  # pg_server, pg_url, backend, locate: a real PostgreSQL
 
 
 def _stop_coverage_in_forked_child() -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Protocol
 
-from ragspine.errors import IndexBusyError
+from ragspine.errors import DatabaseError, IndexBusyError
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -86,7 +85,7 @@ class HybridRetriever:
         index = self.index
         try:
             stale = self.store.generation != index.generation
-        except sqlite3.Error:  # the store is busy past its timeout: ask again next time
+        except DatabaseError:  # the store is busy past its timeout: ask again next time
             return index
         if not stale or time.monotonic() < self._retry_at:
             return index
