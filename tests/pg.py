@@ -112,8 +112,18 @@ def start_server() -> PgServer:
         options = f"-p {port} -h 127.0.0.1 -k {folder} -F -c full_page_writes=off"
         options += " -c synchronous_commit=off -c max_connections=200"
         started = subprocess.run(
-            [*prefix, ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w"]
-            + ["start"],
+            [
+                *prefix,
+                ctl,
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(folder / "log"),
+                "-w",
+                "start",
+            ],
             capture_output=True,
             check=False,
         )
@@ -133,11 +143,12 @@ def _make_template(server: PgServer) -> None:
 
     from ragspine.faq.faq_cache import FaqCache
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
+    from ragspine.service.keys_pg import PgKeys
     from ragspine.storage.fact_store import FactStore
 
     with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {TEMPLATE}")
-    for kind in (FactStore, ChunkStore, FaqCache):
+    for kind in (FactStore, ChunkStore, FaqCache, PgKeys):
         with kind(server.url(TEMPLATE)) as store:
             store.init_schema()
 
@@ -181,3 +192,6 @@ def locate(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Call
         return lambda name: str(tmp_path / name)
     url = request.getfixturevalue("pg_url")
     return lambda name: url
+
+
+Locate = Callable[[str], str]  # a store name ("facts.db") → its location on the backend

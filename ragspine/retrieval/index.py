@@ -45,7 +45,7 @@ from ragspine.retrieval.index_files import (
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
-from ragspine.storage.location import PgLocation
+from ragspine.store_location import PgLocation
 
 if sys.platform != "win32":
     import fcntl

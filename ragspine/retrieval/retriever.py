@@ -18,6 +18,7 @@ from ragspine.retrieval.index import CorpusIndex, Progress, refresh_index
 from ragspine.retrieval.rewrite import rewrite_queries
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
+from ragspine.store_location import PgLocation
 
 RRF_K = 60
 WEAK_VARIANT = 0.1  # of the best variant's top BM25 score
@@ -63,7 +64,7 @@ class HybridRetriever:
     @classmethod
     def open(
         cls,
-        corpus_path: str | Path,
+        corpus_path: str | Path | PgLocation,
         *,
         profile: DomainProfile | None = None,
         vector: VectorChannel | None = None,

@@ -35,8 +35,8 @@ from ragspine.errors import (
     StoreUnavailableError,
 )
 from ragspine.storage.db import Connection, Cursor
-from ragspine.storage.location import PgLocation
 from ragspine.storage.migrate import load_migrations, pending
+from ragspine.store_location import PgLocation
 
 NOW = "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
 POOL_ENV = "RAGSPINE_PG_POOL"  # connections per store and process at most (default 8)

@@ -11,14 +11,14 @@ from types import TracebackType
 from typing import Self
 
 from ragspine.storage.db import Connection, NoLock
-from ragspine.storage.location import Location, PgLocation, parse_location
 from ragspine.storage.sqlite import open_sqlite
+from ragspine.store_location import Location, PgLocation, parse_location
 
 
 class Store:
     """One store's database with numbered migrations; safe to share between threads.
 
-    ``location``: a path, ``sqlite:PATH`` or a ``postgresql://`` URL (``storage.location``).
+    ``location``: a path, ``sqlite:PATH`` or a ``postgresql://`` URL (``store_location``).
     On SQLite the threads share one connection behind ``_lock``; on PostgreSQL each takes its
     own from a pool and ``_lock`` never waits. ``path`` is the location, printable (a URL
     without its password)."""
