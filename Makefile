@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 DEMO := data/demo
 DB ?= $(DEMO)/facts.db
 
-.PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu evals-english \
+.PHONY: help install browser test test-postgres check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu evals-english \
 	evals-meaning evals-meaning-fresh meaning-realworld drafted-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
@@ -19,6 +19,7 @@ help:
 	@echo "make meaning-realworld  real ratio/growth questions moved onto 600201: another quantity?"
 	@echo "make drafted-realworld  600201 from \`profile draft\` vs its hand-written profile, 1,000 real questions"
 	@echo "make test      run the test suite"
+	@echo "make test-postgres  the suite with its shared stores on PostgreSQL (a server the tests start)"
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
 	@echo "make serve     the HTTP service on the demo data (POST /v1/ask; docs at /docs)"
@@ -60,6 +61,13 @@ TEST_WORKERS ?= 2
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 		--cov --cov-report=term
+
+# The same suite with RAGSPINE_TEST_BACKEND=postgresql: the shared store fixtures (tests/pg.py,
+# tests/conftest.py) build their stores on a PostgreSQL server the tests start themselves
+# (initdb, pg_ctl; as an unprivileged user when run as root); SQLite-only tests skip, saying so.
+test-postgres: $(STAMP) browser
+	RAGSPINE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile \
+		--no-loadscope-reorder
 
 check: lint typecheck
 

@@ -195,3 +195,25 @@ def locate(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Call
 
 
 Locate = Callable[[str], str]  # a store name ("facts.db") → its location on the backend
+
+
+def copy_facts(source: Path, url: str) -> None:
+    """A SQLite fact store's facts and remembered profile, into the database at ``url``."""
+    from ragspine.storage.fact_store import FactStore
+
+    with FactStore(source, create=False) as lite, FactStore(url) as pg:
+        pg.init_schema()
+        pg.insert_facts(lite.iter_facts())
+        record = lite.stored_profile()
+        if record is not None:
+            pg.remember_profile(record.name, record.text)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On ``make test-postgres`` a test of SQLite-only behaviour skips, saying so."""
+    if suite_backend() != "postgresql":
+        return
+    skip = pytest.mark.skip(reason="SQLite-only behaviour; this run's stores are PostgreSQL")
+    for item in items:
+        if item.get_closest_marker("sqlite_only"):
+            item.add_marker(skip)
