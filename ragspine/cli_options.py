@@ -199,12 +199,12 @@ class ConfigFileError(click.ClickException):
 
 def store_default(
     key: str, builtin: Path | None, *, only_if_there: bool = False
-) -> Callable[[], Path | None]:
+) -> Callable[[], Location | None]:
     """An option's default, looked up when the command runs: ragspine.toml's ``key``, else
     RAGSPINE_HOME's file, else ``builtin`` (``store_config.configured``). For an option with no
     variable of its own too (``faq --faq``, ``serve --keys``, ``keys --file``)."""
 
-    def default() -> Path | None:
+    def default() -> Location | None:
         try:
             return configured(key, only_if_there=only_if_there) or builtin
         except ConfigError as exc:

@@ -17,8 +17,8 @@ import pytest
 from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
-from tests.pg import copy_facts, suite_backend
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
+from tests.pg import copy_facts, suite_backend
 
 REF = date(2025, 6, 30)
 pytest_plugins = ["tests.pg"]  # pg_server, pg_url, backend, locate: a real PostgreSQL

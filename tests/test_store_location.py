@@ -64,3 +64,18 @@ def test_a_databases_index_folder_is_local_and_keyed_without_the_password(
     assert one != PgLocation("postgresql://u@other/rag").index_dir()  # another server's
     monkeypatch.setenv("RAGSPINE_INDEX_DIR", str(tmp_path / "here"))
     assert PgLocation("postgresql://u@h/rag").index_dir() == tmp_path / "here"
+
+
+def test_ragspine_toml_may_name_a_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine.store_config import configured
+
+    (tmp_path / "ragspine.toml").write_text(
+        'db = "postgresql://u:pw@h/rag"\ncorpus = "stores/chunks.db"\n', "utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert configured("db") == PgLocation("postgresql://u:pw@h/rag")  # kept as written
+    assert configured("corpus") == Path("stores/chunks.db")  # a path: from the file's folder
+    (tmp_path / "ragspine.toml").write_text('db = "mysql://u:pw@h/rag"\n', "utf-8")
+    with pytest.raises(ConfigError, match=r"ragspine\.toml: db: .*unknown store kind") as err:
+        configured("db")
+    assert "pw" not in str(err.value)
