@@ -170,6 +170,7 @@ class FaqCache(Store):
 
     MIGRATIONS = "ragspine.faq.migrations"
     SCHEMA = "ragspine_faq"
+    TABLES = ("faq_item", "faq_variant")
     KIND = "FAQ cache"
     HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
     _levels: Mapping[str, str] = {}  # document id → its level, from the stores

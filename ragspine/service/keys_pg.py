@@ -24,6 +24,7 @@ class PgKeys(Store):
 
     MIGRATIONS = "ragspine.service.migrations"
     SCHEMA = "ragspine_keys"
+    TABLES = ("api_key",)
     KIND = "API keys"
     HOW_TO_BUILD = "`ragspine keys new NAME --clearance LEVEL --db URL` makes the first"
 
@@ -58,6 +59,16 @@ class PgKeys(Store):
             ).rowcount
         if not changed:
             raise KeysError(f"{self.path}: no key named {name!r}")
+
+    def put_all(self, entries: list[KeyEntry]) -> None:
+        """Every key of a copy (``store migrate``) in one transaction, after any held ones are
+        deleted (the caller checked the table may be replaced)."""
+        with self._conn:
+            self._conn.execute("DELETE FROM api_key")
+            self._conn.executemany(
+                "INSERT INTO api_key (name, sha256, clearance, disabled) VALUES (?, ?, ?, ?)",
+                [(e.name, e.sha256, e.clearance, e.disabled) for e in entries],
+            )
 
     def ring(self) -> KeyRing:
         """Every key, as the keys file's would be read."""

@@ -116,6 +116,7 @@ class FactStore(Store):
 
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_facts"
+    TABLES = ("fact_metric", "fact_history", "source_file", "stored_profile")
     KIND = "fact database"
     HOW_TO_BUILD = (
         "fill it with `ragspine ingest` or `facts load`; or build the demo, `ragspine fixtures`, "

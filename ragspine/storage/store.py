@@ -27,6 +27,7 @@ class Store:
     KIND: str  # for messages: "fact database", "chunk store"
     HOW_TO_BUILD: str  # what a user runs when the file is missing
     SCHEMA: str  # its PostgreSQL schema: every store has its own, in one database
+    TABLES: tuple[str, ...]  # what a copy carries (``storage.copy``), parents before children
 
     def __init__(self, location: str | Path | PgLocation, *, create: bool = True) -> None:
         self.path: Location = parse_location(location)
@@ -52,6 +53,11 @@ class Store:
     @property
     def dialect(self) -> str:
         return self._conn.dialect
+
+    @property
+    def connection(self) -> Connection:
+        """The store's database, for a copy of its tables (``storage.copy``)."""
+        return self._conn
 
     def init_schema(self) -> int:
         """Bring the schema up to date; returns the schema version. Idempotent."""

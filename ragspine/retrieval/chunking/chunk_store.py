@@ -64,6 +64,7 @@ class ChunkStore(Store):
 
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_chunks"
+    TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
     KIND = "chunk store"
     HOW_TO_BUILD = (
         "`ragspine ingest` files; or build the demo, `ragspine fixtures`, and point at it with "
@@ -199,3 +200,13 @@ class ChunkStore(Store):
         with self._lock:
             (n,) = self._conn.execute("SELECT COUNT(*) FROM chunk").fetchone()
         return int(n)
+
+
+def advance_generation(conn: Connection, past: int) -> int:
+    """Inside a copy's transaction: the corpus's generation set above ``past`` (the highest
+    either side had). A copied corpus is new content under a number, so no index saved for the
+    source or for what the target held before (each of some generation) is taken as current."""
+    (held,) = conn.execute("SELECT generation FROM corpus_state WHERE id = 1").fetchone()
+    generation = max(int(held), past) + 1
+    conn.execute("UPDATE corpus_state SET generation = ? WHERE id = 1", (generation,))
+    return generation
