@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 DEMO := data/demo
 DB ?= $(DEMO)/facts.db
 
-.PHONY: help install browser test test-postgres check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu evals-english \
+.PHONY: help install browser test test-postgres check lint typecheck fixtures fixtures-jinyu migrate-roundtrip-jinyu evals evals-acme evals-jinyu evals-english \
 	evals-meaning evals-meaning-fresh meaning-realworld drafted-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
@@ -113,6 +113,20 @@ evals-jinyu: fixtures-jinyu
 	$(BIN)/ragspine eval diff $(JY)/baseline $(JY_RUN)
 	$(BIN)/ragspine eval gate --baseline $(JY)/baseline --current $(JY_RUN) \
 		--thresholds $(JY)/thresholds.yaml
+
+# `store migrate` by hand: the 金宇 stores copied into the PostgreSQL database PG_URL (which must
+# be empty: a fresh database), the golden suite run from each, the answers compared case by case.
+JY_PG_RUN ?= reports/jinyu-pg
+JY_LITE_RUN ?= reports/jinyu-sqlite
+
+migrate-roundtrip-jinyu: fixtures-jinyu
+	@test -n "$(PG_URL)" || { echo "error: set PG_URL=postgresql://USER@HOST/DATABASE (empty)"; exit 1; }
+	$(BIN)/ragspine store migrate --from sqlite:$(dir $(JY_DB)) --to $(PG_URL)
+	$(BIN)/ragspine eval run --golden $(JY)/golden --profile $(JY)/profile.yaml --latest $(JY_LITE_RUN) \
+		--db $(JY_DB) --corpus $(JY_CORPUS)
+	RAGSPINE_INDEX_DIR=$(DEMO)/jinyu/pg.index $(BIN)/ragspine eval run --golden $(JY)/golden \
+		--profile $(JY)/profile.yaml --latest $(JY_PG_RUN) --db $(PG_URL)
+	$(BIN)/python -c 'import json, sys; read = lambda d: {(r["case_id"], r["repeat"]): (r["answer"], r["sources"]) for r in map(json.loads, open(d + "/results.jsonl", encoding="utf-8"))}; a, b = read(sys.argv[1]), read(sys.argv[2]); bad = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k)); print(f"{len(a)} cases: {len(a) - len(bad)} identical answers, {len(bad)} differ {bad[:5]}"); sys.exit(1 if bad else 0)' $(JY_LITE_RUN) $(JY_PG_RUN)
 
 # English questions on the demo, answered in English (issue 24): their own suite, baseline and
 # gate, so the demo suite's figures stay comparable and the promise has its own headline rate
