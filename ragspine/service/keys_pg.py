@@ -14,9 +14,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ragspine.errors import ConstraintError, KeysError, first_problem
-from ragspine.service.keys import PREFIX, Caller, KeyEntry, KeyRing, digest
+from ragspine.service.keys import PREFIX, Caller, KeyEntry, KeyRing, LiveKeys, digest
 from ragspine.storage.store import Store
-from ragspine.store_location import PgLocation
+from ragspine.store_location import Location, PgLocation
 
 
 class PgKeys(Store):
@@ -79,6 +79,11 @@ class PgKeys(Store):
             [KeyEntry(name=n, sha256=s, clearance=c, disabled=bool(d)) for n, s, c, d in rows]
         )
 
+    def __len__(self) -> int:
+        """Keys held, disabled ones too (as a keys file counts them)."""
+        (n,) = self._conn.execute("SELECT COUNT(*) FROM api_key").fetchone()
+        return int(n)
+
     def caller(self, key: str | None) -> Caller | None:
         """The caller a key belongs to (one indexed read by its hash); None for no key, an
         unknown one or a disabled one."""
@@ -90,3 +95,14 @@ class PgKeys(Store):
         if row is None or row[2]:
             return None
         return Caller(str(row[0]), str(row[1]))
+
+
+def service_keys(db: Location, keys_file: Path | None) -> LiveKeys | PgKeys:
+    """The keys a service checks: its database's when ``db`` is PostgreSQL (every replica
+    reads the same table at each request, so a key disabled through one is refused by all),
+    else the keys file and RAGSPINE_API_KEYS, re-read when the file changes."""
+    if isinstance(db, PgLocation):
+        keys = PgKeys(db)
+        keys.init_schema()
+        return keys
+    return LiveKeys(keys_file)
