@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 DEMO := data/demo
 DB ?= $(DEMO)/facts.db
 
-.PHONY: help install browser test check lint typecheck fixtures fixtures-jinyu evals evals-acme evals-jinyu evals-english \
+.PHONY: help install browser test test-postgres check lint typecheck fixtures fixtures-jinyu migrate-roundtrip-jinyu evals evals-acme evals-jinyu evals-english \
 	evals-meaning evals-meaning-fresh meaning-realworld drafted-realworld audit audit-fresh bless demo compare-demo serve bench clean
 
 help:
@@ -19,6 +19,7 @@ help:
 	@echo "make meaning-realworld  real ratio/growth questions moved onto 600201: another quantity?"
 	@echo "make drafted-realworld  600201 from \`profile draft\` vs its hand-written profile, 1,000 real questions"
 	@echo "make test      run the test suite"
+	@echo "make test-postgres  the suite with its shared stores on PostgreSQL (a server the tests start)"
 	@echo "make check     ruff + mypy"
 	@echo "make compare-demo  two models (careful, sloppy) compared offline through the real SDK"
 	@echo "make serve     the HTTP service on the demo data (POST /v1/ask; docs at /docs)"
@@ -60,6 +61,13 @@ TEST_WORKERS ?= 2
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 		--cov --cov-report=term
+
+# The same suite with RAGSPINE_TEST_BACKEND=postgresql: the shared store fixtures (tests/pg.py,
+# tests/conftest.py) build their stores on a PostgreSQL server the tests start themselves
+# (initdb, pg_ctl; as an unprivileged user when run as root); SQLite-only tests skip, saying so.
+test-postgres: $(STAMP) browser
+	RAGSPINE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile \
+		--no-loadscope-reorder
 
 check: lint typecheck
 
@@ -105,6 +113,20 @@ evals-jinyu: fixtures-jinyu
 	$(BIN)/ragspine eval diff $(JY)/baseline $(JY_RUN)
 	$(BIN)/ragspine eval gate --baseline $(JY)/baseline --current $(JY_RUN) \
 		--thresholds $(JY)/thresholds.yaml
+
+# `store migrate` by hand: the 金宇 stores copied into the PostgreSQL database PG_URL (which must
+# be empty: a fresh database), the golden suite run from each, the answers compared case by case.
+JY_PG_RUN ?= reports/jinyu-pg
+JY_LITE_RUN ?= reports/jinyu-sqlite
+
+migrate-roundtrip-jinyu: fixtures-jinyu
+	@test -n "$(PG_URL)" || { echo "error: set PG_URL=postgresql://USER@HOST/DATABASE (empty)"; exit 1; }
+	$(BIN)/ragspine store migrate --from sqlite:$(dir $(JY_DB)) --to $(PG_URL)
+	$(BIN)/ragspine eval run --golden $(JY)/golden --profile $(JY)/profile.yaml --latest $(JY_LITE_RUN) \
+		--db $(JY_DB) --corpus $(JY_CORPUS)
+	RAGSPINE_INDEX_DIR=$(DEMO)/jinyu/pg.index $(BIN)/ragspine eval run --golden $(JY)/golden \
+		--profile $(JY)/profile.yaml --latest $(JY_PG_RUN) --db $(PG_URL)
+	$(BIN)/python -c 'import json, sys; read = lambda d: {(r["case_id"], r["repeat"]): (r["answer"], r["sources"]) for r in map(json.loads, open(d + "/results.jsonl", encoding="utf-8"))}; a, b = read(sys.argv[1]), read(sys.argv[2]); bad = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k)); print(f"{len(a)} cases: {len(a) - len(bad)} identical answers, {len(bad)} differ {bad[:5]}"); sys.exit(1 if bad else 0)' $(JY_LITE_RUN) $(JY_PG_RUN)
 
 # English questions on the demo, answered in English (issue 24): their own suite, baseline and
 # gate, so the demo suite's figures stay comparable and the promise has its own headline rate

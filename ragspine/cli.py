@@ -282,8 +282,10 @@ def _register_eval() -> None:
     from ragspine.service.cli import faq
     from ragspine.service.cli_keys import keys
     from ragspine.service.cli_serve import serve
+    from ragspine.service.cli_store import store_group
 
     main.add_command(eval_group)
+    main.add_command(store_group)
     for command in (serve, keys, faq, profile_group, worker, documents, cache_group):
         main.add_command(command)
 

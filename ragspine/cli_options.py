@@ -2,7 +2,12 @@
 its default, so a command that takes one takes it the same way and the variable works for it too.
 
     --db            RAGSPINE_DB            data/fact_metric.db (the demo's: data/demo/facts.db)
-    --corpus        RAGSPINE_CORPUS        data/chunks.db (the demo's: data/demo/chunks.db)
+    --corpus        RAGSPINE_CORPUS        data/chunks.db (the demo's: data/demo/chunks.db);
+                                           --db's database when that is a PostgreSQL URL
+
+--db and --corpus take a path, ``sqlite:PATH`` or ``postgresql://USER@HOST/DATABASE``
+(``store_location``): one PostgreSQL database holds every store, so a corpus not named
+(flag or variable) is the --db database when --db is one.
     --profile       RAGSPINE_PROFILE       the one the fact store remembers, else the ACME demo's
     --faq           RAGSPINE_FAQ           none (``faq`` commands: data/faq.db)
     --clearance     RAGSPINE_CLEARANCE     INTERNAL
@@ -29,13 +34,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ragspine.errors import ConfigError
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS
 from ragspine.store_config import HOME_FILES, configured
+from ragspine.store_location import Location, PgLocation, parse_location
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,18 +57,57 @@ LEVEL = click.Choice(LEVELS)  # a sensitivity or a clearance: PUBLIC, INTERNAL o
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
+if TYPE_CHECKING:  # generic from click 8.2 on; the base at run time on 8.1 too
+    _ParamType = click.ParamType[Location]
+else:
+    _ParamType = click.ParamType
+
+
+class StoreLocation(_ParamType):
+    """A store's location: a path, ``sqlite:PATH`` or a PostgreSQL URL. A bad one is the one
+    ``error:`` line naming the flag (and never the URL's password)."""
+
+    name = "path|url"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Location:
+        flag = f"--{param.name}" if param is not None and param.name else "--db"
+        try:
+            return parse_location(value, flag=flag)
+        except ConfigError as exc:
+            raise ConfigFileError(str(exc)) from None
+
+
+STORE = StoreLocation()
+
+
+def _corpus_of(ctx: click.Context, param: click.Parameter, value: Location) -> Location:
+    """A corpus not named (flag or variable) is --db's database when that is PostgreSQL: one
+    database holds both stores."""
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param.name or "corpus")
+    named = source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    db = ctx.params.get("db")
+    if not named and isinstance(db, PgLocation):
+        return db
+    return value
+
+
 def db_option(*, demo: bool = False) -> Callable[[F], F]:
     """``demo=True``: the demo's own store (data/demo/), never the user's default, ragspine.toml's
     or RAGSPINE_HOME's (the demo builder replaces its store whole, so it must never land on a
     store the user fills)."""
     return click.option(
         "--db",
-        type=_FILE,
+        type=STORE,
         default=DEMO_DB if demo else store_default("db", DEFAULT_DB),
         show_default=True if demo else shown_default("db", DEFAULT_DB),
         envvar="RAGSPINE_DB",
         show_envvar=True,
-        help="the fact store (SQLite)",
+        is_eager=True,  # read before --corpus, which may be its database
+        help="the fact store: a SQLite file (or sqlite:PATH) or a postgresql:// URL",
     )
 
 
@@ -78,22 +123,27 @@ def corpus_option(*, demo: bool = False, read: bool = False) -> Callable[[F], F]
     shown = True if demo else shown_default("corpus", DEFAULT_CORPUS)
     if not read:
         return click.option(
-            "--corpus", type=_FILE, default=default, show_default=shown,
-            envvar="RAGSPINE_CORPUS", show_envvar=True,
-            help="the document chunk store (its index beside it)",
+            "--corpus", type=STORE, default=default, show_default=shown,
+            envvar="RAGSPINE_CORPUS", show_envvar=True, callback=_corpus_of,
+            help="the document chunk store (its index beside it; a PostgreSQL corpus's in a "
+            "local folder); --db's database when that is a postgresql:// URL",
         )  # fmt: skip
     return click.option(
-        "--corpus", type=_FILE, default=default, show_default=shown,
+        "--corpus", type=STORE, default=default, show_default=shown,
         envvar="RAGSPINE_CORPUS", show_envvar=True, callback=_named_corpus_exists,
         help="the document chunk store (its index beside it); one this flag or its variable "
         "names must exist; the default (or ragspine.toml's, $RAGSPINE_HOME's), missing: "
-        "document questions say there is none",
+        "document questions say there is none; --db's database when that is a postgresql:// "
+        "URL",
     )  # fmt: skip
 
 
-def _named_corpus_exists(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+def _named_corpus_exists(ctx: click.Context, param: click.Parameter, value: Location) -> Location:
     from click.core import ParameterSource
 
+    value = _corpus_of(ctx, param, value)
+    if isinstance(value, PgLocation):
+        return value  # a database: whether its corpus is there is known once it is opened
     source = ctx.get_parameter_source(param.name or "corpus")
     named = source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     if named and not value.is_file():
@@ -130,7 +180,7 @@ def faq_option(what: str = "the FAQ cache") -> Callable[[F], F]:
     named by ragspine.toml or RAGSPINE_HOME counts once it exists (`faq add` creates it)."""
     return click.option(
         "--faq",
-        type=_FILE,
+        type=STORE,
         default=store_default("faq", None, only_if_there=True),
         envvar="RAGSPINE_FAQ",
         show_envvar=True,
@@ -149,12 +199,12 @@ class ConfigFileError(click.ClickException):
 
 def store_default(
     key: str, builtin: Path | None, *, only_if_there: bool = False
-) -> Callable[[], Path | None]:
+) -> Callable[[], Location | None]:
     """An option's default, looked up when the command runs: ragspine.toml's ``key``, else
     RAGSPINE_HOME's file, else ``builtin`` (``store_config.configured``). For an option with no
     variable of its own too (``faq --faq``, ``serve --keys``, ``keys --file``)."""
 
-    def default() -> Path | None:
+    def default() -> Location | None:
         try:
             return configured(key, only_if_there=only_if_there) or builtin
         except ConfigError as exc:

@@ -21,6 +21,7 @@ from typing import NamedTuple, Self
 from ragspine.agent.agent import AgentResult, answer_question
 from ragspine.agent.intent import CLARIFY_NONE, ClarificationResult, IntentParser
 from ragspine.agent.question import validate_question
+from ragspine.errors import StoreNotFoundError
 from ragspine.faq.faq_cache import FaqCache
 from ragspine.faq.vetting import source_levels
 from ragspine.llm import LiveOptions, LLMProvider, endpoint_of, model_name, resolve
@@ -32,6 +33,7 @@ from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.sensitivity import DEFAULT_CLEARANCE, check_level
 from ragspine.storage.fact_store import FactStore
 from ragspine.storage.facts_csv import read_facts_csv
+from ragspine.store_location import Location, PgLocation, parse_location
 
 logger = logging.getLogger("ragspine.engine")
 
@@ -51,7 +53,7 @@ class Engine:
         profile: DomainProfile | None = None,
         retriever: HybridRetriever | None = None,
         intent_parser: IntentParser | None = None,
-        corpus: str | Path | None = None,
+        corpus: str | Path | PgLocation | None = None,
         faq: FaqCache | None = None,
     ) -> None:
         self.store = store
@@ -60,7 +62,7 @@ class Engine:
         self.retriever = retriever
         self.intent_parser = intent_parser
         # A corpus to wire once it exists, when there was none to open.
-        self._corpus = Path(corpus) if corpus is not None and retriever is None else None
+        self._corpus = parse_location(corpus) if corpus is not None and retriever is None else None
         self._wiring = threading.Lock()
         self._owns_stores = True  # False in an engine from with_provider: it borrows them
         self.faq = faq
@@ -68,13 +70,13 @@ class Engine:
     @classmethod
     def open(
         cls,
-        db: str | Path,
-        corpus: str | Path | None = None,
+        db: str | Path | PgLocation,
+        corpus: str | Path | PgLocation | None = None,
         *,
         profile: DomainProfile | str | Path | None = None,
         provider: LLMProvider | str = "mock",
         live: LiveOptions | None = None,
-        faq: str | Path | None = None,
+        faq: str | Path | PgLocation | None = None,
     ) -> Engine:
         """Open the stores on disk and resolve the provider spec.
 
@@ -99,12 +101,8 @@ class Engine:
             if faq is not None:
                 cache = FaqCache(faq, create=False)
                 cache.init_schema()
-            corpus_path = Path(corpus) if corpus is not None else None
-            retriever = (
-                HybridRetriever.open(corpus_path, profile=prof)
-                if corpus_path is not None and corpus_path.is_file()
-                else None
-            )
+            corpus_path = parse_location(corpus, flag="--corpus") if corpus is not None else None
+            retriever = _open_corpus(corpus_path, prof)
             chunks = retriever.store if retriever is not None else None
             if chunks is not None:  # facts from before levels were recorded: their file's
                 store.adopt_levels(chunks.document_levels())
@@ -259,24 +257,54 @@ class Engine:
         self.close()
 
 
-def profile_in(db: str | Path, given: DomainProfile | None = None) -> DomainProfile:
+def _open_corpus(corpus: Location | None, profile: DomainProfile) -> HybridRetriever | None:
+    """The corpus's retriever, or None while there is none yet (a file not there, a database
+    whose chunk store was never created): the engine wires it once it is (``_narrative``)."""
+    if corpus is None or (isinstance(corpus, Path) and not corpus.is_file()):
+        return None
+    try:
+        return HybridRetriever.open(corpus, profile=profile)
+    except StoreNotFoundError:
+        if isinstance(corpus, Path):
+            raise
+        return None
+
+
+def _held(db: str | Path | PgLocation) -> FactStore | None:
+    """The fact store at ``db`` opened to read, or None if none was created there yet."""
+    location = parse_location(db)
+    if isinstance(location, Path) and not location.is_file():
+        return None
+    try:
+        store = FactStore(location, create=False)
+    except StoreNotFoundError:
+        if isinstance(location, Path):
+            raise
+        return None
+    store.init_schema()
+    return store
+
+
+def profile_in(db: str | Path | PgLocation, given: DomainProfile | None = None) -> DomainProfile:
     """``profile_for`` the store at ``db``, read before anything is written: a store not yet
     created remembers none (the ACME demo's)."""
-    if given is not None or not Path(db).is_file():
-        return given or default_profile()
-    with FactStore(db, create=False) as store:
-        store.init_schema()
+    if given is not None:
+        return given
+    store = _held(db)
+    if store is None:
+        return default_profile()
+    with store:
         return profile_for(store)
 
 
-def profile_override(db: str | Path, profile: str | Path | None) -> str | None:
+def profile_override(db: str | Path | PgLocation, profile: str | Path | None) -> str | None:
     """One line when a profile given to a command that reads a store is not the one the store
     remembers (the given one is used); None when it is, or the store remembers none."""
-    if profile is None or not Path(db).is_file():
+    store = _held(db) if profile is not None else None
+    if store is None or profile is None:
         return None
     given = GivenProfile(profile)
-    with FactStore(db, create=False) as store:
-        store.init_schema()
+    with store:
         record = store.stored_profile()
     if record is None or record.sha256 == given.sha256:
         return None

@@ -19,11 +19,14 @@
     ├── IngestError              a document cannot be read or validated (names the file)
     │   └── ReadError            a file a reader cannot read: corrupt, encrypted, empty
     ├── FactFileError            a facts CSV is wrong (names file, line and column)
-    ├── StoreError               the SQLite fact store
-    │   ├── StoreNotFoundError   the database file does not exist
+    ├── StoreError               a store (SQLite file or PostgreSQL database)
+    │   ├── StoreNotFoundError   the database file (or PostgreSQL schema) does not exist
     │   ├── MigrationError       schema history is inconsistent
     │   ├── DuplicateFactError   a fact with the same dimensions already exists
-    │   └── IndexBusyError       another process is rebuilding the search index (not waited for)
+    │   ├── IndexBusyError       another process is rebuilding the search index (not waited for)
+    │   └── DatabaseError        a statement the database refused (either backend, one tree)
+    │       ├── ConstraintError        a unique key, check or reference was broken
+    │       └── StoreUnavailableError  locked, busy, unreachable: worth trying again later
     ├── ProviderError            network / API / timeout / malformed reply from an LLM
     │                            (.kind: rate_limit, overloaded, server, … .status: HTTP)
     └── ProviderMisuseError      a provider was called in a way it cannot serve (a bug)
@@ -115,7 +118,7 @@ class FactFileError(RagSpineError):
 
 
 class StoreError(RagSpineError):
-    """The fact store failed or holds something it should not."""
+    """A store failed or holds something it should not."""
 
 
 class StoreNotFoundError(StoreError):
@@ -132,6 +135,20 @@ class DuplicateFactError(StoreError):
 
 class IndexBusyError(StoreError):
     """Another process is rebuilding the search index, and the caller asked not to wait."""
+
+
+class DatabaseError(StoreError):
+    """A statement SQLite or PostgreSQL refused, converted at the storage seam
+    (``ragspine.storage.db``) so the stores never catch a driver's own exceptions."""
+
+
+class ConstraintError(DatabaseError):
+    """A unique key, a check or a reference was broken (SQLite's IntegrityError, SQLSTATE 23)."""
+
+
+class StoreUnavailableError(DatabaseError):
+    """The database is locked, busy or out of reach (SQLite's OperationalError; SQLSTATE 08,
+    40, 53, 57): nothing is wrong with the statement, and it may work later."""
 
 
 # Why a provider call failed, as an eval run counts them: an outage is not a quality result.

@@ -11,8 +11,10 @@ of these that names it:
     5. the built-in default (data/fact_metric.db, data/chunks.db, …)
 
 Click does 1, 2 and 5; this module does 3 and 4 (``configured``). A relative path in the file is
-read from the file's folder, so the file can move with its stores. A key the file does not know
-is an error naming the file and the key: a misspelt ``dbb`` must not fall back to another store.
+read from the file's folder, so the file can move with its stores; ``db``, ``corpus`` and ``faq``
+may be a ``postgresql://`` URL instead (``store_location``), kept as written. A key the file
+does not know is an error naming the file and the key: a misspelt ``dbb`` must not fall back to
+another store.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ragspine.errors import ConfigError
+from ragspine.store_location import PgLocation, parse_location
 
 HOME_ENV = "RAGSPINE_HOME"
 CONFIG_FILE = "ragspine.toml"
@@ -43,9 +46,9 @@ class StoreConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    db: Path | None = None
-    corpus: Path | None = None
-    faq: Path | None = None
+    db: Path | PgLocation | None = None
+    corpus: Path | PgLocation | None = None
+    faq: Path | PgLocation | None = None
     keys: Path | None = None
     profile: Path | None = None
 
@@ -73,11 +76,14 @@ def read_config(path: Path) -> StoreConfig:
         raise ConfigError(f"{path}: cannot read: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    for name in ("db", "corpus", "faq"):  # a URL stays one; a path stays a path
+        if isinstance(data.get(name), str):
+            data[name] = parse_location(data[name], flag=f"{path}: {name}")
     try:
         config = StoreConfig.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        key = ".".join(str(part) for part in first["loc"])
+        key = str(first["loc"][0])  # the key itself, not the union member it failed as
         if first["type"] == "extra_forbidden":
             known = ", ".join(StoreConfig.model_fields)
             raise ConfigError(f"{path}: unknown key {key!r} (known: {known})") from exc
@@ -87,12 +93,12 @@ def read_config(path: Path) -> StoreConfig:
         update={
             name: base / value.expanduser()
             for name, value in config.model_dump().items()
-            if value is not None
+            if isinstance(value, Path)
         }
     )
 
 
-def configured(name: str, *, only_if_there: bool = False) -> Path | None:
+def configured(name: str, *, only_if_there: bool = False) -> Path | PgLocation | None:
     """The path ``ragspine.toml`` gives ``name``, else ``$RAGSPINE_HOME``'s file for it, else
     None (the command's built-in default). ``only_if_there``: a path to a file that does not
     exist yet counts as none (a FAQ cache a command only consults, which `faq add` creates)."""
@@ -103,6 +109,6 @@ def configured(name: str, *, only_if_there: bool = False) -> Path | None:
         found = folder / HOME_FILES[name]
         if name == "profile" and not found.is_file():
             found = None
-    if found is not None and only_if_there and not found.exists():
+    if isinstance(found, Path) and only_if_there and not found.exists():
         return None
     return found

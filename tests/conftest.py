@@ -18,8 +18,10 @@ from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
+from tests.pg import copy_facts, suite_backend
 
 REF = date(2025, 6, 30)
+pytest_plugins = ["tests.pg"]  # pg_server, pg_url, backend, locate: a real PostgreSQL
 
 
 def _stop_coverage_in_forked_child() -> None:
@@ -168,8 +170,13 @@ def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
 
 
 @pytest.fixture
-def store(demo_db: Path) -> FactStore:
-    s = FactStore(demo_db, create=False)
+def store(demo_db: Path, request: pytest.FixtureRequest) -> FactStore:
+    """The demo's facts; on ``make test-postgres`` copied into a fresh PostgreSQL database."""
+    where: str | Path = demo_db
+    if suite_backend() == "postgresql":
+        where = request.getfixturevalue("pg_url")
+        copy_facts(demo_db, str(where))
+    s = FactStore(where, create=False)
     s.init_schema()
     yield s
     s.close()

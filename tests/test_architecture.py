@@ -26,6 +26,7 @@ FOUNDATION = {
     "cli_errors",
     "cli_options",
     "store_config",  # where the stores live (ragspine.toml, RAGSPINE_HOME): cli_options' defaults
+    "store_location",  # what a store's location is: a path, sqlite:PATH or a PostgreSQL URL
     "parallel",
     "interrupts",
     "",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from importlib import resources
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.engine import Engine
-from ragspine.errors import ProfileError, ProviderConfigError, StoreNotFoundError
+from ragspine.errors import DatabaseError, ProfileError, ProviderConfigError, StoreNotFoundError
 from ragspine.llm import LiveOptions, MockProvider
 from ragspine.profile import default_profile
 from tests.fakes.providers import FailingProvider
@@ -143,7 +142,7 @@ def test_with_provider_shares_the_stores_and_closing_it_closes_none_of_them(
         assert answered.degraded is None and answered.sources
     # closing the base closes them, for the derived engines too
     for store in (base.store, base.retriever.store):  # type: ignore[union-attr]
-        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        with pytest.raises(DatabaseError, match="closed"):
             store._conn.execute("SELECT 1")
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -34,11 +33,11 @@ from ragspine.agent.intent import (
     parse_intent,
 )
 from ragspine.agent.intent import ROUTE_NARRATIVE as NARRATIVE
+from ragspine.errors import DatabaseError, StoreError
 from ragspine.errors import FaqError as FaqError
-from ragspine.errors import StoreError
 from ragspine.profile import DomainProfile
 from ragspine.sensitivity import LEVELS, Clearance, allowed_levels
-from ragspine.storage.sqlite import SqliteStore
+from ragspine.storage.store import Store
 from ragspine.text import fold
 
 if TYPE_CHECKING:
@@ -190,10 +189,12 @@ def screen(items: Sequence[FaqItem], profile: DomainProfile, today: date) -> Non
                 raise FaqError(f"{where}question {q!r} has no words to match")
 
 
-class FaqCache(SqliteStore):
-    """Vetted items in one SQLite file; safe to share between threads."""
+class FaqCache(Store):
+    """Vetted items in one SQLite file or PostgreSQL schema; safe to share between threads."""
 
     MIGRATIONS = "ragspine.faq.migrations"
+    SCHEMA = "ragspine_faq"
+    TABLES = ("faq_item", "faq_variant")
     KIND = "FAQ cache"
     HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
     _levels: Mapping[str, str] = {}  # document id → its level, from the stores
@@ -233,14 +234,14 @@ class FaqCache(SqliteStore):
                 with self._conn:
                     for item in items:
                         ids.append(self._insert(item, profile, day))
-            except sqlite3.Error as exc:
+            except DatabaseError as exc:
                 raise StoreError(f"{self.path}: cannot store the items: {exc}") from exc
         return ids
 
     def _insert(self, item: FaqItem, profile: DomainProfile, day: date) -> int:
         cur = self._conn.execute(
             "INSERT INTO faq_item (answer, sources, valid_from, valid_until, enabled,"
-            " sensitivity) VALUES (?, ?, ?, ?, ?, ?)",
+            " sensitivity) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 item.answer,
                 json.dumps([s.model_dump() for s in item.sources], ensure_ascii=False),
@@ -250,7 +251,7 @@ class FaqCache(SqliteStore):
                 item.sensitivity,
             ),
         )
-        item_id = int(cur.lastrowid or 0)
+        item_id = int(cur.fetchone()[0])
         self._conn.executemany(
             "INSERT INTO faq_variant (item_id, question, normalised, slots) VALUES (?, ?, ?, ?)",
             [(item_id, q, normalise(q), slots_of(q, profile, day)) for q in item.questions],
@@ -271,7 +272,7 @@ class FaqCache(SqliteStore):
                 " FROM faq_item ORDER BY id"
             ).fetchall()
             variants = self._conn.execute(
-                "SELECT item_id, question FROM faq_variant ORDER BY rowid"
+                f"SELECT item_id, question FROM faq_variant ORDER BY {self._conn.insertion_order}"
             ).fetchall()
         questions: dict[int, list[str]] = {}
         for item_id, question in variants:

@@ -7,12 +7,12 @@ from pathlib import Path
 import click
 
 from ragspine.cli_errors import known_errors
-from ragspine.cli_options import DEFAULT_CORPUS, shown_default, store_default
+from ragspine.cli_options import DEFAULT_CORPUS, STORE, shown_default, store_default
 
 
 @click.command()
 @click.option(
-    "--corpus", type=click.Path(dir_okay=False, path_type=Path),
+    "--corpus", type=STORE,
     default=store_default("corpus", DEFAULT_CORPUS),
     show_default=shown_default("corpus", DEFAULT_CORPUS), envvar="RAGSPINE_CORPUS",
     show_envvar=True, help="the document chunk store; it must exist",

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ragspine.errors import IngestError, StoreError
+from ragspine.errors import DatabaseError, IngestError, StoreError
 from ragspine.ingestion.cache import DocumentCache
 from ragspine.ingestion.cache import file_digest as file_hash
 from ragspine.ingestion.doc_period import cover_period
@@ -216,7 +215,7 @@ def ingest_file(
                     conn, doc.doc_id, own, file_hash=digest
                 )
                 report.chunks = chunks.replace_document_in(conn, doc, extracted.drafts)
-        except sqlite3.Error as exc:
+        except DatabaseError as exc:
             raise StoreError(f"{path}: not written ({facts.path}, {chunks.path}): {exc}") from exc
     elif facts is not None:
         report.facts, report.superseded = facts.replace_source(doc.doc_id, own, file_hash=digest)

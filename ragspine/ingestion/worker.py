@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragspine.errors import RagSpineError, StoreError
+from ragspine.errors import RagSpineError, StoreError, StoreUnavailableError
 from ragspine.ingestion.inbox import WAITING, InboxScan, Notice
 from ragspine.ingestion.isolated import one_line
 from ragspine.ingestion.limits import FileLimits
@@ -141,10 +140,10 @@ class Worker:
                 progress=self.progress,
                 limits=self.limits,
             )
-        except (OSError, sqlite3.OperationalError) as exc:
+        except (OSError, StoreUnavailableError) as exc:
             raise StoreError(f"{path.name} not stored, it stays in the inbox: {exc}") from exc
         except StoreError as exc:
-            if isinstance(exc.__cause__, sqlite3.OperationalError | OSError):
+            if isinstance(exc.__cause__, StoreUnavailableError | OSError):
                 raise StoreError(f"{path.name} stays in the inbox: {exc}") from exc
             raise _FileFailed(str(exc)) from exc
         except Exception as exc:  # the file's content tripped something: its failure alone

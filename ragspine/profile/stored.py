@@ -39,7 +39,7 @@ class ProfileMemory(Protocol):
     """A store that remembers its profile (``storage.fact_store.FactStore``)."""
 
     @property
-    def path(self) -> Path: ...
+    def path(self) -> object: ...  # printed in messages: a file, or a URL without its password
     def stored_profile(self) -> ProfileRecord | None: ...
     def remember_profile(
         self, name: str, text: str
@@ -86,7 +86,7 @@ class GivenProfile:
     def sha256(self) -> str:
         return text_sha256(self.text)
 
-    def differs_from(self, record: ProfileRecord, store: str | Path) -> str:
+    def differs_from(self, record: ProfileRecord, store: object) -> str:
         """One line: this profile is not the one ``store`` remembers (``record``)."""
         return (
             f"profile {self.path} ({self.profile.name}) differs from the one {store} stores "

@@ -45,6 +45,7 @@ from ragspine.retrieval.index_files import (
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
+from ragspine.store_location import PgLocation
 
 if sys.platform != "win32":
     import fcntl
@@ -59,8 +60,12 @@ Progress = Callable[[str], None]
 CRASH_AT = "RAGSPINE_INDEX_CRASH_AT"
 
 
-def index_dir_for(corpus_path: str | Path) -> Path:
-    """data/chunks.db → data/chunks.index/"""
+def index_dir_for(corpus_path: str | Path | PgLocation) -> Path:
+    """data/chunks.db → data/chunks.index/; a PostgreSQL corpus's is a local folder of each
+    host's (``PgLocation.index_dir``: RAGSPINE_INDEX_DIR, else under RAGSPINE_HOME or the
+    user's cache folder)."""
+    if isinstance(corpus_path, PgLocation):
+        return corpus_path.index_dir()
     p = Path(corpus_path)
     return p.with_name(p.stem + ".index")
 

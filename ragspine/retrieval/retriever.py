@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Protocol
 
-from ragspine.errors import IndexBusyError
+from ragspine.errors import DatabaseError, IndexBusyError
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.retrieval.base import NarrativeHit
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -19,6 +18,7 @@ from ragspine.retrieval.index import CorpusIndex, Progress, refresh_index
 from ragspine.retrieval.rewrite import rewrite_queries
 from ragspine.retrieval.tokenize import tokenize
 from ragspine.sensitivity import DEFAULT_CLEARANCE, allowed_levels
+from ragspine.store_location import PgLocation
 
 RRF_K = 60
 WEAK_VARIANT = 0.1  # of the best variant's top BM25 score
@@ -64,7 +64,7 @@ class HybridRetriever:
     @classmethod
     def open(
         cls,
-        corpus_path: str | Path,
+        corpus_path: str | Path | PgLocation,
         *,
         profile: DomainProfile | None = None,
         vector: VectorChannel | None = None,
@@ -86,7 +86,7 @@ class HybridRetriever:
         index = self.index
         try:
             stale = self.store.generation != index.generation
-        except sqlite3.Error:  # the store is busy past its timeout: ask again next time
+        except DatabaseError:  # the store is busy past its timeout: ask again next time
             return index
         if not stale or time.monotonic() < self._retry_at:
             return index

@@ -14,6 +14,7 @@ import click
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
     LEVEL,
+    STORE,
     corpus_option,
     db_option,
     profile_option,
@@ -26,11 +27,11 @@ from ragspine.sensitivity import Clearance
 FAQ_OPTION = click.option(
     "--faq",
     "faq_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=STORE,
     default=store_default("faq", Path("data/faq.db")),
     show_default=shown_default("faq", Path("data/faq.db")),
     envvar="RAGSPINE_FAQ",
-    help="the FAQ cache (SQLite)",
+    help="the FAQ cache: a SQLite file or a postgresql:// URL",
 )
 
 
@@ -186,7 +187,8 @@ def _store_items(items: list[Any], profile: Any, faq_path: Path, db: Path, corpu
     screen(items, profile, date.today())
     with FactStore(db, create=False) as facts:
         facts.init_schema()
-        chunks = ChunkStore(corpus, create=False) if corpus.is_file() else None
+        held = not isinstance(corpus, Path) or corpus.is_file()  # a database, or a file there
+        chunks = ChunkStore(corpus, create=False) if held else None
         try:
             if chunks is not None:
                 chunks.init_schema()

@@ -21,6 +21,8 @@ from ragspine.cli_options import (
     shown_default,
     store_default,
 )
+from ragspine.service.settings import ServiceSettings
+from ragspine.store_location import PgLocation
 
 FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, threads
 
@@ -105,10 +107,10 @@ def serve(
     import uvicorn
 
     from ragspine.engine import Engine, profile_override
-    from ragspine.service.keys import KeysError, load_keys
+    from ragspine.service.keys import KeysError
     from ragspine.service.logs import log_config
     from ragspine.service.protocol import GuardedH11Protocol
-    from ragspine.service.settings import MAX_HEAD, ServiceSettings
+    from ragspine.service.settings import MAX_HEAD
 
     settings = ServiceSettings(
         db=db,
@@ -125,10 +127,12 @@ def serve(
         docs=docs,
         master_pid=os.getpid() if workers > 1 else None,
     )
-    if not len(load_keys(settings.keys)):  # before a worker starts: one clear line
+    if not _key_count(settings):  # before a worker starts: one clear line
+        where = f"--db {db}" if isinstance(db, PgLocation) else f"--file {keys}"
         raise KeysError(
-            f"no API keys in {keys} or RAGSPINE_API_KEYS: create one with "
-            f"`ragspine keys new NAME --clearance INTERNAL --file {keys}`"
+            f"no API keys in {where.partition(' ')[2]}"
+            + ("" if isinstance(db, PgLocation) else " or RAGSPINE_API_KEYS")
+            + f": create one with `ragspine keys new NAME --clearance INTERNAL {where}`"
         )
     # asyncio accepts up to `backlog` sockets in one go before the protocol can turn any away:
     # with the backlog at the cap, open sockets stay under twice the cap
@@ -153,6 +157,18 @@ def serve(
         log_config=log_config(),
         access_log=False,  # the service's own line has the request id, caller and route
     )
+
+
+def _key_count(settings: ServiceSettings) -> int:
+    """The keys the service will check (its database's when --db is PostgreSQL)."""
+    from ragspine.service.keys_pg import PgKeys, service_keys
+
+    ring = service_keys(settings.db, settings.keys)
+    try:
+        return len(ring)
+    finally:
+        if isinstance(ring, PgKeys):
+            ring.close()
 
 
 def _enough_descriptors(needed: int) -> None:

@@ -174,6 +174,11 @@ def set_disabled(path: Path, name: str, disabled: bool) -> None:
     _write(path, current)
 
 
+def write_keys(path: Path, entries: list[KeyEntry]) -> None:
+    """A keys file holding exactly ``entries`` (``store migrate`` into a SQLite folder)."""
+    _write(path, KeysFile(keys=entries))
+
+
 def _write(path: Path, keys: KeysFile) -> None:
     """Written whole to a private (0600) copy, then renamed over the file: a service reading
     it sees the old keys or the new ones, never half a file."""

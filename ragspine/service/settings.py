@@ -1,11 +1,17 @@
 """What the service is started with: the stores, the profile, the provider, the FAQ cache, the
-keys, and its limits. ``ragspine serve`` passes them to every worker through the environment."""
+keys, and its limits. ``ragspine serve`` passes them to every worker through the environment.
+
+A store may be a PostgreSQL database: its URL travels whole (password included: the workers
+connect with it) and is read back as a location, never as a path (a path would fold its ``//``).
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+
+from ragspine.store_location import Location, PgLocation, parse_location
 
 PREFIX = "RAGSPINE_SERVICE_"
 MAX_HEAD = 16 * 1024  # bytes of a request line and its headers (h11's buffer); past it, a 400
@@ -13,11 +19,11 @@ MAX_HEAD = 16 * 1024  # bytes of a request line and its headers (h11's buffer); 
 
 @dataclass(frozen=True)
 class ServiceSettings:
-    db: Path = Path("data/fact_metric.db")
-    corpus: Path | None = Path("data/chunks.db")
+    db: Location = Path("data/fact_metric.db")
+    corpus: Location | None = Path("data/chunks.db")
     profile: Path | None = None
     provider: str = "mock"
-    faq: Path | None = None
+    faq: Location | None = None
     keys: Path | None = None
     max_body: int = 16 * 1024  # bytes: a question and its options, with room to spare
     timeout: float = 30.0  # seconds per request
@@ -30,9 +36,7 @@ class ServiceSettings:
 
     def to_env(self) -> dict[str, str]:
         """Every setting, an unset one as "" so a stale variable in the shell cannot stand in."""
-        return {
-            f"{PREFIX}{k.upper()}": "" if v is None else str(v) for k, v in asdict(self).items()
-        }
+        return {f"{PREFIX}{f.name.upper()}": _text(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> ServiceSettings:
@@ -46,14 +50,18 @@ class ServiceSettings:
             value = get(name)
             return Path(value) if value else None
 
+        def store(name: str) -> Location | None:
+            value = get(name)
+            return parse_location(value, flag=name) if value else None
+
         base = cls()
         master = get("master_pid")
         return cls(
-            db=path("db") or base.db,
-            corpus=path("corpus"),
+            db=store("db") or base.db,
+            corpus=store("corpus"),
             profile=path("profile"),
             provider=get("provider") or base.provider,
-            faq=path("faq"),
+            faq=store("faq"),
             keys=path("keys"),
             max_body=int(get("max_body") or base.max_body),
             timeout=float(get("timeout") or base.timeout),
@@ -64,3 +72,10 @@ class ServiceSettings:
             docs=get("docs") == "True",
             master_pid=int(master) if master else None,
         )
+
+
+def _text(value: object) -> str:
+    """A setting as its variable holds it: a database by its whole URL, unset as ""."""
+    if value is None:
+        return ""
+    return value.url if isinstance(value, PgLocation) else str(value)

@@ -1,4 +1,4 @@
-"""The structured channel's fact table, in SQLite on disk.
+"""The structured channel's fact table, in SQLite on disk or in PostgreSQL (``storage.store``).
 
 Lineage (source document and locator) is NOT NULL at the bottom of the stack: a fact cannot
 exist without knowing where it came from. Every fact carries its source file's sensitivity, so
@@ -9,14 +9,14 @@ passages. Every query is parameterised.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, fields
 from decimal import Decimal, InvalidOperation
 
-from ragspine.errors import DuplicateFactError, StoreError
+from ragspine.errors import ConstraintError, DatabaseError, DuplicateFactError, StoreError
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, check_level
-from ragspine.storage.sqlite import SqliteStore
+from ragspine.storage.db import Connection
+from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
 
@@ -111,10 +111,12 @@ def _fact(row: tuple[object, ...]) -> Fact:
     return Fact(*values)  # type: ignore[arg-type]
 
 
-class FactStore(SqliteStore):
-    """A fact table in one SQLite file; safe to share between threads."""
+class FactStore(Store):
+    """A fact table in one SQLite file or PostgreSQL schema; safe to share between threads."""
 
     MIGRATIONS = MIGRATIONS_PACKAGE
+    SCHEMA = "ragspine_facts"
+    TABLES = ("fact_metric", "fact_history", "source_file", "stored_profile")
     KIND = "fact database"
     HOW_TO_BUILD = (
         "fill it with `ragspine ingest` or `facts load`; or build the demo, `ragspine fixtures`, "
@@ -134,13 +136,13 @@ class FactStore(SqliteStore):
             try:
                 with self._conn:
                     self._conn.executemany(_INSERT, map(_row, batch))
-            except sqlite3.IntegrityError as exc:
+            except ConstraintError as exc:
                 clash = next((f for f in batch if self._lookup_unlocked(*f.key)), None)
                 where = "/".join(clash.key) if clash else "?"
                 raise DuplicateFactError(
                     f"{self.path}: fact {where} already exists; nothing was inserted"
                 ) from exc
-            except sqlite3.Error as exc:
+            except DatabaseError as exc:
                 raise StoreError(f"{self.path}: insert failed: {exc}") from exc
         return len(batch)
 
@@ -154,12 +156,12 @@ class FactStore(SqliteStore):
             try:
                 with self._conn:
                     return self.replace_source_in(self._conn, doc_id, facts, file_hash=file_hash)
-            except sqlite3.Error as exc:
+            except DatabaseError as exc:
                 raise StoreError(f"{self.path}: replace failed: {exc}") from exc
 
     def replace_source_in(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         doc_id: str,
         facts: Iterable[Fact],
         *,
@@ -179,10 +181,10 @@ class FactStore(SqliteStore):
         conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (doc_id,))
         try:
             conn.executemany(_INSERT, map(_row, batch))
-        except sqlite3.IntegrityError as exc:
-            clash = next((f for f in batch if self._lookup_unlocked(*f.key)), None)
+        except ConstraintError as exc:  # read in the transaction: this source's own are gone
+            clash = next((f for f in batch if self._lookup_on(conn, *f.key)), None)
             where = "/".join(clash.key) if clash else "?"
-            other = self._lookup_unlocked(*clash.key) if clash else None
+            other = self._lookup_on(conn, *clash.key) if clash else None
             by = f" (stated by {other.source_doc_id} · {other.source_locator})" if other else ""
             raise DuplicateFactError(
                 f"{self.path}: fact {where} already exists{by}; nothing was replaced"
@@ -191,7 +193,7 @@ class FactStore(SqliteStore):
             conn.execute(
                 "INSERT INTO source_file (doc_id, file_hash, facts) VALUES (?, ?, ?) "
                 "ON CONFLICT (doc_id) DO UPDATE SET file_hash = excluded.file_hash, "
-                "facts = excluded.facts, ingested_at = datetime('now')",
+                f"facts = excluded.facts, ingested_at = {conn.now}",
                 (doc_id, file_hash, len(batch)),
             )
         return len(batch), moved
@@ -220,7 +222,7 @@ class FactStore(SqliteStore):
                         ).rowcount
                         for d in docs
                     )
-            except sqlite3.Error as exc:
+            except DatabaseError as exc:
                 raise StoreError(f"{self.path}: cannot record the facts' levels: {exc}") from exc
 
     def history(self, doc_id: str) -> list[tuple[Fact, str]]:
@@ -287,7 +289,7 @@ class FactStore(SqliteStore):
                         "VALUES (?, ?, ?, ?)",
                         (version, name, digest, text),
                     )
-            except sqlite3.Error as exc:
+            except DatabaseError as exc:
                 raise StoreError(f"{self.path}: cannot store the profile: {exc}") from exc
         return StoredProfile(version, name, digest, text), before
 
@@ -314,11 +316,22 @@ class FactStore(SqliteStore):
     def _lookup_unlocked(
         self, metric_code: str, entity: str, channel: str, period_type: str, period: str
     ) -> Fact | None:
+        return self._lookup_on(self._conn, metric_code, entity, channel, period_type, period)
+
+    def _lookup_on(
+        self,
+        conn: Connection,
+        metric_code: str,
+        entity: str,
+        channel: str,
+        period_type: str,
+        period: str,
+    ) -> Fact | None:
         try:
-            row = self._conn.execute(
+            row = conn.execute(
                 _LOOKUP, (metric_code, entity, channel, period_type, period)
             ).fetchone()
-        except sqlite3.Error as exc:
+        except DatabaseError as exc:
             raise StoreError(f"{self.path}: lookup failed: {exc}") from exc
         return _fact(row) if row else None
 

@@ -1,6 +1,8 @@
-"""Numbered, add-only SQLite migrations.
+"""Numbered, add-only migrations, for SQLite here and for PostgreSQL in ``storage.postgres``.
 
-A migration is ``NNNN_name.sql`` in a package folder. Each applied one is recorded with its
+A migration is ``NNNN_name.sql`` in a package folder; a store's PostgreSQL twins, with the same
+numbers and names, are in its ``postgresql`` subpackage (the SQLite files never change: their
+checksums are recorded in users' stores). Each applied one is recorded with its
 checksum; a shipped file that no longer matches what was applied is an error, never a silent
 re-run, because schemas only ever grow.
 """
@@ -43,6 +45,25 @@ def load_migrations(package: str) -> list[Migration]:
     return found
 
 
+def pending(applied: dict[int, tuple[str, str]], migrations: list[Migration]) -> list[Migration]:
+    """The shipped migrations not yet applied, after checking the ones that were (``applied``:
+    number → (name, checksum)): a changed one, or one this version does not ship, is refused."""
+    shipped = {mig.number for mig in migrations}
+    unknown = sorted(set(applied) - shipped)
+    if unknown:
+        raise MigrationError(
+            f"database has migration {unknown[0]:04d} that this version of ragspine does not know; "
+            "upgrade ragspine"
+        )
+    for mig in migrations:
+        if mig.number in applied and applied[mig.number][1] != mig.checksum:
+            raise MigrationError(
+                f"migration {mig.number:04d}_{applied[mig.number][0]} was changed after it was "
+                "applied; migrations are add-only: write a new one instead"
+            )
+    return [mig for mig in migrations if mig.number not in applied]
+
+
 def apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     """Apply the ones not yet applied, each in its own transaction; returns the schema version."""
     conn.execute(
@@ -54,22 +75,7 @@ def apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> i
         row[0]: (row[1], row[2])
         for row in conn.execute("SELECT number, name, checksum FROM schema_migrations")
     }
-    shipped = {mig.number for mig in migrations}
-    unknown = sorted(set(applied) - shipped)
-    if unknown:
-        raise MigrationError(
-            f"database has migration {unknown[0]:04d} that this version of ragspine does not know; "
-            "upgrade ragspine"
-        )
-    for mig in migrations:
-        if mig.number in applied:
-            name, checksum = applied[mig.number]
-            if checksum != mig.checksum:
-                raise MigrationError(
-                    f"migration {mig.number:04d}_{name} was changed after it was applied; "
-                    "migrations are add-only: write a new one instead"
-                )
-            continue
+    for mig in pending(applied, migrations):
         try:
             with conn:
                 conn.executescript("BEGIN;" + mig.sql)

@@ -245,7 +245,7 @@ def test_a_search_on_a_current_index_costs_one_generation_query(mini_corpus: Pat
     retriever = HybridRetriever.open(mini_corpus)
     retriever.retrieve(QUESTION, top_k=5)
     statements: list[str] = []
-    retriever.store._conn.set_trace_callback(statements.append)
+    retriever.store._conn.raw.set_trace_callback(statements.append)  # type: ignore[attr-defined]
     retriever.retrieve(QUESTION, top_k=5)
     assert [s for s in statements if "corpus_state" in s] == [
         "SELECT generation FROM corpus_state WHERE id = 1"

@@ -10,6 +10,7 @@ import pytest
 
 from ragspine.storage.fact_store import Fact, FactStore
 from ragspine.storage.migrate import apply_migrations, load_migrations
+from tests.pg import Locate
 
 ROW = ("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M")
 
@@ -28,8 +29,8 @@ def test_an_unknown_level_is_refused() -> None:
         _fact(sensitivity="SECRET")
 
 
-def test_the_level_roundtrips_and_moves_to_history(tmp_path: Path) -> None:
-    with FactStore(tmp_path / "f.db") as store:
+def test_the_level_roundtrips_and_moves_to_history(locate: Locate) -> None:
+    with FactStore(locate("f.db")) as store:
         store.init_schema()
         store.replace_source("deck.pptx", [_fact(sensitivity="RESTRICTED")])
         (got,) = store.iter_facts()
@@ -40,6 +41,7 @@ def test_the_level_roundtrips_and_moves_to_history(tmp_path: Path) -> None:
         assert next(store.iter_facts()).sensitivity == "PUBLIC"
 
 
+@pytest.mark.sqlite_only
 def _old_store(path: Path, docs: list[str]) -> None:
     """A fact store as the version before sensitivity (migrations 1-5) left it."""
     conn = sqlite3.connect(path)

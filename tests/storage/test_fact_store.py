@@ -7,6 +7,7 @@ import pytest
 
 from ragspine.errors import DuplicateFactError, StoreError, StoreNotFoundError
 from ragspine.storage.fact_store import Fact, FactStore
+from tests.pg import Locate
 
 SEED = Fact(
     "REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M",
@@ -14,8 +15,8 @@ SEED = Fact(
 )  # fmt: skip
 
 
-def _store(tmp_path: Path) -> FactStore:
-    store = FactStore(tmp_path / "facts.db")
+def _store(where: str) -> FactStore:
+    store = FactStore(where)
     store.init_schema()
     return store
 
@@ -26,10 +27,10 @@ def test_fact_keeps_the_ten_positional_fields_then_optional_lineage() -> None:
     assert fact.source_file_hash is None and fact.mapping_version is None
 
 
-def test_insert_then_lookup_roundtrips_on_disk(tmp_path: Path) -> None:
-    with _store(tmp_path) as store:
+def test_insert_then_lookup_roundtrips_on_disk(locate: Locate) -> None:
+    with _store(locate("facts.db")) as store:
         assert store.insert_facts([SEED]) == 1
-    reopened = FactStore(tmp_path / "facts.db", create=False)
+    reopened = FactStore(locate("facts.db"), create=False)
     got = reopened.lookup(
         metric_code="REVENUE", entity="ACME_CN", period_type="FY", period="2024", channel="TOTAL"
     )
@@ -46,12 +47,12 @@ def test_insert_then_lookup_roundtrips_on_disk(tmp_path: Path) -> None:
     )
 
 
-def test_version_lineage_roundtrips(tmp_path: Path) -> None:
+def test_version_lineage_roundtrips(locate: Locate) -> None:
     fact = Fact(
         *[getattr(SEED, f) for f in list(SEED.__dataclass_fields__)[:10]],
         source_file_hash="sha256:ab", extractor_version="x1", mapping_version="m2",
     )  # fmt: skip
-    with _store(tmp_path) as store:
+    with _store(locate("facts.db")) as store:
         store.insert_facts([fact])
         assert list(store.iter_facts()) == [fact]
 
@@ -71,9 +72,10 @@ def test_fact_without_lineage_or_code_is_refused(field: str) -> None:
         Fact(**values)
 
 
+@pytest.mark.sqlite_only
 def test_lineage_columns_are_not_null_in_sqlite(tmp_path: Path) -> None:
     """The database itself refuses a fact without lineage, whoever writes it."""
-    store = _store(tmp_path)
+    store = _store(str(tmp_path / "facts.db"))
     conn = sqlite3.connect(tmp_path / "facts.db")
     cols = {r[1]: r for r in conn.execute("PRAGMA table_info(fact_metric)")}
     for name in ("source_doc_id", "source_locator", "source_file_hash", "extractor_version"):
@@ -87,8 +89,8 @@ def test_lineage_columns_are_not_null_in_sqlite(tmp_path: Path) -> None:
     store.close()
 
 
-def test_duplicate_is_refused_and_nothing_is_lost(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_duplicate_is_refused_and_nothing_is_lost(locate: Locate) -> None:
+    store = _store(locate("facts.db"))
     store.insert_facts([SEED])
     other = Fact(*("NET_PROFIT", "ACME_CN", "CN", "TOTAL", "FY", "2024", 5.0, "USD_M", "d", "l"))
     changed = Fact(*("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 9.0, "USD_M", "d", "l"))
@@ -99,13 +101,13 @@ def test_duplicate_is_refused_and_nothing_is_lost(tmp_path: Path) -> None:
     assert list(store.iter_facts()) == [SEED]
 
 
-def test_duplicate_within_one_batch(tmp_path: Path) -> None:
+def test_duplicate_within_one_batch(locate: Locate) -> None:
     with pytest.raises(DuplicateFactError, match="twice"):
-        _store(tmp_path).insert_facts([SEED, SEED])
+        _store(locate("facts.db")).insert_facts([SEED, SEED])
 
 
-def test_lookup_is_parameterised(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_lookup_is_parameterised(locate: Locate) -> None:
+    store = _store(locate("facts.db"))
     store.insert_facts([SEED])
     hostile = "x' OR '1'='1"
     assert (

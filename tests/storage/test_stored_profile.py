@@ -6,35 +6,41 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from ragspine.storage.fact_store import FactStore
+from tests.pg import Locate
 
 A = "name: a\n# the first profile\n"
 B = "name: b\n"
 
 
-def _store(tmp_path: Path) -> FactStore:
-    store = FactStore(tmp_path / "facts.db")
+def _store(where: str) -> FactStore:
+    store = FactStore(where)
     store.init_schema()
     return store
 
 
-def test_a_new_store_has_no_profile(tmp_path: Path) -> None:
-    with _store(tmp_path) as store:
+def test_a_new_store_has_no_profile(locate: Locate) -> None:
+    with _store(locate("facts.db")) as store:
         assert store.stored_profile() is None
 
 
-def test_the_profile_stored_is_read_back_as_given_with_its_hash(tmp_path: Path) -> None:
-    with _store(tmp_path) as store:
+def test_the_profile_stored_is_read_back_as_given_with_its_hash(
+    locate: Locate,
+) -> None:
+    with _store(locate("facts.db")) as store:
         stored, previous = store.remember_profile("a", A)
     assert previous is None and stored.version == 1 and stored.name == "a"
-    with FactStore(tmp_path / "facts.db", create=False) as reopened:
+    with FactStore(locate("facts.db"), create=False) as reopened:
         got = reopened.stored_profile()
     assert got == stored and got.text == A  # the text as written, its comment too
     assert len(got.sha256) == 64
 
 
+@pytest.mark.sqlite_only
 def test_only_a_different_profile_is_a_new_version(tmp_path: Path) -> None:
-    with _store(tmp_path) as store:
+    with _store(str(tmp_path / "facts.db")) as store:
         first, _ = store.remember_profile("a", A)
         again, before = store.remember_profile("a", A)
         assert again == first and before == first  # the same text: nothing new

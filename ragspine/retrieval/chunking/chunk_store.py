@@ -1,4 +1,5 @@
-"""Document chunks in SQLite: every chunk with its doc_id, source_locator and sensitivity.
+"""Document chunks in SQLite or PostgreSQL (``storage.store``): every chunk with its doc_id,
+source_locator and sensitivity.
 
 A document is replaced whole (its chunks with it) when its content hash changes, and each
 change bumps a generation counter so a saved search index can tell that it is stale.
@@ -7,14 +8,14 @@ change bumps a generation counter so a saved search index can tell that it is st
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ragspine.errors import StoreError
+from ragspine.errors import ConstraintError, StoreError
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document
-from ragspine.storage.sqlite import SqliteStore
+from ragspine.storage.db import Connection
+from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
 
@@ -57,10 +58,13 @@ def make_chunk_id(doc_id: str, locator: str) -> str:
     return f"c_{digest}"
 
 
-class ChunkStore(SqliteStore):
-    """Chunks and their documents in one SQLite file; safe to share between threads."""
+class ChunkStore(Store):
+    """Chunks and their documents in one SQLite file or PostgreSQL schema; safe to share
+    between threads."""
 
     MIGRATIONS = MIGRATIONS_PACKAGE
+    SCHEMA = "ragspine_chunks"
+    TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
     KIND = "chunk store"
     HOW_TO_BUILD = (
         "`ragspine ingest` files; or build the demo, `ragspine fixtures`, and point at it with "
@@ -103,7 +107,7 @@ class ChunkStore(SqliteStore):
             return self.replace_document_in(self._conn, doc, drafts)
 
     def replace_document_in(
-        self, conn: sqlite3.Connection, doc: Document, drafts: Iterable[ChunkDraft]
+        self, conn: Connection, doc: Document, drafts: Iterable[ChunkDraft]
     ) -> int:
         """``replace_document``'s statements inside the caller's transaction on ``conn`` (one
         that spans another store too); the caller holds this store's lock."""
@@ -142,7 +146,7 @@ class ChunkStore(SqliteStore):
                 f"INSERT INTO chunk ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
             )
             conn.execute("UPDATE corpus_state SET generation = generation + 1 WHERE id = 1")
-        except sqlite3.IntegrityError as exc:
+        except ConstraintError as exc:
             raise StoreError(f"{doc.path}: cannot store its chunks: {exc}") from exc
         return len(rows)
 
@@ -158,6 +162,8 @@ class ChunkStore(SqliteStore):
     # -- chunks ------------------------------------------------------------------------------
     @property
     def generation(self) -> int:
+        """The corpus's version: one single-row read, cheap enough for every search (a
+        replica's index follows a shared PostgreSQL corpus by it)."""
         with self._lock:
             (gen,) = self._conn.execute(
                 "SELECT generation FROM corpus_state WHERE id = 1"
@@ -194,3 +200,13 @@ class ChunkStore(SqliteStore):
         with self._lock:
             (n,) = self._conn.execute("SELECT COUNT(*) FROM chunk").fetchone()
         return int(n)
+
+
+def advance_generation(conn: Connection, past: int) -> int:
+    """Inside a copy's transaction: the corpus's generation set above ``past`` (the highest
+    either side had). A copied corpus is new content under a number, so no index saved for the
+    source or for what the target held before (each of some generation) is taken as current."""
+    (held,) = conn.execute("SELECT generation FROM corpus_state WHERE id = 1").fetchone()
+    generation = max(int(held), past) + 1
+    conn.execute("UPDATE corpus_state SET generation = ? WHERE id = 1", (generation,))
+    return generation

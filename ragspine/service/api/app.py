@@ -23,6 +23,7 @@ from ragspine.service.api import errors, spec
 from ragspine.service.api.faq_hits import FaqHits
 from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
+from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
 
 logger = logging.getLogger("ragspine.service")
@@ -38,14 +39,14 @@ def create_app(
     settings: ServiceSettings,
     *,
     engine: Engine | None = None,
-    keys: KeyRing | LiveKeys | None = None,
+    keys: KeyRing | LiveKeys | PgKeys | None = None,
 ) -> FastAPI:
     """The app; ``engine`` (its FAQ cache with it) and ``keys`` are opened from ``settings``
     unless given."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        ring = keys if keys is not None else LiveKeys(settings.keys)
+        ring = keys if keys is not None else service_keys(settings.db, settings.keys)
         if not len(ring):
             raise ConfigError(
                 "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
@@ -65,6 +66,8 @@ def create_app(
         finally:
             if engine is None:
                 opened.close()
+            if keys is None and isinstance(ring, PgKeys):
+                ring.close()
 
     described: dict[str, Any] = {
         "title": "RAGSpine",

@@ -1,0 +1,190 @@
+"""Copy a store's tables from one database to another, then prove the copy by counts and
+checksums (``ragspine store migrate``).
+
+The rules, whichever the two dialects are:
+
+- Every column is copied as it is stored, ids and times included: lineage (a fact's source
+  file, its superseded versions, the profile it was mapped with) reads the same on both sides.
+  Both sides must have the same columns (both migrated to this version's schema); a difference
+  is an error before anything is written.
+- One store is written in ONE transaction on the target: all of its tables or none. A target
+  that already holds rows is refused unless ``replace`` (its rows are deleted in that same
+  transaction, children first).
+- On PostgreSQL an identity column's sequence is moved past the highest id copied, so the next
+  row a replica inserts never collides with a copied one.
+- The checksum of a table is SHA-256 over its rows in a canonical order: each value encoded with
+  its kind (null, integer, float as its ``repr``, text as-is; a boolean counts as an integer),
+  each row's encoding joined, the rows sorted by their encoding. It never depends on the
+  database's collation, row order or dialect, so the same rows give the same checksum on SQLite
+  and on PostgreSQL; ``verify`` compares counts and checksums table by table.
+
+A table is read whole into memory to be copied and again to be checked: copy a store at rest
+(no ingest running), one at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ragspine.errors import StoreError
+from ragspine.storage.db import Connection
+
+BATCH = 1_000  # rows per INSERT batch, and how often progress is said
+Progress = Callable[[str, int, int], None]  # table, rows copied, rows in all
+Rows = list[tuple[Any, ...]]
+
+
+class CopyError(StoreError):
+    """The two sides cannot be copied between (their columns differ, the target holds rows)."""
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """One table on both sides: rows and checksum, as ``verify`` found them."""
+
+    store: str
+    table: str
+    rows_from: int
+    rows_to: int
+    sum_from: str
+    sum_to: str
+
+    @property
+    def ok(self) -> bool:
+        return self.rows_from == self.rows_to and self.sum_from == self.sum_to
+
+
+def columns(conn: Connection, table: str) -> list[str]:
+    """The table's columns in their declared order (its schema's, on PostgreSQL)."""
+    if conn.dialect == "sqlite":
+        return [str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})").fetchall()]
+    rows = conn.execute(
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+        (table,),
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def _encode(value: Any) -> str:
+    if value is None:
+        return "n"
+    if isinstance(value, bool | int):
+        text, kind = str(int(value)), "i"
+    elif isinstance(value, float):
+        text, kind = repr(value), "f"
+    else:
+        text, kind = str(value), "t"
+    return f"{kind}{len(text)}:{text}"
+
+
+def checksum(rows: Iterable[Sequence[Any]]) -> tuple[int, str]:
+    """Rows and the SHA-256 of their canonical form (the module's docstring)."""
+    encoded = sorted("".join(_encode(v) for v in row) for row in rows)
+    digest = hashlib.sha256()
+    for row in encoded:
+        digest.update(row.encode("utf-8"))
+        digest.update(b"\n")
+    return len(encoded), digest.hexdigest()
+
+
+def read_table(conn: Connection, table: str, names: Sequence[str]) -> Rows:
+    return [tuple(r) for r in conn.execute(f"SELECT {', '.join(names)} FROM {table}").fetchall()]
+
+
+def row_counts(conn: Connection, tables: Sequence[str]) -> dict[str, int]:
+    return {t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in tables}
+
+
+def same_columns(
+    source: Connection, target: Connection, tables: Sequence[str]
+) -> dict[str, list[str]]:
+    """Each table's columns, the same on both sides, else a CopyError naming the first that
+    differs (one side migrated further than the other)."""
+    found: dict[str, list[str]] = {}
+    for table in tables:
+        mine, theirs = columns(source, table), columns(target, table)
+        if not mine:
+            raise CopyError(f"{source}: has no table {table}")
+        if sorted(mine) != sorted(theirs):
+            only = sorted(set(mine) ^ set(theirs))
+            raise CopyError(
+                f"{table}: the two sides' columns differ ({', '.join(only) or 'none'}); "
+                "run this version of ragspine on both"
+            )
+        found[table] = mine
+    return found
+
+
+def copy_tables(
+    source: Connection,
+    target: Connection,
+    tables: Sequence[str],
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+    finish: Callable[[Connection], None] | None = None,
+) -> dict[str, int]:
+    """Copy ``tables`` (parents before children) in one transaction on ``target``; returns the
+    rows copied per table. ``finish`` runs last inside that transaction (a counter to move)."""
+    names = same_columns(source, target, tables)
+    held = {t: n for t, n in row_counts(target, tables).items() if n}
+    if held and not replace:
+        listed = ", ".join(f"{t} ({n} rows)" for t, n in held.items())
+        raise CopyError(f"{target}: not empty: {listed}; --replace deletes them first")
+    copied: dict[str, int] = {}
+    with target:
+        for table in reversed(tables):
+            target.execute(f"DELETE FROM {table}")
+        for table in tables:
+            rows = read_table(source, table, names[table])
+            copied[table] = _insert(target, table, names[table], rows, progress)
+            if target.dialect == "postgresql":
+                _move_identity(target, table)
+        if finish is not None:
+            finish(target)
+    return copied
+
+
+def _insert(
+    target: Connection, table: str, names: list[str], rows: Rows, progress: Progress | None
+) -> int:
+    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
+    for at in range(0, len(rows), BATCH):
+        target.executemany(sql, rows[at : at + BATCH])
+        if progress:
+            progress(table, min(at + BATCH, len(rows)), len(rows))
+    if progress and not rows:
+        progress(table, 0, 0)
+    return len(rows)
+
+
+def _move_identity(target: Connection, table: str) -> None:
+    """An identity column's sequence set past the highest id now in ``table``."""
+    found = target.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema ="
+        " current_schema() AND table_name = ? AND is_identity = 'YES'",
+        (table,),
+    ).fetchall()
+    for (column,) in found:
+        target.execute(
+            f"SELECT setval(pg_get_serial_sequence(?, ?), COALESCE(MAX({column}), 0) + 1, false)"
+            f" FROM {table}",
+            (table, column),
+        )
+
+
+def verify(
+    store: str, source: Connection, target: Connection, tables: Sequence[str]
+) -> list[TableCheck]:
+    """Counts and checksums of every table on both sides (the same columns, read afresh)."""
+    names = same_columns(source, target, tables)
+    checks = []
+    for table in tables:
+        n_from, sum_from = checksum(read_table(source, table, names[table]))
+        n_to, sum_to = checksum(read_table(target, table, names[table]))
+        checks.append(TableCheck(store, table, n_from, n_to, sum_from, sum_to))
+    return checks
