@@ -5,6 +5,7 @@ and the cache's hits still answer while its misses reach those parts."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from ragspine.faq.faq_cache import FaqCache, Lookup
 from ragspine.service.api.app import create_app
 from ragspine.service.keys import Caller, KeyRing, load_keys, new_key
 from ragspine.service.settings import ServiceSettings
+from ragspine.store_location import parse_location
 from tests.fakes.providers import ExplodingProvider
 from tests.service.conftest import faq_items, free_port
 
@@ -160,9 +162,26 @@ class WatchedFaq(FaqCache):
         return super().lookup(question, **kw)
 
 
-def test_a_hit_is_answered_on_the_event_loop_without_a_thread_hand_off(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("db", "on_the_loop"),
+    [
+        ("data/facts.db", True),  # a local file: cheaper than a thread hand-off, on the loop
+        ("postgresql://ragspine@127.0.0.1:9/ragspine", False),  # across the network: a thread
+    ],
+)
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",  # the short path below the routing (faq_hits)
+        "application/problem+json",  # not the short path's: the route's own FAQ step
+    ],
+)
+def test_where_a_hit_is_looked_up(
+    tmp_path: Path, db: str, on_the_loop: bool, content_type: str
+) -> None:
     """The key check and the FAQ lookup cost less than handing a request to a thread and back:
-    both run on the loop, so a hit needs no thread at all (and is never queued for one)."""
+    on local stores both run on the loop, so a hit needs no thread at all (and is never queued
+    for one). On a database across the network they wait on a socket, so never on the loop."""
     seen: list[tuple[str, bool]] = []
     faq_items(tmp_path / "faq.db")
     cache = WatchedFaq(tmp_path / "faq.db")
@@ -174,12 +193,13 @@ def test_a_hit_is_answered_on_the_event_loop_without_a_thread_hand_off(tmp_path:
     )
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
     keys = WatchedKeys(load_keys(tmp_path / "keys.yaml"), seen)
-    with serving(create_app(ServiceSettings(), engine=engine, keys=keys)) as url:
+    settings = ServiceSettings(db=parse_location(db))
+    with serving(create_app(settings, engine=engine, keys=keys)) as url:
         r = httpx.post(
             f"{url}/v1/ask",
-            json={"question": "退货政策是什么?", "reference_date": "2025-06-30"},
-            headers={"X-API-Key": key},
+            content=json.dumps({"question": "退货政策是什么?", "reference_date": "2025-06-30"}),
+            headers={"X-API-Key": key, "Content-Type": content_type},
         )
     cache.close()
     assert r.status_code == 200 and r.json()["route"] == "faq"
-    assert seen == [("keys", True), ("faq", True)]
+    assert seen == [("keys", on_the_loop), ("faq", on_the_loop)]

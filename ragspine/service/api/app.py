@@ -25,6 +25,7 @@ from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
+from ragspine.store_location import PgLocation
 
 logger = logging.getLogger("ragspine.service")
 ENGINE_THREADS = 32  # answers in flight; abandoned ones count until their thread ends
@@ -61,6 +62,11 @@ def create_app(
         app.state.engine, app.state.keys = opened, ring
         app.state.settings = settings
         app.state.engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
+        # A key or FAQ lookup on a database across the network waits on a socket: on a thread
+        # then, never on the event loop (a local file's lookup costs less than the hand-off).
+        app.state.networked = any(
+            isinstance(where, PgLocation) for where in (settings.db, settings.faq)
+        )
         try:
             yield
         finally:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ragspine.engine import Engine
 from ragspine.observability import Trace
-from ragspine.service.api.routes import AskRequest, key_of
+from ragspine.service.api.routes import AskRequest, key_of, off_loop
 
 ASK = "/v1/ask"
 
@@ -44,7 +44,9 @@ class FaqHits:
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        answer = _hit(scope, body) if whole else None
+        answer = None
+        if whole:  # on a thread where the stores are across the network (routes.off_loop)
+            answer = await off_loop(scope["app"].state, _hit, scope, body)
         if answer is None:
             await self.app(scope, _replay(messages, receive), send)
             return

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -24,6 +24,8 @@ from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
 from ragspine.service.api.spec import problems
 from ragspine.service.keys import Caller
+
+T = TypeVar("T")
 
 router = APIRouter()
 logger = logging.getLogger("ragspine.service")
@@ -77,6 +79,15 @@ def key_of(headers: Mapping[str, str]) -> str | None:
     return headers.get("x-api-key")
 
 
+async def off_loop(state: Any, call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` on the event loop for local stores, on a thread where the service's
+    stores are across the network (``state.networked``: a PostgreSQL database), so a slow
+    socket never stalls every other request on the loop."""
+    if getattr(state, "networked", False):
+        return await anyio.to_thread.run_sync(call, *args)
+    return call(*args)
+
+
 async def caller(
     request: Request,
     _bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
@@ -89,7 +100,7 @@ async def caller(
     thread): a SHA-256 and a ``stat`` of the keys file cost less than handing the request to a
     thread and back, which every request would pay. A changed file is re-read here, rarely."""
     key = key_of(request.headers)
-    found: Caller | None = request.app.state.keys.caller(key)
+    found: Caller | None = await off_loop(request.app.state, request.app.state.keys.caller, key)
     if found is None:
         why = "no API key" if not key else "unknown API key"
         raise HTTPException(401, why, headers={"WWW-Authenticate": "Bearer"})
@@ -122,11 +133,14 @@ async def ask(
         # behind answers that are slow or abandoned, and costs no thread hand-off (two thread
         # switches cost more than the lookup: an indexed read of the local cache and, when a
         # variant matches, the question's parse, both well under a millisecond).
-        result = engine.faq_answer(
-            body.question,
-            reference_date=body.reference_date,
-            clearance=who.clearance,
-            trace=trace,
+        result = await off_loop(
+            state,
+            lambda: engine.faq_answer(
+                body.question,
+                reference_date=body.reference_date,
+                clearance=who.clearance,
+                trace=trace,
+            ),
         )
         request.state.faq = trace.codes.get("faq", "-")
         if result is None:
