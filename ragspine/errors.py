@@ -24,6 +24,7 @@
     │   ├── MigrationError       schema history is inconsistent
     │   ├── DuplicateFactError   a fact with the same dimensions already exists
     │   ├── IndexBusyError       another process is rebuilding the search index (not waited for)
+    │   ├── CopyError            `store migrate`: the sides' columns differ, the target holds rows
     │   └── DatabaseError        a statement the database refused (either backend, one tree)
     │       ├── ConstraintError        a unique key, check or reference was broken
     │       └── StoreUnavailableError  locked, busy, unreachable: worth trying again later
@@ -135,6 +136,10 @@ class DuplicateFactError(StoreError):
 
 class IndexBusyError(StoreError):
     """Another process is rebuilding the search index, and the caller asked not to wait."""
+
+
+class CopyError(StoreError):
+    """The two sides cannot be copied between (their columns differ, the target holds rows)."""
 
 
 class DatabaseError(StoreError):

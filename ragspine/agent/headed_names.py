@@ -7,8 +7,9 @@ that nothing else explains (employee share ownership plan, customer loyalty prog
 计划), they name one thing the company may or may not run. A figure asked of it (how much did it
 pay out, 支付了多少) is that thing's figure: passages about some other plan (a supplier
 improvement plan, a bag-charge scheme) never answer it. So, in a figure question on the narrative
-route, the whole phrase (its words and the head) is a subject the passages must name, or the
-answer is not found, naming it. A metric, an entity, a period or a name the parser read stops
+route, the whole phrase is a subject, named by it in a not-found; the passages must hold its own
+words (a document writes "our programme is food redistribution" as often as "the food
+redistribution programme"), or the answer is not found, naming it. A metric, an entity, a period or a name the parser read stops
 the phrase: revenue plan is a metric's, not a plan's name.
 """
 
@@ -55,7 +56,8 @@ def headed_names(
             continue
         span = (start, m.end())
         name = original_words(question, index, span)
-        found.append(Subject(name, compact(text[start : m.end()]), *span, True, NAME))
+        key = compact(text[start : m.start()]).strip()  # its own words: 'the programme is X'
+        found.append(Subject(name, key, *span, True, NAME))
     return found
 
 

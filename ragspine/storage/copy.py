@@ -29,16 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ragspine.errors import StoreError
+from ragspine.errors import CopyError as CopyError
 from ragspine.storage.db import Connection
 
 BATCH = 1_000  # rows per INSERT batch, and how often progress is said
 Progress = Callable[[str, int, int], None]  # table, rows copied, rows in all
 Rows = list[tuple[Any, ...]]
-
-
-class CopyError(StoreError):
-    """The two sides cannot be copied between (their columns differ, the target holds rows)."""
 
 
 @dataclass(frozen=True)
