@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.profile import DomainProfile
+from ragspine.agent.scope import out_of_scope
+from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.periods import Period
 from tests.agent.parsing import parse_for
 
@@ -131,3 +132,16 @@ def test_a_clause_restricting_what_is_counted_blocks_the_count(
 def test_a_count_with_no_restricting_clause_is_the_count(question: str, jy: DomainProfile) -> None:
     intent = parse_for("acme", question, jy)
     assert intent.metrics == ["STORE_COUNT"] and intent.declined is None, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "company"),
+    [
+        ("香港2024年中期業績中的毛利是多少?", None),  # a half-year's report names a period
+        ("香港2024年中报的毛利是多少?", None),  # 中报: the same
+        ("2019年特变电工利息收入是多少?", "特变电工"),  # another company after a year, still
+    ],
+)  # fmt: skip
+def test_a_half_year_report_names_no_company(question: str, company: str | None) -> None:
+    found = out_of_scope(question, default_profile())
+    assert (found.name if found else None) == company, found
