@@ -95,7 +95,7 @@ def test_a_document_question_about_a_name_no_passage_holds_is_not_found_jinyu(
 @pytest.mark.parametrize(
     ("question", "found"),
     [
-        # 奖金 is in the report (a staff bonus, and read across 领袖奖”、“金牛), never beside the award
+        # 奖金 is in the report (a staff bonus; read across 领袖奖”、“金牛), never by the award
         ("金宇生物2020年荣获「最佳董事会奖」获得了多少奖金?", False),
         ("金宇生物2020年荣获的「最佳董事会奖」奖金是多少?", False),  # asked after the name
         ("金宇生物「新型学徒制培训」项目培训了多少人次?", True),  # one passage names both
