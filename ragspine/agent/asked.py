@@ -57,12 +57,33 @@ def asked_of(
     channels = [(m.start, m.end) for k, m in scan if k == "channels"]
     spans = [*explained, *[(s.start, s.end) for s in subjects]]
     found = unnamed_quantity(text, spans, channels, generic=True)
+    found = _after_names(text, found, spans, channels, names)
     if found is None or any(s.start < found[1] and found[0] < s.end for s in subjects):
         return None
     stem = compact(text[found[0] : found[1]])
     if len(stem) < 2 or not (figure or _owned(text, found, names, spans)):
         return None
     return Subject(original_words(question, index, found), stem, *found, True, QUANTITY)
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _after_names(
+    text: str,
+    found: tuple[int, int] | None,
+    spans: list[tuple[int, int]],
+    channels: list[tuple[int, int]],
+    names: list[Subject],
+) -> tuple[int, int] | None:
+    """In Chinese what is asked of a name is written after it (X的Y, 荣获「X」获得了多少奖金):
+    a word before every name is the verb that brings the name in (荣获, 参与), so where words
+    are left after the names, the first of them is what is asked."""
+    if found is None or not _CJK.search(text) or found[1] > min(n.start for n in names):
+        return found
+    last = max(n.end for n in names)
+    later = unnamed_quantity(text, [*spans, (0, last)], channels, generic=True)
+    return later or found
 
 
 _OWNS = re.compile(r"\s*(?:的|之|['’]s|of(?:\s+(?:the|its))?)\s*")

@@ -33,3 +33,16 @@ class Modifier:
     other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
     inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
     postposed: bool = False  # share: asked after the part (X是Y的百分之几): a ratio's name
+
+
+# A year-on-year word with no growth noun of its own: it says which growth, not that of a growth.
+_YOY_ONLY = re.compile(
+    r"\s*(?:(?:同比|按年)|(?<![a-z])(?:yoy|y-o-y|y/y|year[\s-]+(?:on|over)[\s-]+year)(?![a-z]))"
+    r"\s*(?:的)?\s*(?:(?:in|of)\s+)?(?:the\s+)?"
+)
+
+
+def restates_yoy(text: str, mod: Modifier) -> bool:
+    """A year-on-year word alone beside a metric that is itself a growth (Hong Kong's yoy revenue
+    growth, revenue growth yoy) restates the growth's kind: that growth, never a growth of it."""
+    return _YOY_ONLY.fullmatch(text, mod.start, mod.end) is not None

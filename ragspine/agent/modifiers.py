@@ -261,6 +261,16 @@ def part_after(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> tuple[lis
     return [" ".join(words[:n]) for n in range(1, len(words) + 1)], p.end("part")
 
 
+def _attributive(text: str, m: AliasMatch, entities: list[AliasMatch], floor: int) -> list[int]:
+    """An entity written as an attribute right before the metric, a space between (Hong Kong
+    revenue): a growth word before it is the metric's (the yoy growth in Hong Kong revenue)."""
+    return [
+        e.start
+        for e in entities
+        if floor <= e.start and e.end < m.start and not text[e.end : m.start].strip()
+    ]
+
+
 def modifier_at(
     text: str, m: AliasMatch, metrics: list[AliasMatch], entities: list[AliasMatch],
     change: bool, floor: int = 0, counted: bool = False, parts: list[AliasMatch] | None = None,
@@ -295,7 +305,7 @@ def modifier_at(
         and (o.group().strip() or text[e.start : e.end].endswith(("'s", "’s")))
     ]
     leads = [*owners, m.start]
-    for lead in leads:
+    for lead in [*leads, *_attributive(text, m, entities, floor)]:
         g = _GROWTH_BEFORE.search(text, floor, lead)
         if g and not change:
             return Modifier(GROWTH, g.start(), g.end(), bare=g.group("bare") is not None)

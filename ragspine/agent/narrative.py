@@ -8,6 +8,7 @@ words (its misses, the sources appended, a definition's framing) are in the ques
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -103,6 +104,7 @@ def run_narrative(
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
+        hits = _together(hits, subjects, req) if figure else hits
         trace.count("subject_hits", len(hits))
         if not hits:
             trace.code("narrative", "no_subject")
@@ -231,6 +233,29 @@ def _about(
     if docs is None:  # nothing judged: an event no passage of its script can speak of
         return list(hits)
     return [h for h in hits if docs and h.doc_id in docs]
+
+
+def _together(
+    hits: Sequence[NarrativeHit], subjects: Sequence[Subject], req: Request
+) -> list[NarrativeHit]:
+    """A figure asked of a name (an award's 奖金, a project's budget) is in a passage that names
+    both: the same word elsewhere in the document (a staff bonus in the pay note) is another
+    figure. The hits, or none where no one passage names the name and the quantity."""
+    asked = [s for s in subjects if s.kind == QUANTITY]
+    names = [s for s in subjects if s.kind not in (QUANTITY, EVENT)]
+    if not asked or not names:
+        return list(hits)
+    for h in hits:
+        pieces = [compact(p) for p in _PUNCTUATION.split(fold(h.text))]
+        held = all(any(s.stem in p for p in pieces) for s in asked)  # never across 奖”、“金
+        if held and all(_names(s, h.text, req, True) for s in names):
+            return list(hits)
+    return []
+
+
+# What separates two words of a passage: a word is never read across it (领袖奖”、“金牛 holds
+# no 奖金).
+_PUNCTUATION = re.compile(r"[\"'“”‘’「」『』《》〈〉()（）\[\]、,，。.;；:：!！?？·/]")
 
 
 def _names(subject: Subject, text: str, req: Request, strict: bool) -> bool:

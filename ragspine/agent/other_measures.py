@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragspine.agent.restricted_counts import restricted_count
 from ragspine.profile import DomainProfile
 
 Span = tuple[int, int]
@@ -169,7 +170,7 @@ def decline_other_measure(
     if not spans:
         return False
     span = other_currency(text, spans, profile) or single_month(text, spans)
-    span = span or openings(text, counts)
+    span = span or openings(text, counts) or restricted_count(text, counts)  # LEED认证的门店
     name: tuple[str, str] | None = None
     if span is None:
         span, en = projection(text)

@@ -30,7 +30,15 @@ from datetime import date
 
 from ragspine.agent import quantity_names as qn
 from ragspine.agent.elided import elided_at
-from ragspine.agent.modifier_base import COMPOUND, GROWTH, MARGIN, PER, RATIO, Modifier
+from ragspine.agent.modifier_base import (
+    COMPOUND,
+    GROWTH,
+    MARGIN,
+    PER,
+    RATIO,
+    Modifier,
+    restates_yoy,
+)
 from ragspine.agent.modifiers import (
     how_fast,
     is_denominator,
@@ -270,8 +278,8 @@ def _mapped(
     shapes = named_shapes(profile)
     if mod.kind == MARGIN and is_percent(spec, profile):
         return m.code, mod.end  # 同店销售增长率 is 同店销售增长: a percentage named with 率
-    if mod.kind == GROWTH and mod.bare and growth_named(spec):
-        return m.code, mod.end  # comp-store sales growth: a growth metric named with its growth
+    if mod.kind == GROWTH and (mod.bare or restates_yoy(text, mod)) and growth_named(spec):
+        return m.code, mod.end  # comp-store sales growth, yoy revenue growth: named with its growth
     if (
         spec is not None
         and not isinstance(spec, MetricSpec)

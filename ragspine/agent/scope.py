@@ -177,7 +177,10 @@ _NOT_A_COMPANY = re.compile(
     r"相比|相较|对比|比较|同比|环比|平均|每家|每个|每名|每位|人均|店均|单店|拥有|具有|持有|以上|以下"
 )
 _PER_UNIT = re.compile(r"平均|每家|每个|每名|每位|人均|店均|单店")
-_PERIOD_WORDS = re.compile(r"季|半年|上半|下半|财年|年度|月|全年|前三|h[12]|q[1-4]|fy")
+# A period, not a name: a half-year's report (中期业绩, 中报) is the first half (periods.py).
+_PERIOD_WORDS = re.compile(
+    r"季|半年|上半|下半|财年|年度|月|全年|前三|中期(?:业绩|报告|财报|报)|中报|h[12]|q[1-4]|fy"
+)
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine.profile.compass import abbreviated
 from ragspine.profile.model import DomainProfile, compact
 from ragspine.profile.periods import Period, find_periods, parse_period
 from ragspine.profile.vocabulary import anchored_terms
@@ -143,6 +144,9 @@ class Glossary:
         for key, words in [*anchored_terms(profile).items(), *_without_ratio(profile).items()]:
             kind, code = key.split(":", 1)
             terms.setdefault(f"{kind}{_SEP}{code}", []).extend(words)
+        for key, words in terms.items():  # SE Asia: Southeast Asia with its compass initials
+            if key.split(_SEP, 1)[0] in ("entities", "place"):
+                words.extend(w for a in list(words) for w in abbreviated(a) if w not in words)
         # Every word that names something of the profile's (places are the shipped list's).
         self.words = frozenset(
             compact(w) for key, words in terms.items() if not key.startswith("place") for w in words

@@ -66,6 +66,13 @@ _YY = rf"{_YEAR}|\d{{2}}"
 _REL_YEAR = r"大前年|上上年|去年|前年|今年|本年|上一年"
 _REL_BACK = {"大前年": -3, "上上年": -2, "前年": -2, "去年": -1, "上一年": -1, "今年": 0, "本年": 0}
 _NB = r"(?<![a-z0-9_])"  # not inside a Latin word
+# 单季 after a quarter's number says it is that quarter alone: 第四单季, Q4单季.
+_SINGLE = r"单"  # folded: 單 reads 单
+# A half-year report, the first half's figures: 中期业绩, 中报, 半年报, interim results.
+_INTERIM_ZH = r"(?:(?:中期|半年度?)(?:业绩|报告|财报|报)|中报)"  # folded: 業績 reads 业绩
+_INTERIM_EN = (
+    r"(?:interim|half[\s-]+year(?:ly)?)\s+(?:results?|reports?|accounts?|statements?)(?![a-z])"
+)
 _NA = r"(?![a-z0-9_])"
 
 
@@ -103,11 +110,16 @@ _Handler = Callable[[re.Match[str], date], Period]
 _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     # Quarters
     (
-        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*年?\s*第?\s*([1-4一二三四])\s*季度?"),
+        re.compile(
+            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*年?\s*第?\s*([1-4一二三四])\s*{_SINGLE}?季度?"
+        ),
         lambda m, r: _quarter(_year(m[1], r), _CN_NUM[m[2]]),
     ),
     (
-        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*[-/]?\s*q([1-4]){_NA}"),
+        re.compile(
+            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*[-/]?\s*q([1-4]){_NA}"
+            rf"(?:\s*{_SINGLE}季度?)?"
+        ),
         lambda m, r: _quarter(_year(m[1], r), int(m[2])),
     ),
     (
@@ -124,7 +136,18 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
             _year(m[2], r), ["first", "second", "third", "fourth"].index(m[1]) + 1
         ),
     ),
-    # Halves
+    # Halves; an interim report is the first half's (2024年中期业绩, 2024 interim results)
+    (
+        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*{_INTERIM_ZH}"),
+        lambda m, r: _half(_year(m[1], r), 1),
+    ),
+    (
+        re.compile(
+            rf"{_NB}(?:fy\s*)?({_YEAR})\s+{_INTERIM_EN}|"
+            rf"{_NB}{_INTERIM_EN}\s+(?:for|of)\s+(?:the\s+)?(?:fy\s*)?({_YEAR})(?!\d)"
+        ),
+        lambda m, r: _half(_year(m[1] or m[2], r), 1),
+    ),
     (
         re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下)半年度?"),
         lambda m, r: _half(_year(m[1], r), 1 if m[2] == "上" else 2),

@@ -90,3 +90,21 @@ def test_a_document_question_about_a_name_no_passage_holds_is_not_found_jinyu(
     result = ask(jinyu, question)
     assert result.sources == [], result.answer
     assert result.trace.codes["narrative"] == "no_subject", result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        # 奖金 is in the report (a staff bonus; read across 领袖奖”、“金牛), never by the award
+        ("金宇生物2020年荣获「最佳董事会奖」获得了多少奖金?", False),
+        ("金宇生物2020年荣获的「最佳董事会奖」奖金是多少?", False),  # asked after the name
+        ("金宇生物「新型学徒制培训」项目培训了多少人次?", True),  # one passage names both
+    ],
+)  # fmt: skip
+def test_a_figure_of_a_name_is_held_to_a_passage_naming_both(
+    jinyu: Engine, question: str, found: bool
+) -> None:
+    result = ask(jinyu, question)
+    assert (result.trace.codes["narrative"] == "answered") is found, result.answer
+    if not found:
+        assert result.sources == [] and "奖金" in result.answer, result.answer
