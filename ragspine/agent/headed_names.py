@@ -9,8 +9,9 @@ pay out, 支付了多少) is that thing's figure: passages about some other plan
 improvement plan, a bag-charge scheme) never answer it. So, in a figure question on the narrative
 route, the whole phrase is a subject, named by it in a not-found; the passages must hold its own
 words (a document writes "our programme is food redistribution" as often as "the food
-redistribution programme"), or the answer is not found, naming it. A metric, an entity, a period or a name the parser read stops
-the phrase: revenue plan is a metric's, not a plan's name.
+redistribution programme"), or the answer is not found, naming it. A metric, an entity, a
+period or a name the parser read stops the phrase: revenue plan is a metric's, not a plan's
+name.
 """
 
 from __future__ import annotations
