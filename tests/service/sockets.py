@@ -18,14 +18,19 @@ class CannotLook(Exception):
 
 def _processes(root: int) -> list[int]:
     """``root`` and its children (a `serve --workers N` master and its workers)."""
-    found = [root]
+    return [root, *children(root)]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, read from /proc."""
+    found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == root:
+            if int(fields[1]) == pid:
                 found.append(int(entry))
     return found
 

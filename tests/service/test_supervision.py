@@ -16,19 +16,7 @@ import pytest
 from ragspine.service.keys import new_key
 from tests.cli import invoke
 from tests.service.conftest import RAGSPINE, ROOT, free_port
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry))
-    return found
+from tests.service.sockets import children
 
 
 def _alive(pid: int) -> bool:
@@ -73,7 +61,7 @@ def test_a_killed_master_takes_its_workers_and_a_restart_binds_the_port(
     master = _serve(tmp_path, demo_db, demo_corpus, port)
     try:
         _ready(url, master)
-        workers = _children(master.pid)
+        workers = children(master.pid)
         assert workers, "no worker processes"
         os.kill(master.pid, signal.SIGKILL)
         master.wait()
@@ -82,7 +70,7 @@ def test_a_killed_master_takes_its_workers_and_a_restart_binds_the_port(
             time.sleep(0.2)
         assert not any(_alive(w) for w in workers), "workers outlived their master"
     finally:
-        for w in _children(master.pid) + workers:
+        for w in children(master.pid) + workers:
             if _alive(w):
                 os.kill(w, signal.SIGKILL)
     again = _serve(tmp_path, demo_db, demo_corpus, port)
