@@ -86,6 +86,7 @@ from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
 from ragspine.agent.variants import read_as_variant
+from ragspine.agent.whole_names import decline_bracketed, proper_name
 from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import AliasMatch, glossary_for
@@ -190,6 +191,8 @@ def parse_intent(
         *ruled,  # the rule's topic: its words ask no figure
         *left_out.spans,  # not including, 除…以外: what is left out, not a name
     ]
+    subjects = decline_bracketed(question, text, index, reading, explained, subjects)  # 毛利(扣除…)
+    blocking = blocking if blocking in subjects else None
     measured = False  # a held metric asked as another measure of itself (other_measures.py)
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
@@ -278,6 +281,7 @@ def parse_intent(
         cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
         cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
         whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
+        whole = proper_name(question, index, whole, [*cues, *spans_of(scan, "entities")])
         declined, unnamed_at = original_words(question, index, whole), whole
         owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
             (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
