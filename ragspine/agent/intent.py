@@ -29,9 +29,11 @@ from ragspine.agent.intent_text import (
     folded,
     listed,
     original_words,
+    possessed,
     qualified,
     unrecognized_codes,
     without_periods,
+    words_at,
 )
 from ragspine.agent.modifiers import (
     how_fast,
@@ -89,11 +91,10 @@ from ragspine.agent.variants import read_as_variant
 from ragspine.agent.whole_names import decline_bracketed, proper_name
 from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
 from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
-from ragspine.text import fold
 
 # What stands before the whole of a share (占集团, of the group's): the whole is no owner.
 _WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
@@ -279,7 +280,7 @@ def parse_intent(
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
-        cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
+        cues += words_at(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
         whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
         whole = proper_name(question, index, whole, [*cues, *spans_of(scan, "entities")])
         declined, unnamed_at = original_words(question, index, whole), whole
@@ -287,7 +288,7 @@ def parse_intent(
             (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
             for k, m in scan
             if k == "entities"
-            and (not _WHOLE_BEFORE.search(text, 0, m.start) or _possessed(text, m, home))
+            and (not _WHOLE_BEFORE.search(text, 0, m.start) or possessed(text, m, home))
             and not any(s <= m.start < e for s, e in reading.owners)  # 归属于上市公司股东的
         ]
         declined = without_periods(declined, text, whole, index, question, owners)
@@ -370,19 +371,6 @@ def parse_intent(
         corrections=read_as,
         stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
     )
-
-
-def _spans_of(text: str, words: str) -> list[tuple[int, int]]:
-    """Where ``words`` (as the question writes them) stand in the folded text."""
-    flat = fold(words).strip()
-    return [(m.start(), m.end()) for m in re.finditer(re.escape(flat), text)] if flat else []
-
-
-def _possessed(text: str, m: AliasMatch, home: str) -> bool:
-    """The home company written with its possessive (Jinyu's): whose the quantity is, never the
-    whole of a share (the company owns every figure of its fact table)."""
-    around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
-    return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None
 
 
 class RuleIntentParser:
