@@ -364,7 +364,8 @@ def parse_intent(
         declined=declined,
         subjects=subjects,
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
-        asks_figure=FIGURE_CUES.search(text) is not None,
+        # a quantity declined by name (what revenue share …) asks a figure, cue or none
+        asks_figure=FIGURE_CUES.search(text) is not None or bool(declined and not narrative_cue),
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,

@@ -4,11 +4,13 @@ organisation with its kind word and what the question counts of it."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
 
 from ragspine.agent.intent import parse_intent
+from ragspine.engine import Engine
 from ragspine.profile import default_profile
 
 ACME = default_profile()
@@ -93,3 +95,34 @@ def test_a_count_of_an_organisations_members_is_named_with_the_organisation(
     intent = parse_intent(question, REF, profile=ACME)
     assert intent.metric is None
     assert intent.declined == declined
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # a held metric's alias used for another term (a franchise's revenue share) that no
+        # passage holds: the not-found names the quantity the question declined, no figure
+        ("What revenue share does ACME receive from its franchise partner in the Philippines?",
+         "revenue share"),
+    ],
+)  # fmt: skip
+def test_a_declined_quantity_on_the_narrative_route_is_not_found_by_its_name(
+    demo: Engine, question: str, name: str
+) -> None:
+    result = demo.ask(question, reference_date=REF, clearance="INTERNAL")
+    assert result.tool_results == [] and result.sources == [], result.answer
+    assert name in result.answer, result.answer
+    assert re.search(r"\d", result.answer) is None, result.answer
+
+
+def test_a_document_question_without_a_declined_quantity_still_names_nothing(
+    demo: Engine,
+) -> None:
+    # negative: a document question (how, no figure asked, nothing declined) that no passage
+    # answers keeps the not-found that names nothing (the caller may not be cleared for it)
+    result = demo.ask(
+        "How does ACME work with Project Zephyrine partners?",
+        reference_date=REF,
+        clearance="INTERNAL",
+    )
+    assert "Zephyrine" not in result.answer, result.answer
