@@ -8,7 +8,8 @@ belong to, never as the fragment a reading found.
 - **a qualifier in brackets after the metric** (毛利(扣除门店租金后), gross profit (after store
   rent)): a bracket qualifies the word before it as a modifier written before it would. Where any
   content word in it is read by nothing (no entity, period, metric, channel, change cue, unit or
-  currency, frame word), the quantity is another one: declined as the bracket's words with the
+  currency, frame word, nor the report's own basis: 不含税, consolidated), the quantity is another
+  one: declined as the bracket's words with the
   metric's (扣除门店租金后的毛利; gross profit after store rent), never the metric's level, and the
   bracket's words are no subject (an entity) of their own. A gloss (即 …) is read in ``glosses``.
 - **what is counted of an organisation** (門店網絡委員會由多少名成員組成, 研发中心由多少名工程师
@@ -86,6 +87,13 @@ _UNIT = re.compile(
     r"(?<![a-z])(?:usd|hkd|rmb|cny|twd|us\$|hk\$|\$|m|mn|bn|million|millions|billion|billions|"
     r"thousand|units?|percent|in)(?![a-z])"
 )
+# Words that state the report's own basis, which the held figure already is: revenue is stated
+# net of VAT (不含税), the statements are consolidated and audited.
+_BASIS = re.compile(
+    r"不含(?:增值)?税|合并(?:口径|报表)?|报表口径|经审计|审计后|全年|"
+    r"(?<![a-z])(?:excl(?:uding|\.)?\s+vat|ex-?vat|net\s+of\s+vat|reported|consolidated|audited|"
+    r"total|overall|annual)(?![a-z])"
+)
 _CONTENT = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{2,}")
 
 
@@ -111,6 +119,7 @@ def bracket_qualifier(
         rest = "".join(inner)
         rest = frame_words().sub(lambda m: " " * len(m.group()), rest)
         rest = _UNIT.sub(lambda m: " " * len(m.group()), rest)
+        rest = _BASIS.sub(lambda m: " " * len(m.group()), rest)
         if _CONTENT.search(rest):
             return (s, e), (at + 1, close)
     return None

@@ -68,6 +68,8 @@ def test_a_qualifier_in_brackets_after_the_metric_is_declined_with_the_metric(
         ("集团2024年的毛利(gross profit)是多少?", "GROSS_PROFIT"),
         # an entity in brackets: whose figure
         ("2024年的收入(香港)是多少?", "REVENUE"),
+        # the report's own basis (consolidated, net of VAT) is what the held figure already is
+        ("集团2024年的收入(经审计)是多少?", "REVENUE"),
     ],
 )  # fmt: skip
 def test_a_bracket_every_word_of_which_is_read_leaves_the_metric(
