@@ -28,9 +28,11 @@ from ragspine.agent.intent_text import (
     folded,
     listed,
     original_words,
+    possessed,
     qualified,
     unrecognized_codes,
     without_periods,
+    words_at,
 )
 from ragspine.agent.modifiers import (
     how_fast,
@@ -90,13 +92,13 @@ from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
 from ragspine.agent.variants import read_as_variant
+from ragspine.agent.whole_names import decline_bracketed, proper_name
 from ragspine.agent.written_formulas import with_formulas
 from ragspine.profile import DomainProfile, default_profile
-from ragspine.profile.glossary import AliasMatch, glossary_for
+from ragspine.profile.glossary import glossary_for
 from ragspine.profile.model import compact
 from ragspine.profile.periods import find_periods, previous_period
 from ragspine.profile.vocabulary import derived_shapes, quantity_name
-from ragspine.text import fold
 
 # What stands before the whole of a share (占集团, of the group's): the whole is no owner.
 _WHOLE_BEFORE = re.compile(r"(?:占|(?<![a-z])of\s+(?:the\s+)?)\s*$")
@@ -195,6 +197,8 @@ def parse_intent(
         *ruled,  # the rule's topic: its words ask no figure
         *left_out.spans,  # not including, 除…以外: what is left out, not a name
     ]
+    subjects = decline_bracketed(question, text, index, reading, explained, subjects)  # 毛利(扣除…)
+    blocking = blocking if blocking in subjects else None
     measured = False  # a held metric asked as another measure of itself (other_measures.py)
     if reading.declined is None and reading.metrics:  # 月均收入, deferred revenue: not the level
         ranked = rank_words(text, [e for _, _, e in reading.spans]) if rank_asked(text) else None
@@ -283,14 +287,15 @@ def parse_intent(
         declined = reading.declined_name[1 if in_english(question) else 0]
     elif reading.declined is not None:
         cues = [(s.start, s.end) for s in subjects] + [c for c in asked_cues if c not in named]
-        cues += _spans_of(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
+        cues += words_at(text, beyond.name if beyond else "")  # 特变电工利息收入: a company
         whole = quantity_phrase(text, reading.declined, scan, cues)  # 线上收入与线下收入之比
+        whole = proper_name(question, index, whole, [*cues, *spans_of(scan, "entities")])
         declined, unnamed_at = original_words(question, index, whole), whole
         owners = [  # 占集团门店总数的比例: the whole after 占 / of names the quantity, owns nothing
             (m.start, m.end)  # but share of Jinyu's employees: the company's possessive owns them
             for k, m in scan
             if k == "entities"
-            and (not _WHOLE_BEFORE.search(text, 0, m.start) or _possessed(text, m, home))
+            and (not _WHOLE_BEFORE.search(text, 0, m.start) or possessed(text, m, home))
             and not any(s <= m.start < e for s, e in reading.owners)  # 归属于上市公司股东的
         ]
         declined = without_periods(declined, text, whole, index, question, owners)
@@ -355,26 +360,14 @@ def parse_intent(
         declined=declined,
         subjects=subjects,
         unknown_subject=blocking.name if blocking and route != ROUTE_NARRATIVE else None,
-        asks_figure=FIGURE_CUES.search(text) is not None,
+        # a quantity declined by name (what revenue share …) asks a figure, cue or none
+        asks_figure=FIGURE_CUES.search(text) is not None or bool(declined and not narrative_cue),
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
         corrections=read_as,
         stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
     )
-
-
-def _spans_of(text: str, words: str) -> list[tuple[int, int]]:
-    """Where ``words`` (as the question writes them) stand in the folded text."""
-    flat = fold(words).strip()
-    return [(m.start(), m.end()) for m in re.finditer(re.escape(flat), text)] if flat else []
-
-
-def _possessed(text: str, m: AliasMatch, home: str) -> bool:
-    """The home company written with its possessive (Jinyu's): whose the quantity is, never the
-    whole of a share (the company owns every figure of its fact table)."""
-    around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
-    return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None
 
 
 class RuleIntentParser:

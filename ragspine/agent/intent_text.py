@@ -12,7 +12,7 @@ from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.periods import Period, arabic_years, previous_period
 from ragspine.profile.vocabulary import derived_shapes
-from ragspine.text import fold_with_index
+from ragspine.text import fold, fold_with_index
 
 # Spaces between two CJK characters are stray: 同店 销售 is 同店销售.
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
@@ -148,3 +148,16 @@ _OWNS = re.compile(r"(?:'s|’s)?\s*(?:的)?\s*")
 
 def codes(matches: Iterable[AliasMatch]) -> list[str]:
     return list(dict.fromkeys(m.code for m in matches))
+
+
+def words_at(text: str, words: str) -> list[tuple[int, int]]:
+    """Where ``words`` (as the question writes them) stand in the folded text."""
+    flat = fold(words).strip()
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(flat), text)] if flat else []
+
+
+def possessed(text: str, m: AliasMatch, home: str) -> bool:
+    """The home company written with its possessive (Jinyu's): whose the quantity is, never the
+    whole of a share (the company owns every figure of its fact table)."""
+    around = text[m.end - 2 : m.end + 2]  # the alias read with its 's, or without it
+    return m.code == home and re.search(r"['’]s(?![a-z])", around) is not None

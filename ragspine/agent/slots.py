@@ -51,7 +51,8 @@ class ParsedIntent:
     subjects: list[Subject] = field(default_factory=list)
     # The subjects a metric question is declined for (never answered with another's figure).
     unknown_subject: str | None = None
-    # The question asks for a figure (多少, how much): a name no passage holds is declined by it.
+    # The question asks for a figure (多少, how much, or a quantity it declines by name): a name
+    # no passage holds is declined by it.
     asks_figure: bool = False
     # The question asks how much a metric moved (增长了多少, by how many percentage points, 净增):
     # its two periods' levels and their difference answer it.

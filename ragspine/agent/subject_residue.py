@@ -13,7 +13,8 @@ an unknown subject when it qualifies the metric:
   channel glued to the run is part of its name (电商事业部), and so is an organisation's kind
   word right after it (物业公司: the whole name, though 公司 alone is frame). A kind word with
   two or more characters before it names a unit even when they are common words (研发中心,
-  海外子公司), unless the whole is the frame's (上市公司).
+  海外子公司), unless the whole is the frame's (上市公司). The clause's verb glued after the run
+  with an aspect mark (開了, 卖过) is no part of it.
 - English: a word written right after the company's or an entity's name used as a modifier
   (after a determiner: the ACME app; "does ACME operate" is a verb), or right before the metric
   (app revenue, the app's revenue), that is no frame word and no common word.
@@ -134,7 +135,7 @@ def unknown_qualifier(
                 s = cs
             if cs == e:
                 e = ce
-        return s, e
+        return s, _before_aspect_verb(text, s, e)
     if re.search(r"[\u4e00-\u9fff]", text):
         return None
     for ns, ne in [*named, *metric_spans]:
@@ -148,6 +149,20 @@ def unknown_qualifier(
     if before and rest[start + before.start(1)] != " " and _content(before.group(1)):
         return start + before.start(1), first[1]
     return None
+
+
+_ASPECT = re.compile(r"\s*(?:了|过|着)")
+
+
+def _before_aspect_verb(text: str, s: int, e: int) -> int:
+    """Where a name ends before the clause's verb glued to it with an aspect mark after it
+    (紐西蘭毛利人聚居區 | 開了): the verb with 了 / 过 / 着 is the clause's, never the name's."""
+    if not _ASPECT.match(text, e):
+        return e
+    import rjieba
+
+    *_, (word, tag) = rjieba.tag(text[s:e])
+    return e - len(word) if tag == "v" and e - len(word) - s >= 2 else e
 
 
 def _run_on(rest: str, end: int) -> int:

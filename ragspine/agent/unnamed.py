@@ -17,6 +17,7 @@ from ragspine.agent.noun_phrases import with_region
 from ragspine.agent.question_cues import asks_figure
 from ragspine.agent.subject_residue import name_pieces, unnamed_quantity
 from ragspine.agent.subject_words import COMMON_EN, folded_span
+from ragspine.agent.whole_names import organisation_before, without_verb_after
 from ragspine.profile.glossary import AliasMatch
 
 Span = tuple[int, int]
@@ -43,6 +44,11 @@ def unnamed_name(
     found = unnamed_quantity(text, explained, channels) or _acronym(question, index, explained)
     if found is None:
         return None, None
+    org = organisation_before(text, found, explained)  # 門店網絡委員會由多少名成員組成
+    if org is not None:
+        counted = without_verb_after(text, found)
+        name = original_words(question, index, org) + original_words(question, index, counted)
+        return name, (org[0], counted[1])
     found = with_region(text, found, scan, home)
     return "".join(original_words(question, index, p) for p in name_pieces(text, found)), found
 

@@ -213,8 +213,10 @@ def _not_glued(folded: str, found: list[AliasMatch]) -> set[int]:
     """The indexes of the candidates that may be read: not a metric whose Chinese alias ends
     inside a dictionary word that begins within the alias and runs past it (净利 in 净利息支出,
     segmented 净 / 利息支出; 门店数 in 门店数字化): that alias is part of another word, not the
-    metric. A longer alias is matched first (净利率, 毛利率), and a word that begins at the
-    alias's own start (毛利润) or after its end (净利同比) leaves it whole."""
+    metric. Nor is an alias inside a dictionary word that runs past it and ends in a people noun
+    (人 族 民 者: 毛利人 the Māori, 高收入者 an earner): that word names people, not a figure.
+    A longer alias is matched first (净利率, 毛利率), and any other word that begins at the
+    alias's own start (毛利润) or after its end (净利同比, 人均) leaves it whole."""
     cut = [
         n
         for n, m in enumerate(found)
@@ -229,8 +231,18 @@ def _not_glued(folded: str, found: list[AliasMatch]) -> set[int]:
 
     # Dictionary words only (no HMM): a guessed word would glue 门店数 to 占 in 门店数占.
     words = [(s, e) for _, s, e in rjieba.tokenize(folded, "default", False)]
-    glued = {n for n in cut if any(found[n].start < s < found[n].end < e for s, e in words)}
+    glued = {
+        n
+        for n in cut
+        for s, e in words
+        if found[n].start < s < found[n].end < e
+        or (s <= found[n].start and found[n].end < e and folded[e - 1] in _PEOPLE)
+    }
     return set(range(len(found))) - glued
+
+
+# The last character of a word that names people (毛利人, 毛利族, 高收入者).
+_PEOPLE = frozenset("人族民者")
 
 
 def _han(c: str) -> bool:

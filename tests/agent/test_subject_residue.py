@@ -70,6 +70,10 @@ def test_name_pieces(text: str, pieces: list[str]) -> None:
         ("demo", "What was the ACME app revenue in 2024?", "ACME app"),  # one word: as before
         # a verb of the frame (作为) ends a name: 宏昌置业, never 宏昌置业作
         ("demo", "华强作为ACME在香港的供应商,2024年收了多少货款?", "华强"),
+        # the clause's verb with its aspect mark (開了) ends a name: 紐西蘭毛利人聚居區, not …開
+        ("demo", "ACME在紐西蘭毛利人聚居區開了幾家門店?", "紐西蘭毛利人聚居區"),
+        # negative: a verbal noun inside a name stays (物业管理中心), no aspect mark after it
+        ("demo", "物业管理中心2024年的收入是多少?", "物业管理中心"),
     ],
 )  # fmt: skip
 def test_a_decline_names_the_whole_phrase_and_no_verb(

@@ -188,6 +188,25 @@ def test_a_metric_alias_ending_inside_a_longer_word_is_not_the_metric(
     assert found == codes
 
 
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("ACME在纽西兰毛利人聚居区的门店数", ["STORE_COUNT"]),  # 毛利人 (the Māori): a people
+        ("毛利族的传统节日", []),  # 毛利族: a people's name, not gross profit
+        ("高收入者的收入是多少", ["REVENUE"]),  # 高收入者 a person; the later 收入 the metric
+        ("集团2024年的收入人均是多少", ["REVENUE"]),  # 人均 is its own word: not glued to 收入
+        ("集团2024年的毛利额是多少", ["GROSS_PROFIT"]),  # 额 no people noun: the metric whole
+        ("集团2024年的毛利润是多少", ["GROSS_PROFIT"]),  # 毛利润 a longer word, no people noun
+        ("香港门店人员的收入", ["REVENUE"]),  # 人员 begins after 门店 ends: nothing glued
+    ],
+)  # fmt: skip
+def test_a_metric_alias_inside_the_name_of_a_people_is_not_the_metric(
+    text: str, codes: list[str]
+) -> None:
+    found = [m.code for k, m in glossary_for(load_profile()).scan(fold(text)) if k == "metrics"]
+    assert found == codes
+
+
 def test_a_shorter_alias_takes_the_place_of_a_glued_one() -> None:
     # 营收 ends inside 收入 (主营 / 收入): the shorter alias 收入 is read instead
     with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
