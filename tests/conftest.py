@@ -203,6 +203,19 @@ def jinyu_example(
     return JinyuExample(db, corpus, root, loaded, ingested)
 
 
+@pytest.fixture(scope="session")
+def jinyu_files(jinyu_example: JinyuExample, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example's stores as SQLite files (facts.db, chunks.db) in a folder: what `store
+    migrate` moves to PostgreSQL. On ``make test-postgres`` moved out of the example's
+    database by `store migrate` itself."""
+    if not on_postgres():
+        return jinyu_example.root
+    folder = tmp_path_factory.mktemp("jinyu-files")
+    moved = invoke("store", "migrate", "--from", str(jinyu_example.db), "--to", f"sqlite:{folder}")
+    assert moved.returncode == 0, moved.stderr
+    return folder
+
+
 @pytest.fixture
 def demo_copy(
     tmp_path: Path, demo_db_file: Path, demo_corpus_file: Path, request: pytest.FixtureRequest

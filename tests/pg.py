@@ -156,17 +156,24 @@ def _make_template(server: PgServer) -> None:
             store.init_schema()
 
 
-def database_beside(url: str) -> str:
-    """A new database (every store migrated, none holding rows) on the server of ``url``:
-    a test that holds one database's URL (the demo's) makes another for its own stores."""
+def database_beside(url: str, template: str = TEMPLATE) -> str:
+    """A new database on the server of ``url``, copied from ``template`` (by default every
+    store migrated, none holding rows): a test that holds one database's URL (the demo's)
+    makes another for its own stores."""
     import psycopg
 
     parts = urlsplit(url)
     admin = urlunsplit(parts._replace(path="/postgres"))
     name = f"b{os.getpid()}_{next(_BESIDE)}"
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def database_copy(url: str) -> str:
+    """A copy of the database at ``url`` (nobody may be connected to it meanwhile): a test
+    that writes to a store the session shares writes to its own copy."""
+    return database_beside(url, template=urlsplit(url).path.lstrip("/"))
 
 
 _BESIDE = itertools.count()

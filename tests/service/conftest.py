@@ -114,6 +114,7 @@ class Deployment:
         if self.keys[0] == "--file":
             return new_key(Path(self.keys[1]), name, clearance)
         with PgKeys(self.keys[1]) as keys:
+            keys.init_schema()
             return keys.new_key(name, clearance)
 
 
