@@ -49,12 +49,18 @@ def _sqlite_half(item: pytest.Item) -> bool:
     return callspec is not None and callspec.params.get("backend") == "sqlite"
 
 
+def runs_on_postgres(item: pytest.Item) -> bool:
+    """Whether ``make test-postgres`` runs ``item``: it opens a store, and it is not the SQLite
+    half of a test run on both backends."""
+    return opens_store(item) and not _sqlite_half(item)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if suite_backend() != "postgresql":
         return
-    keep = [item for item in items if opens_store(item) and not _sqlite_half(item)]
-    dropped = [item for item in items if not (opens_store(item) and not _sqlite_half(item))]
+    keep = [item for item in items if runs_on_postgres(item)]
+    dropped = [item for item in items if not runs_on_postgres(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
     items[:] = keep
