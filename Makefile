@@ -62,9 +62,10 @@ test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 		--cov --cov-report=term
 
-# The same suite with RAGSPINE_TEST_BACKEND=postgresql: the shared store fixtures (tests/pg.py,
-# tests/conftest.py) build their stores on a PostgreSQL server the tests start themselves
-# (initdb, pg_ctl; as an unprivileged user when run as root); SQLite-only tests skip, saying so.
+# The tests that open a store, with RAGSPINE_TEST_BACKEND=postgresql: the shared store fixtures
+# (tests/pg_stores.py, the conftests) yield PostgreSQL databases on a server the tests start
+# themselves (initdb, pg_ctl; as an unprivileged user when run as root); the storeless tests are
+# deselected at collection (tests/pg_select.py), and the run says how many ran on each side.
 test-postgres: $(STAMP) browser
 	RAGSPINE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile \
 		--no-loadscope-reorder

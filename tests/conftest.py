@@ -18,10 +18,12 @@ from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
-from tests.pg import copy_facts, suite_backend
+from tests.pg_stores import EMPTY, on_postgres
 
 REF = date(2025, 6, 30)
-pytest_plugins = ["tests.pg"]  # pg_server, pg_url, backend, locate: a real PostgreSQL
+# pg_server, pg_url, backend, locate: a real PostgreSQL; pg_stores: the demo's stores on it;
+# pg_select: what `make test-postgres` runs
+pytest_plugins = ["tests.pg", "tests.pg_stores", "tests.pg_select"]
 
 
 def _stop_coverage_in_forked_child() -> None:
@@ -91,21 +93,38 @@ def no_stores_home(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo fact store, built once per session with `build_demo_store`."""
+def demo_db_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo fact store as a SQLite file, built once per session with `build_demo_store`."""
     path = tmp_path_factory.mktemp("facts") / "fact_metric.db"
     build_demo_store(path)
     return path
 
 
 @pytest.fixture(scope="session")
-def demo_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo document corpus and its index, built once per session."""
+def demo_corpus_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo document corpus and its index as a SQLite file, built once per session."""
     from ragspine.demo.corpus import build_demo_corpus
 
     path = tmp_path_factory.mktemp("corpus") / "chunks.db"
     build_demo_corpus(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def demo_db(demo_db_file: Path, request: pytest.FixtureRequest) -> Path | str:
+    """The demo fact store, shared by the session (read, never written): the file, or on
+    ``make test-postgres`` the URL of a database holding its copy (tests/pg_stores.py)."""
+    if not on_postgres():
+        return demo_db_file
+    return str(request.getfixturevalue("pg_stores").facts(demo_db_file))
+
+
+@pytest.fixture(scope="session")
+def demo_corpus(demo_corpus_file: Path, request: pytest.FixtureRequest) -> Path | str:
+    """The demo corpus, shared by the session, as ``demo_db`` is."""
+    if not on_postgres():
+        return demo_corpus_file
+    return str(request.getfixturevalue("pg_stores").corpus(demo_corpus_file))
 
 
 JINYU = Path(__file__).parents[1] / "examples" / "jinyu"
@@ -116,8 +135,8 @@ class JinyuExample:
     """The real-company example built as `make fixtures-jinyu` builds it, with what it printed
     (and the ingest's ``--report``, ``root / "ingest.json"``)."""
 
-    db: Path
-    corpus: Path
+    db: Path | str  # on `make test-postgres` both are one database's URL (tests/pg_stores.py)
+    corpus: Path | str
     root: Path
     loaded: Ran
     ingested: Ran
@@ -143,9 +162,12 @@ def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path
     return folder
 
 
-def _build_jinyu(root: Path) -> None:
-    """`make fixtures-jinyu` into ``root``, with what each command printed (printed.json)."""
-    db, corpus = root / "facts.db", root / "chunks.db"
+def _build_jinyu(
+    root: Path, db: Path | str | None = None, corpus: Path | str | None = None
+) -> None:
+    """`make fixtures-jinyu` into ``root`` (or into ``db`` and ``corpus``), with what each
+    command printed (printed.json)."""
+    db, corpus = db or root / "facts.db", corpus or root / "chunks.db"
     profile = str(JINYU / "profile.yaml")
     loaded = invoke(
         "facts", "load", str(JINYU / "facts.csv"), "--db", str(db), "--profile", profile
@@ -161,21 +183,77 @@ def _build_jinyu(root: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def jinyu_example(tmp_path_factory: pytest.TempPathFactory) -> JinyuExample:
-    """facts.csv loaded, then the 2020 annual report PDF ingested (its text and its facts)."""
-    root = built_once(tmp_path_factory, "jinyu", _build_jinyu)
+def jinyu_example(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> JinyuExample:
+    """facts.csv loaded, then the 2020 annual report PDF ingested (its text and its facts). On
+    ``make test-postgres`` by the same commands into a new database (both stores in it) of
+    this test process's server: the read report comes from the session's cache."""
+    db: Path | str
+    corpus: Path | str
+    if on_postgres():
+        root = tmp_path_factory.mktemp("jinyu-pg")
+        db = corpus = request.getfixturevalue("pg_server").database(EMPTY)
+        _build_jinyu(root, db, corpus)
+    else:
+        root = built_once(tmp_path_factory, "jinyu", _build_jinyu)
+        db, corpus = root / "facts.db", root / "chunks.db"
     printed = json.loads((root / "printed.json").read_text("utf-8"))
     loaded, ingested = Ran(**printed["loaded"]), Ran(**printed["ingested"])
-    return JinyuExample(root / "facts.db", root / "chunks.db", root, loaded, ingested)
+    return JinyuExample(db, corpus, root, loaded, ingested)
+
+
+@pytest.fixture(scope="session")
+def jinyu_files(jinyu_example: JinyuExample, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example's stores as SQLite files (facts.db, chunks.db) in a folder: what `store
+    migrate` moves to PostgreSQL. On ``make test-postgres`` moved out of the example's
+    database by `store migrate` itself."""
+    if not on_postgres():
+        return jinyu_example.root
+    folder = tmp_path_factory.mktemp("jinyu-files")
+    moved = invoke("store", "migrate", "--from", str(jinyu_example.db), "--to", f"sqlite:{folder}")
+    assert moved.returncode == 0, moved.stderr
+    return folder
 
 
 @pytest.fixture
-def store(demo_db: Path, request: pytest.FixtureRequest) -> FactStore:
-    """The demo's facts; on ``make test-postgres`` copied into a fresh PostgreSQL database."""
+def demo_copy(
+    tmp_path: Path, demo_db_file: Path, demo_corpus_file: Path, request: pytest.FixtureRequest
+) -> tuple[Path | str, Path | str]:
+    """The demo's facts and corpus copied for this test to write to (the session's stay as
+    built): two files and the corpus's index, or on ``make test-postgres`` one database
+    holding both (an ingest writes a file's facts and passages in one transaction)."""
+    from ragspine.retrieval.index import index_dir_for
+
+    if on_postgres():
+        url = request.getfixturevalue("pg_stores").example("demo", demo_db_file, demo_corpus_file)
+        return url, url
+    db, corpus = tmp_path / "facts.db", tmp_path / "chunks.db"
+    shutil.copy2(demo_db_file, db)
+    shutil.copy2(demo_corpus_file, corpus)
+    shutil.copytree(index_dir_for(demo_corpus_file), index_dir_for(corpus))
+    return db, corpus
+
+
+@pytest.fixture
+def demo_facts_copy(
+    tmp_path: Path, demo_db_file: Path, request: pytest.FixtureRequest
+) -> Path | str:
+    """The demo's facts alone, copied for this test to write to: a file, or on ``make
+    test-postgres`` a database holding no other store."""
+    if on_postgres():
+        return str(request.getfixturevalue("pg_stores").facts(demo_db_file))
+    db = tmp_path / "facts.db"
+    shutil.copy2(demo_db_file, db)
+    return db
+
+
+@pytest.fixture
+def store(demo_db: Path | str, request: pytest.FixtureRequest) -> Iterator[FactStore]:
+    """The demo's facts; on ``make test-postgres`` a copy of them for this test alone."""
     where: str | Path = demo_db
-    if suite_backend() == "postgresql":
-        where = request.getfixturevalue("pg_url")
-        copy_facts(demo_db, str(where))
+    if on_postgres():
+        where = request.getfixturevalue("pg_stores").facts(request.getfixturevalue("demo_db_file"))
     s = FactStore(where, create=False)
     s.init_schema()
     yield s

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -75,13 +76,15 @@ class PgServer:
     def url(self, database: str) -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
 
-    def database(self) -> str:
-        """A new database with every store migrated; its URL."""
+    def database(self, template: str = TEMPLATE, name: str | None = None) -> str:
+        """A new database copied from ``template`` (by default: every store migrated, none
+        holding rows; ``template1``: no store at all); its URL. Nobody may be connected to
+        ``template`` while it is copied."""
         import psycopg
 
-        name = f"t{os.getpid()}_{next(self._names)}"
+        name = name or f"t{os.getpid()}_{next(self._names)}"
         with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         return self.url(name)
 
     def stop(self) -> None:
@@ -153,6 +156,27 @@ def _make_template(server: PgServer) -> None:
             store.init_schema()
 
 
+def database_beside(url: str, template: str = TEMPLATE) -> str:
+    """A new database on the server of ``url``, copied from ``template`` (by default every
+    store migrated, none holding rows): a test that holds one database's URL (the demo's)
+    makes another for its own stores."""
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    name = f"b{os.getpid()}_{next(_BESIDE)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def database_copy(url: str) -> str:
+    """A copy of the database at ``url`` (nobody may be connected to it meanwhile): a test
+    that writes to a store the session shares writes to its own copy."""
+    return database_beside(url, template=urlsplit(url).path.lstrip("/"))
+
+
+_BESIDE = itertools.count()
 BACKEND_ENV = "RAGSPINE_TEST_BACKEND"  # postgresql: the shared store fixtures build on PG
 
 
@@ -195,18 +219,6 @@ def locate(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Call
 
 
 Locate = Callable[[str], str]  # a store name ("facts.db") → its location on the backend
-
-
-def copy_facts(source: Path, url: str) -> None:
-    """A SQLite fact store's facts and remembered profile, into the database at ``url``."""
-    from ragspine.storage.fact_store import FactStore
-
-    with FactStore(source, create=False) as lite, FactStore(url) as pg:
-        pg.init_schema()
-        pg.insert_facts(lite.iter_facts())
-        record = lite.stored_profile()
-        if record is not None:
-            pg.remember_profile(record.name, record.text)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.cli import invoke
+from tests.pg_stores import on_postgres
+from tests.service.conftest import deployment
 
 ROOT = Path(__file__).parents[1]
 VARIABLES = (
@@ -152,6 +154,10 @@ def test_each_variable_is_honoured_by_each_command_that_takes_its_option(
 ) -> None:
     places = {"{tmp}": str(tmp_path), "{root}": str(ROOT), "{db}": str(demo_db),
               "{corpus}": str(demo_corpus)}  # fmt: skip
+    if args[0] == "serve" and on_postgres():  # a service on PostgreSQL takes its database's keys
+        served = deployment(tmp_path, demo_db, demo_corpus)
+        served.new_key("test", "INTERNAL")
+        places["{db}"] = served.db
 
     def fill(text: str) -> str:
         for key, path in places.items():

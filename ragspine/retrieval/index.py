@@ -45,7 +45,7 @@ from ragspine.retrieval.index_files import (
 )
 from ragspine.retrieval.tokenize import TOKENIZER_VERSION
 from ragspine.sensitivity import LEVELS, check_level
-from ragspine.store_location import PgLocation
+from ragspine.store_location import PgLocation, parse_location
 
 if sys.platform != "win32":
     import fcntl
@@ -63,11 +63,12 @@ CRASH_AT = "RAGSPINE_INDEX_CRASH_AT"
 def index_dir_for(corpus_path: str | Path | PgLocation) -> Path:
     """data/chunks.db → data/chunks.index/; a PostgreSQL corpus's is a local folder of each
     host's (``PgLocation.index_dir``: RAGSPINE_INDEX_DIR, else under RAGSPINE_HOME or the
-    user's cache folder)."""
-    if isinstance(corpus_path, PgLocation):
-        return corpus_path.index_dir()
-    p = Path(corpus_path)
-    return p.with_name(p.stem + ".index")
+    user's cache folder). Text is read as a location (``parse_location``), so a URL given as
+    text names its database's folder, never a file called ``postgresql:/…``."""
+    location = parse_location(corpus_path, flag="--corpus")
+    if isinstance(location, PgLocation):
+        return location.index_dir()
+    return location.with_name(location.stem + ".index")
 
 
 def refresh_index(

@@ -3,21 +3,22 @@ citation a model writes for each: what a scripted model's reply is judged agains
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
 from ragspine.agent.narrative import NarrativeHit
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
 
 Places = Mapping[str, tuple[str, str]]  # name → (document, locator)
 
 
-def load_passages(corpus: Path, places: Places) -> dict[str, NarrativeHit]:
-    """Each named passage with its text and heading path, read from the demo chunk store."""
+def load_passages(corpus: Path | str, places: Places) -> dict[str, NarrativeHit]:
+    """Each named passage with its text and heading path, read from the demo chunk store (a
+    file or a database)."""
     out = {}
-    with sqlite3.connect(corpus) as db:
+    with ChunkStore(corpus, create=False) as store:
         for name, (doc, locator) in places.items():
-            row = db.execute(
+            row = store.connection.execute(
                 "SELECT chunk_id, title, text FROM chunk WHERE doc_id = ? AND source_locator = ?",
                 (doc, locator),
             ).fetchone()

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from ragspine.faq.faq_cache import READINGS, FaqCache, readings
 from ragspine.profile import load_profile
+from tests.pg_stores import Place
 from tests.service.conftest import TODAY, faq_items
 
 
-def test_a_question_asked_again_on_the_same_day_is_read_once(tmp_path: Path) -> None:
-    faq_items(tmp_path / "faq.db")
+def test_a_question_asked_again_on_the_same_day_is_read_once(tmp_path: Path, place: Place) -> None:
+    faq_items(place("faq.db"))
     profile = load_profile()  # a fresh profile: its readings start empty
-    with FaqCache(tmp_path / "faq.db") as cache:
+    with FaqCache(place("faq.db")) as cache:
         first = cache.lookup("退货政策是什么?", profile=profile, clearance="INTERNAL", today=TODAY)
         again = cache.lookup("退货政策是什么?", profile=profile, clearance="INTERNAL", today=TODAY)
         info = readings(profile).cache_info()
@@ -29,10 +30,10 @@ def test_a_question_asked_again_on_the_same_day_is_read_once(tmp_path: Path) -> 
         assert readings(profile).cache_info().misses == 2
 
 
-def test_a_refusal_read_before_is_still_a_refusal(tmp_path: Path) -> None:
-    faq_items(tmp_path / "faq.db")
+def test_a_refusal_read_before_is_still_a_refusal(tmp_path: Path, place: Place) -> None:
+    faq_items(place("faq.db"))
     profile = load_profile()
-    with FaqCache(tmp_path / "faq.db") as cache:
+    with FaqCache(place("faq.db")) as cache:
         for _ in range(2):  # read, then remembered: the same verdict both times
             structured = cache.lookup(
                 "香港FY2024的收入是多少", profile=profile, clearance="INTERNAL", today=TODAY

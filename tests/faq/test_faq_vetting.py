@@ -6,7 +6,6 @@ these checks is still never served above its sources' level."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import date
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from ragspine.engine import Engine
 from ragspine.faq.faq_cache import FaqCache, normalise, slots_of
 from ragspine.profile import default_profile
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place
 
 MINUTES = "ACME_Board_Minutes_2024Q4.md"
 OPS_FAQ = "ACME_Store_Operations_FAQ.txt"  # INTERNAL: a .txt without front matter
@@ -25,11 +25,18 @@ REF_DAY = date(2025, 6, 30)
 DEMO_FAQ = Path(__file__).parents[2] / "ragspine" / "demo" / "faq.yaml"
 
 
-def _add(tmp: Path, db: Path, corpus: Path, *args: str) -> Ran:
+def _add(faq: Path | str, db: Path, corpus: Path, *args: str) -> Ran:
     return invoke(
-        "faq", "add", "--faq", str(tmp / "faq.db"), "--db", str(db), "--corpus", str(corpus),
-        *args,
+        "faq", "add", "--faq", str(faq), "--db", str(db), "--corpus", str(corpus), *args,
     )  # fmt: skip
+
+
+def _items(faq: Path | str) -> list[object]:
+    """What the cache holds (a file never created holds nothing)."""
+    if isinstance(faq, Path) and not faq.exists():
+        return []
+    with FaqCache(faq) as cache:
+        return list(cache.items())
 
 
 def _error(ran: Ran) -> str:
@@ -55,7 +62,7 @@ def _error(ran: Ran) -> str:
     ],
 )
 def test_an_item_its_sources_do_not_back_is_refused_with_one_line(
-    tmp_path: Path,
+    place: Place,
     demo_db: Path,
     demo_corpus: Path,
     source: str,
@@ -64,11 +71,11 @@ def test_an_item_its_sources_do_not_back_is_refused_with_one_line(
     refused: str,
 ) -> None:
     ran = _add(
-        tmp_path, demo_db, demo_corpus, "--question", "退货政策是什么?", "--answer", answer,
-        "--source", source, "--sensitivity", level,
+        place("faq.db"), demo_db, demo_corpus, "--question", "退货政策是什么?", "--answer",
+        answer, "--source", source, "--sensitivity", level,
     )  # fmt: skip
     assert refused in _error(ran)
-    assert not (tmp_path / "faq.db").exists() or not FaqCache(tmp_path / "faq.db").items()
+    assert _items(place("faq.db")) == []
 
 
 @pytest.mark.parametrize(
@@ -80,45 +87,43 @@ def test_an_item_its_sources_do_not_back_is_refused_with_one_line(
     ],
 )
 def test_an_item_its_sources_back_is_added(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path, source: str, answer: str, level: str
+    place: Place, demo_db: Path, demo_corpus: Path, source: str, answer: str, level: str
 ) -> None:
     ran = _add(
-        tmp_path, demo_db, demo_corpus, "--question", "退货政策是什么?", "--answer", answer,
-        "--source", source, "--sensitivity", level,
+        place("faq.db"), demo_db, demo_corpus, "--question", "退货政策是什么?", "--answer",
+        answer, "--source", source, "--sensitivity", level,
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
 
 
 def test_the_demo_items_pass_their_own_checks(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    place: Place, demo_db: Path, demo_corpus: Path
 ) -> None:
     ran = invoke(
-        "faq", "import", str(DEMO_FAQ), "--faq", str(tmp_path / "faq.db"), "--db", str(demo_db),
+        "faq", "import", str(DEMO_FAQ), "--faq", str(place("faq.db")), "--db", str(demo_db),
         "--corpus", str(demo_corpus),
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
 
 
 def test_an_item_labelled_below_its_source_before_the_checks_is_never_served_below_it(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    place: Place, demo_db: Path, demo_corpus: Path
 ) -> None:
     """A cache written by an older version (or by hand): the engine reads its sources' levels
     when it opens and serves an item only to a caller cleared for all of them."""
-    faq = tmp_path / "faq.db"
-    with FaqCache(faq) as cache:
-        cache.init_schema()
+    faq = place("faq.db")
     question, profile = "青松项目的保密安排是什么?", default_profile()
-    conn = sqlite3.connect(faq)
-    cur = conn.execute(
-        "INSERT INTO faq_item (answer, sources, sensitivity) VALUES (?, ?, 'PUBLIC')",
-        (SECRECY, json.dumps([{"doc": MINUTES, "locator": "section=1.2,para=5"}])),
-    )
-    conn.execute(
-        "INSERT INTO faq_variant (item_id, question, normalised, slots) VALUES (?, ?, ?, ?)",
-        (cur.lastrowid, question, normalise(question), slots_of(question, profile, REF_DAY)),
-    )
-    conn.commit()
-    conn.close()
+    with FaqCache(faq) as cache, cache.connection as conn:  # written by hand, under no check
+        cache.init_schema()
+        (item,) = conn.execute(
+            "INSERT INTO faq_item (answer, sources, sensitivity) VALUES (?, ?, 'PUBLIC')"
+            " RETURNING id",
+            (SECRECY, json.dumps([{"doc": MINUTES, "locator": "section=1.2,para=5"}])),
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO faq_variant (item_id, question, normalised, slots) VALUES (?, ?, ?, ?)",
+            (item, question, normalise(question), slots_of(question, profile, REF_DAY)),
+        )
     with Engine.open(demo_db, demo_corpus, faq=faq) as engine:
         for clearance in ("PUBLIC", "INTERNAL"):
             assert engine.faq_answer(question, clearance=clearance) is None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.cli import invoke
+from tests.pg_stores import on_postgres
 
 REALWORLD = Path(__file__).parents[3] / "shared" / "realworld"
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -20,15 +21,22 @@ REPORTS = {
 
 
 @pytest.fixture(scope="session")
-def real_report(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict[str, Any]]:
+def real_report(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Callable[[str], dict[str, Any]]:
     """name → the report ingested with examples/NAME/profile.yaml: its stores, what the
-    command printed and its --report file, made on first use and kept for the session."""
+    command printed and its --report file, made on first use and kept for the session. On
+    ``make test-postgres`` both stores are one new database (the ingest writes it)."""
     made: dict[str, dict[str, Any]] = {}
+    server = request.getfixturevalue("pg_server") if on_postgres() else None
 
     def stores(name: str) -> dict[str, Any]:
         if name not in made:
             folder = tmp_path_factory.mktemp(name)
-            db, corpus = folder / "facts.db", folder / "chunks.db"
+            db: Path | str = folder / "facts.db"
+            corpus: Path | str = folder / "chunks.db"
+            if server is not None:
+                db = corpus = server.database()
             profile = EXAMPLES / name / "profile.yaml"
             report = folder / "ingest.json"
             out = invoke(

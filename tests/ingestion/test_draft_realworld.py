@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 
 from ragspine.profile import load_profile
+from ragspine.store_location import is_postgres
 from tests.cli import invoke
+from tests.pg import database_copy
 
 REALWORLD = Path(__file__).parents[3] / "shared" / "realworld"
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -110,9 +112,14 @@ def by_hand(
     """The hand-written profile's stores (the session's ingest of the report), copied, with the
     same workbook added: both set-ups hold the same files."""
     stores = real_report("sifang")
-    folder = tmp_path_factory.mktemp("sifang-hand")
-    shutil.copytree(stores["db"].parent, folder, dirs_exist_ok=True)
-    db, corpus = folder / stores["db"].name, folder / stores["corpus"].name
+    db: Path | str
+    corpus: Path | str
+    if is_postgres(str(stores["db"])):  # one database holds both
+        db = corpus = database_copy(str(stores["db"]))
+    else:
+        folder = tmp_path_factory.mktemp("sifang-hand")
+        shutil.copytree(stores["db"].parent, folder, dirs_exist_ok=True)
+        db, corpus = folder / stores["db"].name, folder / stores["corpus"].name
     ingest = invoke(
         "ingest", str(WORKBOOK), "--db", str(db), "--corpus", str(corpus), "--profile",
         str(stores["profile"]),

@@ -10,6 +10,7 @@ from ragspine.ingestion.pipeline import RunReport, ingest_paths_all
 from ragspine.profile import default_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.retriever import HybridRetriever
+from tests.pg_stores import on_postgres
 
 DOCS = {
     "results.md": """---
@@ -59,9 +60,12 @@ def ingest_docs(store: ChunkStore, paths: list[Path]) -> RunReport:
 
 
 @pytest.fixture
-def mini_corpus(tmp_path: Path) -> Path:
-    """A chunk store with its index, built by ingest; returns the store's path."""
-    corpus = tmp_path / "chunks.db"
+def mini_corpus(tmp_path: Path, request: pytest.FixtureRequest) -> Path | str:
+    """A chunk store with its index, built by ingest; returns the store's path (on ``make
+    test-postgres`` a new database's URL)."""
+    corpus: Path | str = tmp_path / "chunks.db"
+    if on_postgres():
+        corpus = request.getfixturevalue("pg_url")
     with ChunkStore(corpus) as store:
         store.init_schema()
         ingest_docs(store, write_docs(tmp_path / "docs"))
@@ -69,5 +73,5 @@ def mini_corpus(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def retriever(mini_corpus: Path) -> HybridRetriever:
+def retriever(mini_corpus: Path | str) -> HybridRetriever:
     return HybridRetriever.open(mini_corpus)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fcntl
 import logging
-import shutil
 import subprocess
 import sys
 import threading
@@ -16,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +29,7 @@ from ragspine.retrieval.documents import load_document
 from ragspine.retrieval.index import CorpusIndex, index_dir_for, refresh_index
 from ragspine.retrieval.retriever import HybridRetriever
 from tests.cli import invoke
+from tests.pg_stores import facts_beside, on_postgres
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 REF = date(2025, 6, 30)
@@ -51,9 +52,10 @@ def _new_doc(folder: Path) -> Path:
     return path
 
 
-def _ingest(tmp_path: Path, corpus: Path, doc: Path) -> None:
+def _ingest(tmp_path: Path, corpus: Path | str, doc: Path) -> None:
     """The user's `ragspine ingest` (in this process, through click)."""
-    ran = invoke("ingest", str(doc), "--db", str(tmp_path / "facts.db"), "--corpus", str(corpus))
+    db = facts_beside(corpus, tmp_path)
+    ran = invoke("ingest", str(doc), "--db", db, "--corpus", str(corpus))
     assert ran.returncode == 0, ran.stderr
 
 
@@ -67,16 +69,6 @@ def _docs(retriever: HybridRetriever, question: str = QUESTION) -> list[str]:
     return [h.doc_id for h in retriever.retrieve(question, top_k=5)]
 
 
-@pytest.fixture
-def demo_copy(tmp_path: Path, demo_db: Path, demo_corpus: Path) -> tuple[Path, Path]:
-    """The demo fact store and corpus (with its index), copied: the session's stay as built."""
-    db, corpus = tmp_path / "facts.db", tmp_path / "chunks.db"
-    shutil.copy2(demo_db, db)
-    shutil.copy2(demo_corpus, corpus)
-    shutil.copytree(index_dir_for(demo_corpus), index_dir_for(corpus))
-    return db, corpus
-
-
 def test_a_document_ingested_after_opening_is_found_by_the_next_search(
     mini_corpus: Path, tmp_path: Path
 ) -> None:
@@ -87,7 +79,7 @@ def test_a_document_ingested_after_opening_is_found_by_the_next_search(
 
 
 def test_engine_ask_answers_from_the_passages_ingested_since_it_opened(
-    demo_copy: tuple[Path, Path], tmp_path: Path
+    demo_copy: tuple[Path | str, Path | str], tmp_path: Path
 ) -> None:
     db, corpus = demo_copy
     with Engine.open(db, corpus) as engine:
@@ -100,10 +92,10 @@ def test_engine_ask_answers_from_the_passages_ingested_since_it_opened(
 
 
 def test_a_corpus_created_after_the_engine_opened_is_wired_by_the_next_question(
-    demo_db: Path, tmp_path: Path
+    demo_facts_copy: Path | str, tmp_path: Path
 ) -> None:
-    db, corpus = tmp_path / "facts.db", tmp_path / "data" / "chunks.db"
-    shutil.copy2(demo_db, db)
+    db = demo_facts_copy  # on PostgreSQL the corpus is its database, where none was created yet
+    corpus = db if on_postgres() else tmp_path / "data" / "chunks.db"
     with Engine.open(db, corpus) as engine:
         assert engine.ask(QUESTION, reference_date=REF).degraded == "narrative_unavailable"
         _ingest(tmp_path, corpus, _new_doc(tmp_path / "new"))
@@ -118,7 +110,7 @@ def test_threads_search_while_another_process_ingests(mini_corpus: Path, tmp_pat
     old = retriever.retrieve(QUESTION, top_k=5)
     doc = _new_doc(tmp_path / "new")
     ingest = subprocess.Popen(
-        [RAGSPINE, "ingest", str(doc), "--db", str(tmp_path / "facts.db"),
+        [RAGSPINE, "ingest", str(doc), "--db", facts_beside(mini_corpus, tmp_path),
          "--corpus", str(mini_corpus)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
@@ -241,11 +233,20 @@ def test_a_refresh_that_fails_keeps_the_old_index_and_is_tried_again(
     assert _docs(retriever)[0] == NEW_DOC
 
 
-def test_a_search_on_a_current_index_costs_one_generation_query(mini_corpus: Path) -> None:
+def test_a_search_on_a_current_index_costs_one_generation_query(
+    mini_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     retriever = HybridRetriever.open(mini_corpus)
     retriever.retrieve(QUESTION, top_k=5)
     statements: list[str] = []
-    retriever.store._conn.raw.set_trace_callback(statements.append)  # type: ignore[attr-defined]
+    conn = retriever.store.connection  # what the store asks of its database, on either backend
+    ask = conn.execute
+
+    def seen(sql: str, params: Any = ()) -> Any:
+        statements.append(sql)
+        return ask(sql, params)
+
+    monkeypatch.setattr(conn, "execute", seen)
     retriever.retrieve(QUESTION, top_k=5)
     assert [s for s in statements if "corpus_state" in s] == [
         "SELECT generation FROM corpus_state WHERE id = 1"

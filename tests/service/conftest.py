@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -21,7 +20,13 @@ import pytest
 
 from ragspine.faq.faq_cache import FaqCache, FaqItem, normalise, slots_of
 from ragspine.profile import default_profile
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.service.keys import new_key
+from ragspine.service.keys_pg import PgKeys
+from ragspine.storage.fact_store import FactStore
+from ragspine.store_location import is_postgres
+from tests.pg import database_beside
+from tests.pg_stores import copy_store
 
 ROOT = Path(__file__).parents[2]
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -35,6 +40,7 @@ class Service:
     keys: dict[str, str]  # clearance → key
     log: Path
     pid: int = 0  # the `ragspine serve` process (with --workers N, the master)
+    keys_at: tuple[str, ...] = ()  # the flags naming its keys to `ragspine keys`
 
     def ask(
         self, body: object, *, clearance: str | None = "INTERNAL", **kw: object
@@ -49,8 +55,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def faq_items(path: Path) -> dict[str, int]:
-    """The FAQ cache the tests serve: one item to hit, one per way an item is refused."""
+def faq_items(path: Path | str) -> dict[str, int]:
+    """The FAQ cache the tests serve: one item to hit, one per way an item is refused. ``path``:
+    a file, or a database's URL."""
     profile = default_profile()
     ids: dict[str, int] = {}
     with FaqCache(path) as cache:
@@ -73,42 +80,82 @@ def faq_items(path: Path) -> dict[str, int]:
         add("internal", "员工手册在哪里下载?", sensitivity="INTERNAL")
         # Items stored under an older reading of the questions: the lookup must still refuse
         # them, by the same parser and gateway the agent uses.
-        conn = sqlite3.connect(path)
-        for name, question in (
-            ("structured", "香港FY2024的收入是多少"),
-            ("competitor", "竞安的退货政策是什么?"),
-            ("realtime", "今天的退货政策是什么?"),
-        ):
-            cur = conn.execute(
-                "INSERT INTO faq_item (answer, sources) VALUES (?, ?)",
-                (f"{name}: 9999 百万美元", json.dumps([{"doc": POLICY, "locator": "x"}])),
-            )
-            conn.execute(
-                "INSERT INTO faq_variant (item_id, question, normalised, slots) VALUES (?,?,?,?)",
-                (cur.lastrowid, question, normalise(question), slots_of(question, profile, TODAY)),
-            )
-            ids[name] = int(cur.lastrowid or 0)
-        conn.commit()
-        conn.close()
+        conn = cache.connection  # under the cache's own checks, as an older version wrote
+        with conn:
+            for name, question in (
+                ("structured", "香港FY2024的收入是多少"),
+                ("competitor", "竞安的退货政策是什么?"),
+                ("realtime", "今天的退货政策是什么?"),
+            ):
+                (item,) = conn.execute(
+                    "INSERT INTO faq_item (answer, sources) VALUES (?, ?) RETURNING id",
+                    (f"{name}: 9999 百万美元", json.dumps([{"doc": POLICY, "locator": "x"}])),
+                ).fetchone()
+                slots = slots_of(question, profile, TODAY)
+                conn.execute(
+                    "INSERT INTO faq_variant (item_id, question, normalised, slots) "
+                    "VALUES (?,?,?,?)",
+                    (item, question, normalise(question), slots),
+                )
+                ids[name] = int(item)
     return ids
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """Where a test's service keeps its stores, FAQ and API keys."""
+
+    db: str
+    corpus: str
+    faq: str
+    keys: tuple[str, ...]  # the flags naming its keys to `ragspine keys` and `serve`
+
+    def new_key(self, name: str, clearance: str) -> str:
+        if self.keys[0] == "--file":
+            return new_key(Path(self.keys[1]), name, clearance)
+        with PgKeys(self.keys[1]) as keys:
+            keys.init_schema()
+            return keys.new_key(name, clearance)
+
+
+def deployment(tmp: Path, db: Path | str, corpus: Path | str) -> Deployment:
+    """On SQLite the given stores, with faq.db and keys.yaml in ``tmp``. On PostgreSQL one
+    database holds them all, as a deployment's does (a service reads its keys from its
+    database): the given one when ``db`` and ``corpus`` are already one, else a new database
+    beside them with a copy of both (the session's demo stores are shared, never written)."""
+    if not is_postgres(str(db)):
+        return Deployment(
+            str(db), str(corpus), str(tmp / "faq.db"), ("--file", str(tmp / "keys.yaml"))
+        )
+    where = str(db)
+    if str(corpus) != where:
+        where = database_beside(where)
+        copy_store(FactStore, db, where)
+        copy_store(ChunkStore, corpus, where)
+    return Deployment(where, where, where, ("--db", where))
+
+
 def start(
-    tmp: Path, db: Path, corpus: Path, *, provider: str = "mock", extra: tuple[str, ...] = ()
+    tmp: Path,
+    db: Path | str,
+    corpus: Path | str,
+    *,
+    provider: str = "mock",
+    extra: tuple[str, ...] = (),
 ) -> tuple[subprocess.Popen[str], Service]:
-    keys_file = tmp / "keys.yaml"
+    """``ragspine serve`` on ``db`` and ``corpus`` (as ``deployment`` lays them out), with a
+    key of each clearance and the FAQ items of ``faq_items``."""
+    dep = deployment(tmp, db, corpus)
     keys = {
-        level: new_key(keys_file, level.lower(), level)
-        for level in ("PUBLIC", "INTERNAL", "RESTRICTED")
+        level: dep.new_key(level.lower(), level) for level in ("PUBLIC", "INTERNAL", "RESTRICTED")
     }
-    faq = tmp / "faq.db"
-    faq_items(faq)
+    faq_items(dep.faq)
     port = free_port()
     log = tmp / "service.log"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [RAGSPINE, "serve", "--port", str(port), "--db", str(db), "--corpus", str(corpus),
-         "--keys", str(keys_file), "--faq", str(faq), "--provider", provider, *extra],
+        [RAGSPINE, "serve", "--port", str(port), "--db", dep.db, "--corpus", dep.corpus,
+         "--keys", str(tmp / "keys.yaml"), "--faq", dep.faq, "--provider", provider, *extra],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -124,12 +171,17 @@ def start(
     else:
         proc.kill()
         raise RuntimeError(f"ragspine serve did not start: {log.read_text()}")
-    return proc, Service(url, keys, log, proc.pid)
+    return proc, Service(url, keys, log, proc.pid, dep.keys)
 
 
 @contextmanager
 def running(
-    tmp: Path, db: Path, corpus: Path, *, provider: str = "mock", extra: tuple[str, ...] = ()
+    tmp: Path,
+    db: Path | str,
+    corpus: Path | str,
+    *,
+    provider: str = "mock",
+    extra: tuple[str, ...] = (),
 ) -> Iterator[Service]:
     """``ragspine serve`` for the length of the block."""
     proc, svc = start(tmp, db, corpus, provider=provider, extra=extra)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ragspine.service.keys import digest, load_keys
 from tests.cli import invoke
-from tests.service.conftest import RAGSPINE, free_port
+from tests.service.conftest import RAGSPINE, deployment, free_port
 
 
 def test_a_new_key_is_printed_once_and_only_its_hash_is_kept(tmp_path: Path) -> None:
@@ -70,12 +70,15 @@ def test_serve_without_keys_is_one_line(tmp_path: Path, demo_db: Path) -> None:
     assert out.returncode == 1 and out.stderr.startswith("error: no API keys in")
 
 
-def test_serve_with_a_faq_that_is_not_there_is_one_line(tmp_path: Path, demo_db: Path) -> None:
+def test_serve_with_a_faq_that_is_not_there_is_one_line(
+    tmp_path: Path, demo_db: Path, demo_corpus: Path
+) -> None:
+    served = deployment(tmp_path, demo_db, demo_corpus)  # keys: a file, or the database's
+    served.new_key("a", "PUBLIC")
     keys = tmp_path / "keys.yaml"
-    assert invoke("keys", "new", "a", "--clearance", "PUBLIC", "--file", str(keys)).returncode == 0
     missing = tmp_path / "faq.db"
     out = subprocess.run(
-        [RAGSPINE, "serve", "--port", str(free_port()), "--db", str(demo_db),
+        [RAGSPINE, "serve", "--port", str(free_port()), "--db", served.db,
          "--keys", str(keys), "--faq", str(missing)],
         capture_output=True, text=True, timeout=60,  # a server that started would not return
     )  # fmt: skip

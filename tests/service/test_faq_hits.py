@@ -20,6 +20,7 @@ from ragspine.faq.faq_cache import FaqCache
 from ragspine.service.api.faq_hits import FaqHits
 from ragspine.service.keys import load_keys, new_key
 from tests.fakes.providers import ExplodingProvider
+from tests.pg_stores import Place
 from tests.service.conftest import Service, faq_items
 from tests.service.test_faq_short_circuit import Untouchable
 
@@ -139,10 +140,12 @@ def _through(app: Any, state: Any, body: bytes, headers: list[tuple[bytes, bytes
     return int(sent[0]["status"])
 
 
-def test_a_hit_never_reaches_the_app_and_the_rest_reach_it_whole(tmp_path: Path) -> None:
-    faq_items(tmp_path / "faq.db")
+def test_a_hit_never_reaches_the_app_and_the_rest_reach_it_whole(
+    tmp_path: Path, place: Place
+) -> None:
+    faq_items(place("faq.db"))
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
-    with FaqCache(tmp_path / "faq.db") as cache:
+    with FaqCache(place("faq.db")) as cache:
         engine = Engine(Untouchable([], "store"), ExplodingProvider(), faq=cache)  # type: ignore[arg-type]
         state = SimpleNamespace(engine=engine, keys=load_keys(tmp_path / "keys.yaml"))
         app = Downstream()

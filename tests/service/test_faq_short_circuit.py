@@ -24,6 +24,7 @@ from ragspine.service.keys import Caller, KeyRing, load_keys, new_key
 from ragspine.service.settings import ServiceSettings
 from ragspine.store_location import parse_location
 from tests.fakes.providers import ExplodingProvider
+from tests.pg_stores import Place
 from tests.service.conftest import faq_items, free_port
 
 
@@ -55,10 +56,10 @@ def serving(app: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, str, list[str]]]:
+def served(tmp_path: Path, place: Place) -> Iterator[tuple[str, str, list[str]]]:
     used: list[str] = []
-    faq_items(tmp_path / "faq.db")
-    cache = FaqCache(tmp_path / "faq.db")
+    faq_items(place("faq.db"))
+    cache = FaqCache(place("faq.db"))
     engine = Engine(
         Untouchable(used, "store"),  # type: ignore[arg-type]
         ExplodingProvider(),

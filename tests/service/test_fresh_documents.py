@@ -3,13 +3,11 @@ and cited, by the service's next request, within the asking key's clearance."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from ragspine.retrieval.index import index_dir_for
 from tests.service.conftest import RAGSPINE, ROOT, running
 
 PILOT = """---
@@ -32,12 +30,9 @@ sensitivity: RESTRICTED
 
 @pytest.mark.slow
 def test_a_document_ingested_while_serving_is_cited_by_the_next_request(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    tmp_path: Path, demo_copy: tuple[Path | str, Path | str]
 ) -> None:
-    db, corpus = tmp_path / "facts.db", tmp_path / "chunks.db"
-    shutil.copy2(demo_db, db)
-    shutil.copy2(demo_corpus, corpus)
-    shutil.copytree(index_dir_for(demo_corpus), index_dir_for(corpus))
+    db, corpus = demo_copy
     new = tmp_path / "new"
     new.mkdir()
     (new / "ACME_Drone_Pilot.md").write_text(PILOT, "utf-8")

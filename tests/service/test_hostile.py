@@ -181,8 +181,8 @@ def test_a_disabled_key_is_refused_at_once_and_enabled_again_without_a_restart(
     guarded: tuple[Service, int],
 ) -> None:
     svc, _ = guarded
-    keys = str(svc.log.parent / "keys.yaml")
-    made = invoke("keys", "new", "mallory", "--clearance", "INTERNAL", "--file", keys)
+    keys = svc.keys_at
+    made = invoke("keys", "new", "mallory", "--clearance", "INTERNAL", *keys)
     key = made.stdout.strip()
     ask = {"question": "退货政策是什么?", "reference_date": "2025-06-30"}
 
@@ -191,14 +191,15 @@ def test_a_disabled_key_is_refused_at_once_and_enabled_again_without_a_restart(
         return httpx.post(f"{svc.url}/v1/ask", json=ask, headers=headers, timeout=30).status_code
 
     assert status() == 200  # a key added while the service runs counts at once
-    assert invoke("keys", "disable", "mallory", "--file", keys).returncode == 0
+    assert invoke("keys", "disable", "mallory", *keys).returncode == 0
     assert status() == 401
-    listed = invoke("keys", "list", "--file", keys).stdout.splitlines()
-    assert [c.strip() for c in listed[-1].split("|")[1:-1]] == ["mallory", "INTERNAL", "disabled"]
-    assert invoke("keys", "enable", "mallory", "--file", keys).returncode == 0
+    listed = invoke("keys", "list", *keys).stdout.splitlines()  # in either backend's order
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in listed]
+    assert ["mallory", "INTERNAL", "disabled"] in rows
+    assert invoke("keys", "enable", "mallory", *keys).returncode == 0
     assert status() == 200
     assert svc.ask(ask, clearance="PUBLIC").status_code == 200  # the other keys unaffected
-    missing = invoke("keys", "disable", "nobody", "--file", keys)
+    missing = invoke("keys", "disable", "nobody", *keys)
     assert missing.returncode == 1 and "no key named 'nobody'" in missing.stderr
 
 

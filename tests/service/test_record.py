@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from ragspine.agent.record import RECORD_VERSION, AnswerRecord
 from tests.cli import invoke
+from tests.pg_stores import Place
 from tests.service.conftest import Service, faq_items
 
 REF = "2025-06-30"
@@ -37,7 +38,7 @@ def test_the_service_and_the_cli_give_one_record(
     service: Service,
     demo_db: Path,
     demo_corpus: Path,
-    tmp_path: Path,
+    place: Place,
     question: str,
     route: str,
 ) -> None:
@@ -48,7 +49,7 @@ def test_the_service_and_the_cli_give_one_record(
     assert body["request_id"] == r.headers["x-request-id"]
     assert AnswerRecord.model_validate(body).model_dump(mode="json") == body
 
-    faq = tmp_path / "faq.db"
+    faq = place("faq.db")
     faq_items(faq)  # the same items as the server's, under the same ids
     out = invoke(
         "ask", "--json", "--db", str(demo_db), "--corpus", str(demo_corpus), "--faq", str(faq),

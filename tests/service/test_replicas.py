@@ -53,13 +53,14 @@ def _until(check: Callable[[], Any], what: str) -> Any:
 
 @pytest.fixture
 def replicas(
-    pg_url: str, demo_db: Path, demo_corpus: Path, tmp_path: Path
+    pg_url: str, demo_db_file: Path, demo_corpus_file: Path, tmp_path: Path
 ) -> Iterator[tuple[list[str], dict[str, str]]]:
-    """The demo's stores migrated into a fresh database, a key of each clearance, two replicas."""
+    """The demo's stores (the SQLite files) migrated into a fresh database, a key of each
+    clearance, two replicas."""
     home = tmp_path / "home"
     home.mkdir()
-    shutil.copy(demo_db, home / "facts.db")
-    shutil.copy(demo_corpus, home / "chunks.db")
+    shutil.copy(demo_db_file, home / "facts.db")
+    shutil.copy(demo_corpus_file, home / "chunks.db")
     moved = invoke("store", "migrate", "--from", str(home), "--to", pg_url)
     assert moved.returncode == 0, moved.stderr
     keys = {}

@@ -15,17 +15,17 @@ from ragspine.service.keys import load_keys, new_key, set_disabled
 from ragspine.service.keys_pg import PgKeys
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
-from tests.conftest import JinyuExample
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "jinyu"
 
 
-def _home(jinyu: JinyuExample, tmp_path: Path) -> Path:
-    """The example's stores in a folder of their own (a RAGSPINE_HOME): migrate may write."""
+def _home(jinyu: Path, tmp_path: Path) -> Path:
+    """The example's SQLite stores (``jinyu_files``) in a folder of their own (a
+    RAGSPINE_HOME): migrate may write."""
     home = tmp_path / "home"
     home.mkdir()
     for name in ("facts.db", "chunks.db"):
-        shutil.copy(jinyu.root / name, home / name)
+        shutil.copy(jinyu / name, home / name)
     return home
 
 
@@ -49,9 +49,9 @@ def _eval(out: Path, *stores: str, env: dict[str, str | None]) -> Ran:
 
 @pytest.mark.slow
 def test_the_jinyu_example_answers_its_golden_suite_the_same_from_postgresql(
-    jinyu_example: JinyuExample, pg_url: str, tmp_path: Path
+    jinyu_files: Path, pg_url: str, tmp_path: Path
 ) -> None:
-    home = _home(jinyu_example, tmp_path)
+    home = _home(jinyu_files, tmp_path)
     env: dict[str, str | None] = {"RAGSPINE_INDEX_DIR": str(tmp_path / "pg-index")}
     moved = _migrate("--from", f"sqlite:{home}", "--to", pg_url)
     assert moved.returncode == 0, moved.stderr
@@ -97,9 +97,9 @@ def test_keys_travel_with_their_state_and_only_their_hashes(tmp_path: Path, pg_u
 
 
 def test_a_target_that_holds_rows_is_refused_whole_unless_replaced(
-    jinyu_example: JinyuExample, tmp_path: Path
+    jinyu_files: Path, tmp_path: Path
 ) -> None:
-    home = _home(jinyu_example, tmp_path)
+    home = _home(jinyu_files, tmp_path)
     first = _migrate("--from", str(home), "--to", str(tmp_path / "copy"))
     assert first.returncode == 0, first.stderr
     again = _migrate("--from", str(home), "--to", str(tmp_path / "copy"))
@@ -111,10 +111,10 @@ def test_a_target_that_holds_rows_is_refused_whole_unless_replaced(
 
 
 def test_the_copied_corpus_is_of_a_generation_neither_side_had(
-    jinyu_example: JinyuExample, tmp_path: Path
+    jinyu_files: Path, tmp_path: Path
 ) -> None:
     """An index saved for the target's old corpus (or the source's) is never taken as current."""
-    home = _home(jinyu_example, tmp_path)
+    home = _home(jinyu_files, tmp_path)
     with ChunkStore(home / "chunks.db") as src:
         source_generation = src.generation
     target = tmp_path / "target"
@@ -142,9 +142,9 @@ def test_the_copied_corpus_is_of_a_generation_neither_side_had(
     ],
 )
 def test_a_bad_side_is_one_error_line(
-    jinyu_example: JinyuExample, tmp_path: Path, args: list[str], says: str
+    jinyu_files: Path, tmp_path: Path, args: list[str], says: str
 ) -> None:
-    home = _home(jinyu_example, tmp_path)
+    home = _home(jinyu_files, tmp_path)
     ran = _migrate(*(a.format(home=home, tmp=tmp_path) for a in args))
     assert ran.returncode != 0 and says in ran.stderr, ran.stderr
     assert ran.stderr.count("\n") == 1 and "Traceback" not in ran.stderr

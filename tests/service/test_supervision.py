@@ -13,9 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ragspine.service.keys import new_key
 from tests.cli import invoke
-from tests.service.conftest import RAGSPINE, ROOT, free_port
+from tests.service.conftest import RAGSPINE, ROOT, Deployment, deployment, free_port
 from tests.service.sockets import children
 
 
@@ -27,13 +26,10 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie serves nothing and holds no socket
 
 
-def _serve(tmp: Path, db: Path, corpus: Path, port: int) -> subprocess.Popen[str]:
-    keys = tmp / "keys.yaml"
-    if not keys.exists():
-        new_key(keys, "ops", "INTERNAL")
+def _serve(tmp: Path, dep: Deployment, port: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [RAGSPINE, "serve", "--workers", "2", "--port", str(port), "--db", str(db),
-         "--corpus", str(corpus), "--keys", str(keys)],
+        [RAGSPINE, "serve", "--workers", "2", "--port", str(port), "--db", dep.db,
+         "--corpus", dep.corpus, "--keys", str(tmp / "keys.yaml")],
         cwd=ROOT, stdout=(tmp / "serve.log").open("a"), stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
@@ -58,7 +54,9 @@ def test_a_killed_master_takes_its_workers_and_a_restart_binds_the_port(
 ) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    master = _serve(tmp_path, demo_db, demo_corpus, port)
+    dep = deployment(tmp_path, demo_db, demo_corpus)
+    dep.new_key("ops", "INTERNAL")
+    master = _serve(tmp_path, dep, port)
     try:
         _ready(url, master)
         workers = children(master.pid)
@@ -73,7 +71,7 @@ def test_a_killed_master_takes_its_workers_and_a_restart_binds_the_port(
         for w in children(master.pid) + workers:
             if _alive(w):
                 os.kill(w, signal.SIGKILL)
-    again = _serve(tmp_path, demo_db, demo_corpus, port)
+    again = _serve(tmp_path, dep, port)
     try:
         _ready(url, again)
     finally:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ragspine.evals.run.records import read_run
 from ragspine.llm import LiveOptions
+from ragspine.store_location import PgLocation, parse_location
 
 
 @dataclass(frozen=True)
@@ -16,8 +17,8 @@ class RunOptions:
     golden: Path
     out: Path
     provider: str = "mock"
-    db: Path = Path("data/fact_metric.db")
-    corpus: Path = Path("data/chunks.db")
+    db: Path | PgLocation = Path("data/fact_metric.db")
+    corpus: Path | PgLocation = Path("data/chunks.db")
     filter: str | None = None
     limit: int | None = None
     repeat: int = 1
@@ -26,7 +27,7 @@ class RunOptions:
     live: LiveOptions = field(default_factory=LiveOptions)
     prices: Path | None = None  # a price table instead of the shipped one
     budget: float | None = None  # USD: stop (resumably) when the estimate reaches it
-    faq: Path | None = None  # a FAQ cache: the engine's faq route answers first
+    faq: Path | PgLocation | None = None  # a FAQ cache: the engine's faq route answers first
 
     def recorded(self) -> dict[str, Any]:
         """What must match for --resume to continue a run rather than start another."""
@@ -49,7 +50,9 @@ class RunOptions:
 
 
 def options_of(folder: Path, **changes: Any) -> RunOptions:
-    """The options a run in ``folder`` was started with (for --resume and --retry-errors)."""
+    """The options a run in ``folder`` was started with (for --resume and --retry-errors). A
+    store is read back as a location (``store_location``), never as a path: a PostgreSQL URL
+    read as a path loses a slash of ``postgresql://`` and names a file that is not there."""
     record = read_run(folder)
     o = record.options
     cassette = o.get("cassette")
@@ -64,14 +67,14 @@ def options_of(folder: Path, **changes: Any) -> RunOptions:
         golden=Path(record.golden_path),
         out=folder,
         provider=record.provider,
-        db=Path(o.get("db", "data/fact_metric.db")),
-        corpus=Path(o.get("corpus", "data/chunks.db")),
+        db=parse_location(o.get("db", "data/fact_metric.db")),
+        corpus=parse_location(o.get("corpus", "data/chunks.db")),
         filter=o.get("filter"),
         limit=o.get("limit"),
         repeat=int(o.get("repeat", 1)),
         profile=Path(o["profile"]) if o.get("profile") else None,
         live=live,
         prices=Path(o["prices"]) if o.get("prices") else None,
-        faq=Path(o["faq"]) if o.get("faq") else None,
+        faq=parse_location(o["faq"]) if o.get("faq") else None,
     )
     return replace(opts, **changes)

@@ -91,7 +91,7 @@ cases:
 """
 
 
-def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db: Path) -> None:
+def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db_file: Path) -> None:
     """A run given absolute paths (its golden set, its stores, a cassette, which the endpoint
     names too): blessed from inside the project, each path under it is stored relative; one
     outside it, by its name alone."""
@@ -101,7 +101,7 @@ def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db: Path)
     (golden / "paths.yaml").write_text(GOLDEN, "utf-8")
     run, tape = project / "reports" / "run", project / "tape"
     ran = invoke(
-        "eval", "run", "--golden", str(golden), "--db", str(demo_db),
+        "eval", "run", "--golden", str(golden), "--db", str(demo_db_file),
         "--corpus", str(empty_corpus(tmp_path / "none.db")), "--out", str(run),
         "--cassette", str(tape), "--cassette-mode", "record",
     )  # fmt: skip
@@ -117,5 +117,5 @@ def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db: Path)
     record = read_run(baseline)
     assert record.golden_path == "golden"  # under the project: relative
     assert record.options["cassette"] == "tape" and record.endpoint == "cassette tape (record)"
-    assert record.options["db"] == demo_db.name  # outside it: the name alone
+    assert record.options["db"] == demo_db_file.name  # outside it: the name alone
     assert record.options["corpus"] == "none.db"

@@ -1,26 +1,29 @@
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from ragspine.errors import StoreNotFoundError
+from ragspine.errors import ConstraintError, StoreNotFoundError
 from ragspine.retrieval.chunking.chunk_store import ChunkStore, make_chunk_id
 
 
-def test_lineage_and_sensitivity_are_enforced_by_sqlite(mini_corpus: Path) -> None:
-    conn = sqlite3.connect(mini_corpus)
-    cols = {r[1]: r[3] for r in conn.execute("PRAGMA table_info(chunk)")}
-    assert cols["doc_id"] == 1 and cols["source_locator"] == 1 and cols["sensitivity"] == 1
-    with pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO chunk VALUES ('x', 'results.md', 99, 'para=9', 't', '', '', 'SECRET', 'x')"
-        )
-    with pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO chunk VALUES ('y', 'results.md', 98, '', 't', '', '', 'PUBLIC', 'x')"
-        )
+@pytest.mark.parametrize(
+    "row",
+    [
+        ("x", "results.md", 99, "para=9", "t", "", "", "SECRET", "x"),  # no such level
+        ("y", "results.md", 98, "", "t", "", "", "PUBLIC", "x"),  # no locator
+        ("z", None, 97, "para=7", "t", "", "", "PUBLIC", "x"),  # no document
+        ("w", "results.md", 96, "para=6", "t", "", "", None, "x"),  # no level at all
+    ],
+)
+def test_lineage_and_sensitivity_are_enforced_by_the_database(
+    mini_corpus: Path | str, row: tuple[object, ...]
+) -> None:
+    """Whatever writes to the store (a hand, an older version), the database refuses a chunk
+    without its document, locator or a known level: on SQLite and on PostgreSQL alike."""
+    with ChunkStore(mini_corpus, create=False) as store, pytest.raises(ConstraintError):
+        store.connection.execute(f"INSERT INTO chunk VALUES ({', '.join('?' * len(row))})", row)
 
 
 def test_chunks_carry_document_metadata(mini_corpus: Path) -> None:
