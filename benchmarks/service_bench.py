@@ -1,12 +1,13 @@
-"""The HTTP service under load, beside its ceiling: `ragspine serve` with 1 and N workers and a
-bare FastAPI endpoint on the same uvicorn, machine and client (``benchmarks.service_load``, in
-its own process: 8 kept-alive connections, closed loop). Requests per second, p50 and p99 per
-route (FAQ hit, structured, narrative), the ratio to the ceiling with as many workers, and the
-ratio of N workers to 1.
+"""The HTTP service under load, beside its ceiling: `ragspine serve` with 1 and N workers, on
+SQLite and on PostgreSQL, and a bare FastAPI endpoint on the same uvicorn, machine and client
+(``benchmarks.service_load``, in its own process: 8 kept-alive connections, closed loop).
+Requests per second, p50 and p99 per route (FAQ hit, structured, narrative), the ratio to the
+ceiling with as many workers, and the ratio of N workers to 1.
 
-``python -m benchmarks --only service`` runs it on the demo's SQLite stores; ``python -m
-benchmarks.service_bench --db URL [--corpus URL]`` measures another store (a PostgreSQL URL once
-`serve --db` takes one): the store column says which backend answered.
+``python -m benchmarks --only service`` runs it on the demo's SQLite stores and, where the
+PostgreSQL programs are installed, on a copy of them in a throwaway server (``service_pg``);
+``python -m benchmarks.service_bench --db URL [--corpus URL]`` measures another store: the store
+column says which backend answered.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks import Row, info_row
+from benchmarks.service_pg import demo_on_postgres, ragspine
 
 ROOT = Path(__file__).parents[1]
 BIN = Path(sys.executable).parent
@@ -42,6 +44,14 @@ ROUTES = {
 CEILING = "bare FastAPI"
 PRIME = 1.0  # seconds of load thrown away before a target's first measure
 ROUNDS = 3  # turns each target gets; its best is kept
+
+
+@dataclass(frozen=True)
+class Stores:
+    """What one `ragspine serve` answers from: a fact store and a corpus (paths or URLs)."""
+
+    db: str
+    corpus: str
 
 
 @dataclass(frozen=True)
@@ -67,41 +77,58 @@ def store_kind(db: str) -> str:
 
 
 def run(quick: bool) -> list[Row]:
-    db, corpus = ROOT / "data" / "demo" / "facts.db", ROOT / "data" / "demo" / "chunks.db"
+    """The demo's stores on SQLite and, where PostgreSQL is installed, on PostgreSQL: both
+    served at once and measured in turns beside one ceiling (one line says why PostgreSQL is
+    missing when it is)."""
+    demo = ROOT / "data" / "demo"
+    db, corpus = demo / "facts.db", demo / "chunks.db"
     if not db.is_file():
         return [info_row("service", "skipped", f"no {db}: run `make fixtures` first")]
-    measures = bench(str(db), str(corpus), WORKERS, 1.0 if quick else 2.0, 1 if quick else ROUNDS)
-    return rows(measures)
+    seconds, rounds = (1.0, 1) if quick else (2.0, ROUNDS)
+    notes: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        stores = [Stores(str(db), str(corpus))]
+        try:
+            url = stack.enter_context(demo_on_postgres(demo, Path(tmp)))
+            stores.append(Stores(url, url))
+        except FileNotFoundError as absent:
+            notes.append(info_row("service", "postgresql rows skipped", str(absent)))
+        measures = bench(stores, WORKERS, seconds, rounds)
+    return rows(measures) + notes
 
 
 def bench(
-    db: str, corpus: str, workers: Sequence[int], seconds: float, rounds: int = ROUNDS
+    stores: Sequence[Stores], workers: Sequence[int], seconds: float, rounds: int = ROUNDS
 ) -> list[Measure]:
-    """Each worker count: the ceiling and `ragspine serve` up side by side, each target (the
-    ceiling, every route) loaded in turn, ``rounds`` times; each keeps its best window. On a
-    shared machine the load of others comes and goes: taking turns gives every target the same
-    weather, and the best window is the one least disturbed."""
+    """Each worker count: the ceiling and a `ragspine serve` per store up side by side, each
+    target (the ceiling, every route on every store) loaded in turn, ``rounds`` times; each
+    keeps its best window. On a shared machine the load of others comes and goes: taking turns
+    gives every target the same weather, and the best window is the one least disturbed."""
     found: list[Measure] = []
     with tempfile.TemporaryDirectory() as tmp:
-        key, keys, faq = _keys_and_faq(Path(tmp), db, corpus)
+        # a PostgreSQL corpus's search index: a folder of the bench's, never the user's cache
+        env = {"RAGSPINE_INDEX_DIR": str(Path(tmp) / "pg.index")}
+        served = [_keys_and_faq(Path(tmp) / str(i), s, env) for i, s in enumerate(stores)]
         for n in workers:
-            command = [str(BIN / "ragspine"), "serve", "--workers", str(n), "--db", db,
-                       "--corpus", corpus, "--keys", str(keys), "--faq", str(faq)]  # fmt: skip
-            with (
-                _server(_ceiling_command(n), n, Path(tmp) / f"ceiling-{n}.log") as ceiling,
-                _server(command, n, Path(tmp) / f"serve-{n}.log") as url,
-            ):
+            with ExitStack() as up:
+                ceiling = up.enter_context(
+                    _server(_ceiling_command(n), n, Path(tmp) / f"ceiling-{n}.log", env)
+                )
                 # the ceiling gets the FAQ hit's body: it reads it and answers
-                targets = [(CEILING, "-", "ceiling", ceiling, ROUTES["faq hit"], "")] + [
-                    ("ragspine", store_kind(db), route, url, question, key)
-                    for route, question in ROUTES.items()
-                ]
-                best: dict[str, Measure] = {}
+                targets = [(CEILING, "-", "ceiling", ceiling, ROUTES["faq hit"], "")]
+                for i, (s, (key, command)) in enumerate(zip(stores, served, strict=True)):
+                    log = Path(tmp) / f"serve-{i}-{n}.log"
+                    url = up.enter_context(_server([*command, "--workers", str(n)], n, log, env))
+                    targets += [
+                        ("ragspine", store_kind(s.db), route, url, question, key)
+                        for route, question in ROUTES.items()
+                    ]
+                best: dict[tuple[str, str], Measure] = {}
                 for r in range(rounds):
                     for server, store, route, at, question, k in targets:
                         m = _measure(server, store, route, n, at, question, k, seconds, r == 0)
-                        if route not in best or m.rps > best[route].rps:
-                            best[route] = m
+                        if (store, route) not in best or m.rps > best[(store, route)].rps:
+                            best[(store, route)] = m
                 found += best.values()
     return found
 
@@ -120,15 +147,14 @@ def rows(measures: Sequence[Measure]) -> list[Row]:
                 f"{m.errors} errors{ratio}",
             )
         )
-    by = {(m.server, m.route, m.workers): m.rps for m in measures}
+    by = {(m.server, m.store, m.route, m.workers): m.rps for m in measures}
     low, high = min(m.workers for m in measures), max(m.workers for m in measures)
     if high > low:
-        for server, _, route, _ in sorted({(m.server, m.store, m.route, 0) for m in measures}):
-            if (server, route, low) in by and (server, route, high) in by:
-                gain = by[(server, route, high)] / by[(server, route, low)]
-                out.append(
-                    info_row("service", f"{server} {route}: {high} workers / {low}", f"{gain:.2f}x")
-                )
+        for server, store, route in sorted({(m.server, m.store, m.route) for m in measures}):
+            if (server, store, route, low) in by and (server, store, route, high) in by:
+                gain = by[(server, store, route, high)] / by[(server, store, route, low)]
+                label = f"{server} [{store}] {route}: {high} workers / {low}"
+                out.append(info_row("service", label, f"{gain:.2f}x"))
     return out
 
 
@@ -148,19 +174,22 @@ def markdown(measures: Sequence[Measure]) -> str:
     return "\n".join(lines)
 
 
-def _keys_and_faq(tmp: Path, db: str, corpus: str) -> tuple[str, Path, Path]:
-    keys, faq = tmp / "keys.yaml", tmp / "faq.db"
-    exe = str(BIN / "ragspine")
-    key = subprocess.run(
-        [exe, "keys", "new", "bench", "--clearance", "INTERNAL", "--file", str(keys)],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    subprocess.run(
-        [exe, "faq", "import", str(ROOT / "ragspine" / "demo" / "faq.yaml"), "--faq", str(faq),
-         "--db", db, "--corpus", corpus],
-        capture_output=True, check=True,
-    )  # fmt: skip
-    return key, keys, faq
+def _keys_and_faq(tmp: Path, stores: Stores, env: dict[str, str]) -> tuple[str, list[str]]:
+    """A key (INTERNAL) and the demo's FAQ beside ``stores``: in files under ``tmp`` for a
+    SQLite store, in its database for a PostgreSQL one (as a replica reads them); the key and
+    the `ragspine serve` command (without its workers) that answers from them."""
+    tmp.mkdir(parents=True)
+    keys = tmp / "keys.yaml"
+    faq = stores.db if store_kind(stores.db) == "postgresql" else str(tmp / "faq.db")
+    where = ["--db", stores.db, "--corpus", stores.corpus]
+    key = ragspine(
+        ["keys", "new", "bench", "--clearance", "INTERNAL", "--file", str(keys), "--db", stores.db],
+        env,
+    ).strip()
+    faq_file = str(ROOT / "ragspine" / "demo" / "faq.yaml")
+    ragspine(["faq", "import", faq_file, "--faq", faq, *where], env)
+    command = [str(BIN / "ragspine"), "serve", *where, "--keys", str(keys), "--faq", faq]
+    return key, command
 
 
 def _ceiling_command(workers: int) -> list[str]:
@@ -174,13 +203,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _server(command: list[str], workers: int, log: Path) -> Iterator[str]:
+def _server(command: list[str], workers: int, log: Path, env: dict[str, str]) -> Iterator[str]:
     """The server on a free port until the block ends; ready once every worker says so."""
     port = _free_port()
     with log.open("w") as out:
         proc = subprocess.Popen(
             [*command, "--port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         )  # fmt: skip
     try:
         deadline = time.monotonic() + 90
@@ -240,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     default_corpus = str(ROOT / "data" / "demo" / "chunks.db")
     corpus = args.corpus or (args.db if store_kind(args.db) != "sqlite" else default_corpus)
-    measures = bench(args.db, corpus, args.workers, args.seconds, args.rounds)
+    measures = bench([Stores(args.db, corpus)], args.workers, args.seconds, args.rounds)
     for row in rows(measures):
         print(f"{row['label']}: {row['value']}")
     print()

@@ -1,10 +1,7 @@
 """A real PostgreSQL server for the tests: one per pytest session (per pytest-xdist worker),
-started with initdb and pg_ctl in a temporary folder and stopped at the session's end.
-
-PostgreSQL refuses to run as root, so as root the server runs as an unprivileged user (the
-``postgres`` user where it exists, else ``nobody``) in a folder that user owns; it listens on
-127.0.0.1 on a free port, trusts local connections, and skips durability (fsync off): a test
-server's data dies with it. Each test that asks gets a fresh database, copied from a template
+started by ``benchmarks.pg_server`` (initdb and pg_ctl in a temporary folder, as an unprivileged
+user when run as root; the service bench starts its own the same way) and stopped at the
+session's end. Each test that asks gets a fresh database, copied from a template
 whose stores are already migrated (``CREATE DATABASE … TEMPLATE``, a few milliseconds).
 
 Where initdb is not installed every PostgreSQL test skips with one line saying so.
@@ -14,130 +11,28 @@ from __future__ import annotations
 
 import itertools
 import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-SKIP_REASON = "PostgreSQL not installed (no initdb on PATH): apt-get install postgresql"
-USER = "ragspine"
+from benchmarks.pg_server import SKIP_REASON, PgServer
+from benchmarks.pg_server import start_server as _start
+
 TEMPLATE = "ragspine_template"
-_SEARCH = ("/usr/local/bin", "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin")
-
-
-def pg_bin(name: str) -> str | None:
-    """A PostgreSQL program: on PATH, else in Debian's versioned folder."""
-    found = shutil.which(name)
-    if found:
-        return found
-    for folder in _SEARCH:
-        candidate = Path(folder) / name
-        if candidate.is_file():
-            return str(candidate)
-    return None
-
-
-def _as_user() -> tuple[list[str], str | None]:
-    """The prefix that runs a program as an unprivileged user (as root), and that user."""
-    if os.geteuid() != 0:
-        return [], None
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-        except KeyError:
-            continue
-        return ["runuser", "-u", name, "--"], name
-    raise RuntimeError("running as root with neither a postgres nor a nobody user")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class PgServer:
-    """A running server; ``database()`` gives a fresh database's URL."""
-
-    folder: Path
-    port: int
-    prefix: list[str]
-    _names: itertools.count[int] = field(default_factory=itertools.count)
-
-    def url(self, database: str) -> str:
-        return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
-
-    def database(self, template: str = TEMPLATE, name: str | None = None) -> str:
-        """A new database copied from ``template`` (by default: every store migrated, none
-        holding rows; ``template1``: no store at all); its URL. Nobody may be connected to
-        ``template`` while it is copied."""
-        import psycopg
-
-        name = name or f"t{os.getpid()}_{next(self._names)}"
-        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
-        return self.url(name)
-
-    def stop(self) -> None:
-        ctl = pg_bin("pg_ctl")
-        subprocess.run(
-            [*self.prefix, str(ctl), "-D", str(self.folder / "data"), "-m", "immediate", "stop"],
-            capture_output=True,
-            check=False,
-        )
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def start_server() -> PgServer:
-    """initdb, pg_ctl start, a template database with every store migrated."""
-    initdb, ctl = pg_bin("initdb"), pg_bin("pg_ctl")
-    if initdb is None or ctl is None:
-        raise FileNotFoundError(SKIP_REASON)
-    prefix, user = _as_user()
-    folder = Path(tempfile.mkdtemp(prefix="ragspine-pg-"))
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        os.chown(folder, entry.pw_uid, entry.pw_gid)
-    data = folder / "data"
-    run = [*prefix, initdb, "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8"]
-    subprocess.run([*run, "--locale=C", "--no-sync"], capture_output=True, check=True)
-    for attempt in range(5):
-        port = _free_port()
-        options = f"-p {port} -h 127.0.0.1 -k {folder} -F -c full_page_writes=off"
-        options += " -c synchronous_commit=off -c max_connections=200"
-        started = subprocess.run(
-            [
-                *prefix,
-                ctl,
-                "-D",
-                str(data),
-                "-o",
-                options,
-                "-l",
-                str(folder / "log"),
-                "-w",
-                "start",
-            ],
-            capture_output=True,
-            check=False,
-        )
-        if started.returncode == 0:
-            break
-        if attempt == 4:
-            log = (folder / "log").read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"pg_ctl start failed: {started.stderr!r}\n{log}")
-        time.sleep(0.2)
-    server = PgServer(folder, port, prefix)
-    _make_template(server)
+    """A throwaway server (``benchmarks.pg_server``) with a template database, every store
+    migrated, that ``database()`` copies by default."""
+    server = _start()
+    try:
+        _make_template(server)
+    except BaseException:
+        server.stop()
+        raise
+    server.template = TEMPLATE
     return server
 
 

@@ -83,10 +83,17 @@ def test_each_route_gets_its_share_of_the_ceiling_with_as_many_workers() -> None
         Measure("ragspine", "sqlite", "faq hit", 1, 600.0, 3.0, 6.0, 0),
         Measure(CEILING, "-", "ceiling", 2, 1600.0, 2.0, 5.0, 0),
         Measure("ragspine", "sqlite", "faq hit", 2, 1200.0, 3.0, 6.0, 0),
+        # the same route on the other backend, measured beside it: its own share and gain
+        Measure("ragspine", "postgresql", "faq hit", 1, 500.0, 4.0, 8.0, 0),
+        Measure("ragspine", "postgresql", "faq hit", 2, 800.0, 4.0, 8.0, 0),
     ]
     lines = {str(r["label"]): str(r["value"]) for r in rows(measures)}
     assert lines["ragspine [sqlite] faq hit, 1 worker(s), 8 conns"].endswith("0.60 of the ceiling")
     assert lines["ragspine [sqlite] faq hit, 2 worker(s), 8 conns"].endswith("0.75 of the ceiling")
-    assert lines["ragspine faq hit: 2 workers / 1"] == "2.00x"
-    assert lines[f"{CEILING} ceiling: 2 workers / 1"] == "1.60x"
+    assert lines["ragspine [sqlite] faq hit: 2 workers / 1"] == "2.00x"
+    assert lines["ragspine [postgresql] faq hit, 2 worker(s), 8 conns"].endswith(
+        "0.50 of the ceiling"
+    )
+    assert lines["ragspine [postgresql] faq hit: 2 workers / 1"] == "1.60x"
+    assert lines[f"{CEILING} [-] ceiling: 2 workers / 1"] == "1.60x"
     assert "| ragspine | sqlite | faq hit | 2 | 1200 | 3.0 | 6.0 | 0.75 |" in markdown(measures)
