@@ -28,7 +28,8 @@ followed by a place-name suffix (仔 a district's diminutive, 区 街 道 路 �
 a village, a town), its name characters between (none needed before 仔, which never names the
 region itself; at least one before the others: 香港区 is Hong Kong's region), the suffix ending a
 word of the sentence or followed by a function character (香港仔有几家). Not where the words
-after the region are a common word naming the region's own area or no place (地区, 市区, 社区, 渠道, 知道, 道路, 农村: ``_NO_PLACE``).
+after the region are a common word naming the region's own area or no place (地区, 市区, 社区,
+渠道, 知道, 道路, 农村: ``_NO_PLACE``).
 
 Not a name: a region with a common or known word after it (香港地区, 台湾市场的收入, 香港线上
 收入, Hong Kong revenue, Hong Kong stores), a region before 的 or a possessive (香港的收入,

@@ -308,10 +308,10 @@ def parse_intent(
         glued = glued_entity(text, question, index, spans_of(scan, "entities"), explained)
         if declined and glued:  # how much did ACME spend on sea freight: the name, whole
             declined, unnamed_at = original_words(question, index, glued), glued
-        at = unnamed_at[0] if unnamed_at else -1
-        for kind in other_kinds(text, prof):  # how many cold stores: the kind, with its noun
-            if kind[0] <= at < kind[1]:
-                declined, unnamed_at = original_words(question, index, kind), kind
+        first = unnamed_at[0] if unnamed_at else -1
+        for sort in other_kinds(text, prof):  # how many cold stores: the kind, with its noun
+            if sort[0] <= first < sort[1]:
+                declined, unnamed_at = original_words(question, index, sort), sort
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None
