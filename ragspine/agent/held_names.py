@@ -23,7 +23,8 @@ alias (an entity's other than the home company's, or a place) is one name with w
   Not in a title-case question, where a capital names nothing; not before a store word (our
   Beijing Anzhen store), where it names one of the company's stores, a place held weakly.
 
-A place named after a region is a place, not the region (香港仔, 香港东区, 台湾大道): a region alias
+A place named after an entity's region is a place, not the entity (香港仔, 香港东区, 台湾大道): an
+entity's region alias (not a shipped place: 上海静安区 is a finer place, read as places are)
 followed by a place-name suffix (仔 a district's diminutive, 区 街 道 路 村 镇 a district, a street,
 a village, a town), its name characters between (none needed before 仔, which never names the
 region itself; at least one before the others: 香港区 is Hong Kong's region), the suffix ending a
@@ -88,9 +89,12 @@ def held_names(
     regions = [m for k, m in scan if k == "place" or (k == "entities" and m.code != home)]
     read = [(m.start, m.end) for k, m in scan if k != "place" and m not in regions]
     own = {m.end: m.start for k, m in scan if k == "entities" and m.code == home}
+    entities = {(m.start, m.end) for k, m in scan if k == "entities" and m.code != home}
     for m in regions:
         if _CJK.match(text[m.end - 1]):
-            end = _cjk_name(text, m, read) or _cjk_place(text, m, read)
+            end = _cjk_name(text, m, read)
+            if end is None and (m.start, m.end) in entities:  # 香港仔, not 上海静安区
+                end = _cjk_place(text, m, read)
             start = own.get(m.start, m.start)  # ACME香港员工工会: the company's own body
         else:
             end, start = _latin_name(question, index, m, _latin_words(profile)), m.start

@@ -78,6 +78,10 @@ def test_a_name_holding_a_region_is_one_name(
         ("acme", "香港区2024年的收入是多少?", "REVENUE", "ACME_HK"),  # 区 alone: the region's own
         ("acme", "香港市区2024年有几家门店?", "STORE_COUNT", "ACME_HK"),  # a common word: 市区
         ("acme", "香港社区2024年的收入是多少?", "REVENUE", "ACME_HK"),  # a common word: 社区
+        # a district of a shipped place (not an entity's region): read as places are, the
+        # entity named after it still asked
+        ("acme", "上海静安区的门店属于中国内地,中国内地2024年门店数是多少?", "STORE_COUNT",
+         "ACME_CN"),
     ],
 )  # fmt: skip
 def test_a_region_before_its_own_figure_is_the_entity(
