@@ -7,19 +7,35 @@ another quantity: not matched. A retailer's doors and 网点 are its stores (how
 doors, 有多少个网点): the trade's words for points of sale. A count noun written before an
 outside body's head word is that body's attributive (员工工会有多少名会员: the union's
 members), never the count.
+
+A word written between "how many" and the counted noun must be one of the count's own: a word
+naming the store or the staff itself (physical, retail, offline, operating, full list in
+``_ITSELF``), a common function word (the, its, of), or a name the profile reads as an entity, a
+place or the company (Taiwan, ACME). Any other word glued before the noun makes another kind of
+thing (cold stores are warehouses, flagship stores a format, part-time employees a part): its
+count is not the metric's, so no match, and the question is declined by its words.
 """
 
 from __future__ import annotations
 
 import re
 
-from ragspine.agent.subject_words import OUTSIDE_HEADS_CJK
+from ragspine.agent.subject_words import COMMON_EN, OUTSIDE_HEADS_CJK
 from ragspine.profile import DomainProfile
-from ragspine.profile.glossary import AliasMatch
+from ragspine.profile.glossary import AliasMatch, glossary_for
 
 _COUNT_SUFFIX = re.compile(r"(?:总人数|人数|总数|数量|数目|家数|数)$")
 _NOT_THE_COUNT = re.compile(
     r"(?:关闭|关掉|关|新开|开设|开|新增|净增|增加|减少|净关|撤出|撤|计划|拟|将|要)\s*$"
+)
+
+
+# Words that name the counted thing itself, not a kind of it (see the module's docstring).
+_ITSELF = frozenset(
+    (  # noqa: SIM905
+        "physical retail offline brick-and-mortar bricks-and-mortar operating open existing active "
+        "own owned company-owned in-house"
+    ).split()
 )
 
 
@@ -49,8 +65,50 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
         for kind, code, pattern, _ in _count_patterns(profile)
         if pattern is not None
         for m in pattern.finditer(text)
-        if not _NOT_THE_COUNT.search(text, 0, m.start()) and not _OPENED.match(text, m.end())
+        if not _NOT_THE_COUNT.search(text, 0, m.start())
+        and not _OPENED.match(text, m.end())
+        and _own_words(m.groupdict().get("between"), profile)
     ]
+
+
+def other_kinds(text: str, profile: DomainProfile) -> list[tuple[int, int]]:
+    """Where "how many" counts another kind of the noun (how many cold stores): the span from the
+    first word not the count's own to the noun's end, the name a decline says (cold stores)."""
+    out = []
+    for _, _, pattern, _ in _count_patterns(profile):
+        for m in pattern.finditer(text) if pattern is not None else ():
+            between = m.groupdict().get("between")
+            if between and not _own_words(between, profile):
+                at = m.start("between")
+                for w in re.finditer(r"\S+", between):
+                    if w.group() not in _known_names(profile):
+                        out.append((at + w.start(), m.end()))
+                        break
+    return out
+
+
+def _own_words(between: str | None, profile: DomainProfile) -> bool:
+    """Whether every word between "how many" and the noun is the count's own (module docstring):
+    how many physical stores, how many ACME Taiwan stores; not how many cold stores."""
+    if not between:
+        return True
+    return all(w in _known_names(profile) for w in between.split())
+
+
+def _known_names(profile: DomainProfile) -> frozenset[str]:
+    """The count's own words: ``_ITSELF``, the common ones and every English word of an entity's,
+    a place's or the company's name in the profile (hong, kong, acme)."""
+
+    def build() -> frozenset[str]:
+        words = {
+            w
+            for kind, term in glossary_for(profile).kinds
+            if kind in ("entities", "place", "company")
+            for w in re.findall(r"[a-z][a-z'-]*", term.lower())
+        }
+        return frozenset(words | COMMON_EN | _ITSELF)
+
+    return profile.memo("count_own_words", build)
 
 
 # Counts every company may be asked for; a profile that holds none answers "not held".
@@ -130,6 +188,6 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
         nouns = "|".join(sorted(map(re.escape, en), key=len, reverse=True))
         parts.append(
             rf"(?<![a-z])how\s+many\s+(?!(?:new|more|additional|closed|opened)\b)"
-            rf"(?:[a-z-]+\s+){{0,2}}?(?:{nouns})s?(?![a-z])"
+            rf"(?P<between>(?:[a-z'-]+\s+){{0,2}}?)(?:{nouns})s?(?![a-z])"
         )
     return re.compile("|".join(parts)) if parts else None

@@ -23,6 +23,15 @@ alias (an entity's other than the home company's, or a place) is one name with w
   Not in a title-case question, where a capital names nothing; not before a store word (our
   Beijing Anzhen store), where it names one of the company's stores, a place held weakly.
 
+A place named after an entity's region is a place, not the entity (香港仔, 香港东区, 台湾大道): an
+entity's region alias (not a shipped place: 上海静安区 is a finer place, read as places are)
+followed by a place-name suffix (仔 a district's diminutive, 区 街 道 路 村 镇 a district, a street,
+a village, a town), its name characters between (none needed before 仔, which never names the
+region itself; at least one before the others: 香港区 is Hong Kong's region), the suffix ending a
+word of the sentence or followed by a function character (香港仔有几家). Not where the words
+after the region are a common word naming the region's own area or no place (地区, 市区, 社区,
+渠道, 知道, 道路, 农村: ``_NO_PLACE``).
+
 Not a name: a region with a common or known word after it (香港地区, 台湾市场的收入, 香港线上
 收入, Hong Kong revenue, Hong Kong stores), a region before 的 or a possessive (香港的收入,
 Hong Kong's revenue).
@@ -54,6 +63,12 @@ _LOWER_HEAD = re.compile(
 )
 _HEAD_EN = re.compile(rf"(?<![A-Za-z])(?i:{_HEADS_EN})s?$")
 _CAPITAL = re.compile(r"\s+(?P<word>[A-Z][a-z][A-Za-z-]*)(?![A-Za-z-])")
+_PLACE_SUFFIX = re.compile(r"仔|区|街|道|路|村|镇")  # 香港仔, 香港东区, 台湾大道
+# Words a place suffix ends that name the region's own area or no place at all (module docstring).
+_NO_PLACE = re.compile(
+    r"(?:地区|市区|城区|全区|各区|辖区|大区|片区|社区|园区|区域|渠道|报道|知道|销路|线路|思路|道路|"
+    r"街道|通道|轨道|赛道|频道|门路|出路|乡村|农村|城镇|乡镇)$"
+)
 _STORE_AFTER = re.compile(r"\s+(?:stores?|shops?|outlets?|branch(?:es)?)(?![A-Za-z])", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LONGEST_MIDDLE = 8
@@ -74,9 +89,12 @@ def held_names(
     regions = [m for k, m in scan if k == "place" or (k == "entities" and m.code != home)]
     read = [(m.start, m.end) for k, m in scan if k != "place" and m not in regions]
     own = {m.end: m.start for k, m in scan if k == "entities" and m.code == home}
+    entities = {(m.start, m.end) for k, m in scan if k == "entities" and m.code != home}
     for m in regions:
         if _CJK.match(text[m.end - 1]):
             end = _cjk_name(text, m, read)
+            if end is None and (m.start, m.end) in entities:  # 香港仔, not 上海静安区
+                end = _cjk_place(text, m, read)
             start = own.get(m.start, m.start)  # ACME香港员工工会: the company's own body
         else:
             end, start = _latin_name(question, index, m, _latin_words(profile)), m.start
@@ -98,6 +116,22 @@ def _cjk_name(text: str, region: AliasMatch, read: list[Span]) -> int | None:
         if (middle or government) and head.end() in _word_ends(text):
             return head.end()
         return None
+    return None
+
+
+def _cjk_place(text: str, region: AliasMatch, read: list[Span]) -> int | None:
+    """Where a place named after ``region`` ends (香港仔, 香港东区), or None (module docstring)."""
+    for head in _PLACE_SUFFIX.finditer(text, region.end, region.end + 3):
+        middle = text[region.end : head.start()]
+        if not all(_CJK.match(c) and c not in STOPS for c in middle):
+            return None  # 香港的街: a function character, the region's own clause
+        if any(s < head.end() and region.end < e for s, e in read):
+            return None  # a word the profile reads
+        if any(len(f.group()) >= 2 for f in frame_words().finditer(middle + head.group())):
+            return None  # a verb of the question's frame
+        ends = head.end() in _word_ends(text) or text[head.end() : head.end() + 1] in STOPS
+        if ends and (middle or head.group() == "仔") and not _NO_PLACE.search(text[: head.end()]):
+            return head.end()  # 香港仔有几家: jieba reads 仔有, 有 a stop all the same
     return None
 
 

@@ -15,7 +15,7 @@ from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
 from ragspine.agent.clarify import assumed_year, clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
-from ragspine.agent.counts import count_matches, net_additions
+from ragspine.agent.counts import count_matches, net_additions, other_kinds
 from ragspine.agent.courtesy import asked_part
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
@@ -308,6 +308,10 @@ def parse_intent(
         glued = glued_entity(text, question, index, spans_of(scan, "entities"), explained)
         if declined and glued:  # how much did ACME spend on sea freight: the name, whole
             declined, unnamed_at = original_words(question, index, glued), glued
+        first = unnamed_at[0] if unnamed_at else -1
+        for sort in other_kinds(text, prof):  # how many cold stores: the kind, with its noun
+            if sort[0] <= first < sort[1]:
+                declined, unnamed_at = original_words(question, index, sort), sort
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
     metric = metrics[0] if metrics else None

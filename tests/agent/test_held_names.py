@@ -44,6 +44,12 @@ from tests.agent.parsing import parse_for
         # a word of the profile's (stock) before a body's head word
         ("acme", "What was the Hong Kong stock exchange's fee income from ACME in 2024?",
          "Hong Kong stock exchange"),
+        # a district named by the region and 仔 (Aberdeen), jieba reading 仔有 as one word
+        ("acme", "ACME在香港仔有幾家門店?", "香港仔"),
+        # a district within the region: name characters and 区
+        ("acme", "ACME在香港东区有几家门店?", "香港东区"),
+        # a street named after the region
+        ("acme", "ACME在台湾大道有几家门店?", "台湾大道"),
     ],
 )  # fmt: skip
 def test_a_name_holding_a_region_is_one_name(
@@ -69,6 +75,13 @@ def test_a_name_holding_a_region_is_one_name(
         ("acme", "台湾地区2024年的收入是多少?", "REVENUE", "ACME_TW"),  # a common word after it
         ("acme", "香港市场2024年的收入是多少?", "REVENUE", "ACME_HK"),  # a common word after it
         ("acme", "Taiwan net profit in 2024?", "NET_PROFIT", "ACME_TW"),
+        ("acme", "香港区2024年的收入是多少?", "REVENUE", "ACME_HK"),  # 区 alone: the region's own
+        ("acme", "香港市区2024年有几家门店?", "STORE_COUNT", "ACME_HK"),  # a common word: 市区
+        ("acme", "香港社区2024年的收入是多少?", "REVENUE", "ACME_HK"),  # a common word: 社区
+        # a district of a shipped place (not an entity's region): read as places are, the
+        # entity named after it still asked
+        ("acme", "上海静安区的门店属于中国内地,中国内地2024年门店数是多少?", "STORE_COUNT",
+         "ACME_CN"),
     ],
 )  # fmt: skip
 def test_a_region_before_its_own_figure_is_the_entity(
