@@ -25,7 +25,11 @@ def test_facts_and_passages_commit_together_in_one_database(pg_url: str, tmp_pat
             " FOR EACH ROW EXECUTE FUNCTION ragspine_chunks.disk_full()"
         )
     out = invoke("ingest", str(deck), "--db", pg_url, env=env)
-    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
+    # one error line, last; above it only progress lines (a read served from the session's shared
+    # cache says so), never a traceback
+    lines = out.stderr.splitlines()
+    assert out.returncode == 1 and lines[-1].startswith("error: "), out.stderr
+    assert all(line.startswith("  ") for line in lines[:-1]), out.stderr
     assert "disk full" in out.stderr and "postgresql://ragspine@" in out.stderr
     with FactStore(pg_url) as facts:
         assert facts.count() == 0 and facts.source_hash(deck.name) is None
