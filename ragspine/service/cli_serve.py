@@ -6,7 +6,9 @@ Imports happen inside the command, so `ragspine --help` stays fast.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -107,10 +109,8 @@ def serve(
     import uvicorn
 
     from ragspine.engine import Engine, profile_override
+    from ragspine.service.balance import BOARD_ENV, new_board
     from ragspine.service.keys import KeysError
-    from ragspine.service.logs import log_config
-    from ragspine.service.protocol import GuardedH11Protocol
-    from ragspine.service.settings import MAX_HEAD
 
     settings = ServiceSettings(
         db=db,
@@ -143,12 +143,27 @@ def serve(
     os.environ.update(settings.to_env())
     where = f"http://{host}:{port}"
     click.echo(f"serving on {where}" + (f" (docs: {where}/docs)" if docs else ""), err=True)
+    with tempfile.TemporaryDirectory(prefix="ragspine-serve-") as tmp:
+        if workers > 1:  # each new connection to the worker holding the fewest
+            os.environ[BOARD_ENV] = str(new_board(Path(tmp) / "board"))
+        _run(uvicorn, host, port, workers, keep_alive, timeout, max_connections)
+
+
+def _run(
+    uvicorn: Any, host: str, port: int, workers: int, keep_alive: int, timeout: float,
+    max_connections: int,
+) -> None:  # fmt: skip
+    from ragspine.service.logs import log_config
+    from ragspine.service.protocol import GuardedH11Protocol
+    from ragspine.service.settings import MAX_HEAD
+
     uvicorn.run(
         "ragspine.service.api.app:app_from_env",
         factory=True,
         host=host,
         port=port,
         workers=workers,
+        loop="ragspine.service.balance:FairLoop" if workers > 1 else "auto",
         http=GuardedH11Protocol,
         backlog=max_connections,
         h11_max_incomplete_event_size=MAX_HEAD,

@@ -36,6 +36,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ragspine.service.balance import published
 from ragspine.service.settings import ServiceSettings
 
 logger = logging.getLogger("ragspine.service")
@@ -97,6 +98,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         no_delay(transport)
         super().connection_made(transport)
+        published(self.loop, len(self.connections))  # `serve --workers N`: see service/balance
         self.waiting_since = self.loop.time()
         if len(self.connections) > self.max_connections and not self._make_room():
             TALLY.add("refused (all busy)")
@@ -118,6 +120,7 @@ class GuardedH11Protocol(H11Protocol):
         self._disarm()
         self.waiting_since = None
         super().connection_lost(exc)
+        published(self.loop, len(self.connections))
 
     def _follow(self) -> None:
         """Arm the deadline once bytes of a head arrive; lift it once the head is complete."""

@@ -73,3 +73,32 @@ def server_side_option(
         finally:
             os.close(pidfd)
     return seen
+
+
+def owners(root: int, port: int) -> dict[tuple[str, int], int]:
+    """For each client connected to ``port`` on 127.0.0.1, the pid (``root`` or a child) holding
+    the server's side: its socket's inode, found in /proc/net/tcp, matched with the processes'
+    descriptors."""
+    by_inode: dict[str, tuple[str, int]] = {}
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == port and remote != "00000000:0000":
+            address, peer_port = remote.split(":")
+            host = socket.inet_ntoa(bytes.fromhex(address)[::-1])
+            by_inode[inode] = (host, int(peer_port, 16))
+    found: dict[tuple[str, int], int] = {}
+    for pid in _processes(root):
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for name in names:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{name}")
+            except OSError:
+                continue
+            inode = link.removeprefix("socket:[").removesuffix("]")
+            if inode in by_inode:
+                found[by_inode[inode]] = pid
+    return found
