@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import Row, info_row
+from benchmarks import Row, info_row, service_wrk
 from benchmarks.service_pg import demo_on_postgres, ragspine
 
 ROOT = Path(__file__).parents[1]
@@ -66,6 +66,21 @@ class Measure:
     p50: float
     p99: float
     errors: int
+    generator: str = "python"  # the load generator that measured it: "wrk" or "python"
+
+
+def generator(
+    choice: str = "auto", installed: Callable[[], str | None] = service_wrk.wrk
+) -> tuple[str, str]:
+    """The load generator to use (``auto``: wrk where ``installed`` finds it) and one line
+    saying why when it is the Python one: on two cores it takes a core the workers would have."""
+    if choice == "python":
+        return "python", ""
+    if installed() is not None:
+        return "wrk", ""
+    if choice == "wrk":
+        raise SystemExit("error: wrk is not installed (apt-get install wrk); or --generator python")
+    return "python", "wrk not installed: the Python load generator, which takes a core itself"
 
 
 def store_kind(db: str) -> str:
@@ -85,7 +100,8 @@ def run(quick: bool) -> list[Row]:
     if not db.is_file():
         return [info_row("service", "skipped", f"no {db}: run `make fixtures` first")]
     seconds, rounds = (1.0, 1) if quick else (2.0, ROUNDS)
-    notes: list[Row] = []
+    gen, why = generator()
+    notes: list[Row] = [info_row("service", "load generator", why)] if why else []
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         stores = [Stores(str(db), str(corpus))]
         try:
@@ -93,44 +109,52 @@ def run(quick: bool) -> list[Row]:
             stores.append(Stores(url, url))
         except FileNotFoundError as absent:
             notes.append(info_row("service", "postgresql rows skipped", str(absent)))
-        measures = bench(stores, WORKERS, seconds, rounds)
+        measures = bench(stores, WORKERS, seconds, rounds, gen)
     return rows(measures) + notes
 
 
 def bench(
-    stores: Sequence[Stores], workers: Sequence[int], seconds: float, rounds: int = ROUNDS
+    stores: Sequence[Stores],
+    workers: Sequence[int],
+    seconds: float,
+    rounds: int = ROUNDS,
+    gen: str = "python",
 ) -> list[Measure]:
-    """Each worker count: the ceiling and a `ragspine serve` per store up side by side, each
-    target (the ceiling, every route on every store) loaded in turn, ``rounds`` times; each
-    keeps its best window. On a shared machine the load of others comes and goes: taking turns
-    gives every target the same weather, and the best window is the one least disturbed."""
-    found: list[Measure] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    """Every worker count's ceiling and `ragspine serve` per store up at once; each target (the
+    ceiling, every route on every store) loaded in turn, its worker counts back to back,
+    ``rounds`` times; each keeps its best window. On a shared machine the load of others comes
+    and goes: taking turns gives every target, and both sides of an N-over-1 ratio, the same
+    weather, and the best window is the one least disturbed."""
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as up:
         # a PostgreSQL corpus's search index: a folder of the bench's, never the user's cache
         env = {"RAGSPINE_INDEX_DIR": str(Path(tmp) / "pg.index")}
         served = [_keys_and_faq(Path(tmp) / str(i), s, env) for i, s in enumerate(stores)]
-        for n in workers:
-            with ExitStack() as up:
-                ceiling = up.enter_context(
-                    _server(_ceiling_command(n), n, Path(tmp) / f"ceiling-{n}.log", env)
+        targets: list[tuple[str, str, str, dict[int, str], str, str]] = []
+        ceilings = {
+            n: up.enter_context(_server(_ceiling_command(n), n, Path(tmp) / f"c-{n}.log", env))
+            for n in workers
+        }
+        # the ceiling gets the FAQ hit's body: it reads it and answers
+        targets.append((CEILING, "-", "ceiling", ceilings, ROUTES["faq hit"], ""))
+        for i, (s, (key, command)) in enumerate(zip(stores, served, strict=True)):
+            urls = {
+                n: up.enter_context(
+                    _server([*command, "--workers", str(n)], n, Path(tmp) / f"s-{i}-{n}.log", env)
                 )
-                # the ceiling gets the FAQ hit's body: it reads it and answers
-                targets = [(CEILING, "-", "ceiling", ceiling, ROUTES["faq hit"], "")]
-                for i, (s, (key, command)) in enumerate(zip(stores, served, strict=True)):
-                    log = Path(tmp) / f"serve-{i}-{n}.log"
-                    url = up.enter_context(_server([*command, "--workers", str(n)], n, log, env))
-                    targets += [
-                        ("ragspine", store_kind(s.db), route, url, question, key)
-                        for route, question in ROUTES.items()
-                    ]
-                best: dict[tuple[str, str], Measure] = {}
-                for r in range(rounds):
-                    for server, store, route, at, question, k in targets:
-                        m = _measure(server, store, route, n, at, question, k, seconds, r == 0)
-                        if (store, route) not in best or m.rps > best[(store, route)].rps:
-                            best[(store, route)] = m
-                found += best.values()
-    return found
+                for n in workers
+            }
+            targets += [
+                ("ragspine", store_kind(s.db), route, urls, question, key)
+                for route, question in ROUTES.items()
+            ]
+        best: dict[tuple[int, str, str], Measure] = {}
+        for r in range(rounds):
+            for server, store, route, urls, question, k in targets:
+                for n, at in urls.items():
+                    m = _measure(server, store, route, n, at, question, k, seconds, r == 0, gen)
+                    if (n, store, route) not in best or m.rps > best[(n, store, route)].rps:
+                        best[(n, store, route)] = m
+    return [best[key] for key in sorted(best, key=lambda key: key[0])]
 
 
 def rows(measures: Sequence[Measure]) -> list[Row]:
@@ -144,7 +168,7 @@ def rows(measures: Sequence[Measure]) -> list[Row]:
                 "service",
                 f"{m.server} [{m.store}] {m.route}, {m.workers} worker(s), {CONNECTIONS} conns",
                 f"{m.rps:.0f} req/s; p50 {m.p50:.1f} ms, p99 {m.p99:.1f} ms; "
-                f"{m.errors} errors{ratio}",
+                f"{m.errors} errors (load: {m.generator}){ratio}",
             )
         )
     by = {(m.server, m.store, m.route, m.workers): m.rps for m in measures}
@@ -225,20 +249,27 @@ def _server(command: list[str], workers: int, log: Path, env: dict[str, str]) ->
 
 def _measure(
     server: str, store: str, route: str, workers: int, url: str, question: str, key: str,
-    seconds: float, prime: bool,
+    seconds: float, prime: bool, gen: str = "python",
 ) -> Measure:  # fmt: skip
     """Load on one route; the first time, after a pass that is thrown away: each worker's first
     answers load what it reads lazily (the tokenizer's dictionary, the index)."""
-    if prime:
-        _load(url, question, key, warmup=0.0, seconds=PRIME)
-    result = _load(url, question, key, warmup=0.5, seconds=seconds)
-    ms = np.array(result["ms"] or [float("nan")])
+    if gen == "wrk":
+        body = json.dumps({"question": question}, ensure_ascii=False).encode()
+        headers = [f"X-API-Key: {key}"] if key else []
+        if prime:
+            service_wrk.load(url + "/v1/ask", body, headers, CONNECTIONS, PRIME)
+        result = service_wrk.load(url + "/v1/ask", body, headers, CONNECTIONS, seconds)
+        p50, p99 = float(result["p50"]), float(result["p99"])
+    else:
+        if prime:
+            _load(url, question, key, warmup=0.0, seconds=PRIME)
+        result = _load(url, question, key, warmup=0.5, seconds=seconds)
+        ms = np.array(result["ms"] or [float("nan")])
+        p50, p99 = float(np.percentile(ms, 50)), float(np.percentile(ms, 99))
     return Measure(
         server, store, route, workers,
-        rps=result["requests"] / result["seconds"],
-        p50=float(np.percentile(ms, 50)),
-        p99=float(np.percentile(ms, 99)),
-        errors=result["errors"],
+        rps=result["requests"] / result["seconds"], p50=p50, p99=p99,
+        errors=result["errors"], generator=gen,
     )  # fmt: skip
 
 
@@ -266,10 +297,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=list(WORKERS))
     parser.add_argument("--seconds", type=float, default=2.0, help="measured per turn")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="turns per target")
+    parser.add_argument(
+        "--generator", choices=("auto", "wrk", "python"), default="auto",
+        help="the load generator [auto: wrk where installed]",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    gen, why = generator(args.generator)
+    if why:
+        print(why)
     default_corpus = str(ROOT / "data" / "demo" / "chunks.db")
     corpus = args.corpus or (args.db if store_kind(args.db) != "sqlite" else default_corpus)
-    measures = bench([Stores(args.db, corpus)], args.workers, args.seconds, args.rounds)
+    measures = bench([Stores(args.db, corpus)], args.workers, args.seconds, args.rounds, gen)
     for row in rows(measures):
         print(f"{row['label']}: {row['value']}")
     print()
