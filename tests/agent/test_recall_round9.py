@@ -45,3 +45,34 @@ def test_the_same_letters_elsewhere_name_no_held_metric(
 ) -> None:
     intent = parse_for(which, question, jy)
     assert metric not in intent.metrics, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "rank"),
+    [
+        ("ACME最大的市场2024年的收入是多少?", "high"),  # the largest market: by revenue
+        ("ACME最小的市场2024年营收多少?", "low"),  # the smallest: the lowest revenue
+        ("What was the revenue of ACME's largest market in 2024?", "high"),  # in English
+        ("What were sales in ACME's biggest region in 2023?", "high"),  # biggest region
+    ],
+)  # fmt: skip
+def test_a_part_described_by_its_size_is_the_top_of_a_revenue_rank(
+    question: str, rank: str, jy: DomainProfile
+) -> None:
+    intent = parse_for("acme", question, jy)
+    assert intent.metrics == ["REVENUE"] and intent.rank == rank, intent
+    assert "ACME_GROUP" not in intent.entities and len(intent.entities) == 4, intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # another figure of the largest market needs the part found first: never a rank of
+        # net profit (another part may earn most), never the group's figure
+        "ACME最大的市场2024年的净利润是多少?",
+        "ACME最大的市场2024年的门店数是多少?",
+    ],
+)  # fmt: skip
+def test_another_figure_of_a_described_part_is_no_rank(question: str, jy: DomainProfile) -> None:
+    intent = parse_for("acme", question, jy)
+    assert intent.rank is None and intent.unknown_subject == "最大", intent  # declined by it
