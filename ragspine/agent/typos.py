@@ -52,10 +52,10 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 # direction: one stroke's length, a hook or a dot apart. Simplified forms (text is folded first).
 _DRAWN_ALIKE = ("人入", "入八", "未末", "已己", "已巳", "己巳", "士土", "戊戌", "日曰", "折拆",
                 "侯候", "券卷", "贷货", "汩汨", "祗祇", "拨拔")  # fmt: skip
-_LOOKALIKE: dict[str, frozenset[str]] = {}
-for _a, _b in _DRAWN_ALIKE:
-    _LOOKALIKE[_a] = _LOOKALIKE.get(_a, frozenset()) | {_b}
-    _LOOKALIKE[_b] = _LOOKALIKE.get(_b, frozenset()) | {_a}
+_LOOKALIKE: dict[str, frozenset[str]] = {
+    c: frozenset(p[1 - p.index(c)] for p in _DRAWN_ALIKE if c in p)
+    for c in {c for p in _DRAWN_ALIKE for c in p}
+}
 
 
 @dataclass(frozen=True)
