@@ -53,7 +53,7 @@ from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.question_cues import FIGURE_CUES, NARRATIVE_CUES
-from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
+from ragspine.agent.ranks import described_part, parts, rank_asked, rank_words, unrankable
 from ragspine.agent.report_text import share_subject
 from ragspine.agent.residue_names import qualifier_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
@@ -182,8 +182,10 @@ def parse_intent(
         narrative=narrative_cue,
         rate=asked.span() if asked else None,
     )
+    described, subjects, part_words = described_part(text, reading.metrics, prof, subjects)
     asked_cues = [  # how the question asks (增长了多少, 同比) and when: no part of a name
         *cues,
+        *part_words,  # 最大的市场: a part described by its size, ranked
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],
         *[w for w in [part_rank_words(text)] if w],  # 哪个季度: the rank's axis, no name
@@ -242,7 +244,7 @@ def parse_intent(
         and not (m.code == prof.home_entity_code and any(s <= m.start < e for s, e in inside))
     ]
     entities = codes(qualified(entity_matches, text, prof.home_entity_code))
-    rank = rank_asked(text)  # which region had the highest margin: every part, compared
+    rank = rank_asked(text) or described  # which region had the highest margin: every part
     words = rank_words(text, [e for _, _, e in reading.spans]) if rank and metrics else None
     unranked = None
     if words is not None and unrankable(prof, codes(entity_matches)):

@@ -12,12 +12,16 @@ Bounded so that another word is never read as a metric:
   营业收如是 is 营业收入: 营业收 is no whole word);
 - the one character that differs is either
   - a slip of the pen: a character no known term is written with, in a run no known word
-    covers (税后利润 is not 税前利润, since 后 is written in other terms; 营业收人 is not
-    corrected, 人 being a character of 人均), and a slip at either end of the run leaves no
+    covers (税后利润 is not 税前利润, since 后 is written in other terms; 人 of 营业收人 is
+    not this ground's, being a character of 人均), and a slip at either end of the run leaves no
     known word behind (门店赚 is 门店 and 赚, not 门店数); or
   - a slip of the pinyin keyboard, a tighter ground: the same syllable, tones aside (律 for 率,
     点 for 店), where the known words it holds lie inside the run (毛利律 is 毛利率, not 毛利
-    and 律);
+    and 律); or
+  - a slip of the eye, as tight: a character drawn like the name's (人 for 入, 末 for 未, 己
+    for 已; a shipped table of such pairs), read whatever other terms the character is written
+    in (营业收人 is 营业收入: 人 is in 人均, but no known word is 营业收人 or one such
+    character away from it but 营业收入);
 - exactly one known word (a metric, an entity, a shipped quantity, a term the profile declares
   unsupported) is one substitution away on that ground: two are ambiguous (总利润: 净利润 or
   毛利润?) and nothing is read (毛利律 on the pen's ground: 毛利率 or 毛利润; on the pinyin's,
@@ -44,6 +48,14 @@ _FUNCTION = frozenset("的在和与及对从到于请问是了把将给向为有
 _QUANTITY_KINDS = ("metrics", "quantity", "unsupported")
 _NAME_KINDS = ("entities", "external", "company")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# Characters drawn alike, each pair a slip of the eye (or of handwriting recognition) in either
+# direction: one stroke's length, a hook or a dot apart. Simplified forms (text is folded first).
+_DRAWN_ALIKE = ("人入", "入八", "未末", "已己", "已巳", "己巳", "士土", "戊戌", "日曰", "折拆",
+                "侯候", "券卷", "贷货", "汩汨", "祗祇", "拨拔")  # fmt: skip
+_LOOKALIKE: dict[str, frozenset[str]] = {
+    c: frozenset(p[1 - p.index(c)] for p in _DRAWN_ALIKE if c in p)
+    for c in {c for p in _DRAWN_ALIKE for c in p}
+}
 
 
 @dataclass(frozen=True)
@@ -145,6 +157,7 @@ def _read(window: str, table: _Table, *, bare: bool) -> str | None:
     """The one known word ``window`` is a slip of: by pinyin, else (in a run no known word
     covers) by a character no term is written with."""
     sounds: set[str] = set()
+    looks: set[str] = set()
     pen: set[str] = set()
     length = len(window)
     for i, c in enumerate(window):
@@ -152,10 +165,11 @@ def _read(window: str, table: _Table, *, bare: bool) -> str | None:
             continue
         near = table.keys.get(_masked(window, i), frozenset())
         sounds |= {w for w in near if _readings(w[i]) & _readings(c)}
+        looks |= {w for w in near if w[i] in _LOOKALIKE.get(c, ())}
         rest = window[1:] if i == 0 else window[:-1] if i == length - 1 else ""
         if bare and c not in table.chars and rest not in table.words:
             pen |= near
-    for hits in (sounds, pen):
+    for hits in (sounds, looks, pen):
         if len(hits) == 1:
             return next(iter(hits))
     return None

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from ragspine.profile.anchored_years import anchored_years
 from ragspine.profile.compared_years import compared_years
 from ragspine.profile.month_ranges import MonthRun, covered, month_runs
+from ragspine.profile.written_dates import written_dates
 
 FY = "FY"
 HALF = "H"
@@ -74,6 +75,10 @@ _INTERIM_EN = (
     r"(?:interim|half[\s-]+year(?:ly)?)\s+(?:results?|reports?|accounts?|statements?)(?![a-z])"
 )
 _NA = r"(?![a-z0-9_])"
+# Which half a word names: the front / back half, the latter half; 前 / 后半年 as 上 / 下半年.
+_HALF_WORDS = {"first": 1, "front": 1, "second": 2, "back": 2, "latter": 2,
+               "上": 1, "前": 1, "下": 2, "后": 2}  # fmt: skip
+_HALF_EN = r"(first|second|front|back|latter)\s+half"
 
 
 def _year(text: str, ref: date) -> int:
@@ -149,8 +154,10 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         lambda m, r: _half(_year(m[1] or m[2], r), 1),
     ),
     (
-        re.compile(rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下)半年度?"),
-        lambda m, r: _half(_year(m[1], r), 1 if m[2] == "上" else 2),
+        re.compile(
+            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下|前|后)半年度?"
+        ),
+        lambda m, r: _half(_year(m[1], r), _HALF_WORDS[m[2]]),
     ),
     (
         re.compile(rf"(?<!\d)({_YEAR})\s*[-/]?\s*h([12]){_NA}"),
@@ -165,8 +172,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         lambda m, r: _half(_year(m[2], r), int(m[1])),
     ),
     (
-        re.compile(rf"{_NB}(first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?({_YEAR})"),
-        lambda m, r: _half(_year(m[2], r), 1 if m[1] == "first" else 2),
+        re.compile(rf"{_NB}{_HALF_EN}\s+(?:of\s+)?(?:fy\s*)?({_YEAR})"),
+        lambda m, r: _half(_year(m[2], r), _HALF_WORDS[m[1]]),
     ),
     # Fiscal years
     (
@@ -216,8 +223,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         lambda m, r: _quarter(_NO_YEAR, ["first", "second", "third", "fourth"].index(m[1]) + 1),
     ),
     (
-        re.compile(rf"{_NB}(first|second)\s+half{_NA}"),
-        lambda m, r: _half(_NO_YEAR, 1 if m[1] == "first" else 2),
+        re.compile(rf"{_NB}{_HALF_EN}{_NA}"),
+        lambda m, r: _half(_NO_YEAR, _HALF_WORDS[m[1]]),
     ),
 ]
 
@@ -254,7 +261,7 @@ def arabic_years(folded: str) -> str:
 @lru_cache(maxsize=4096)
 def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
     """Every period named in folded text, in order of appearance, without overlaps."""
-    folded = arabic_years(folded)
+    folded = written_dates(arabic_years(folded))
     canonical = _CANONICAL.match(folded)
     if canonical and not (canonical[2] == "h" and canonical[3] not in ("1", "2")):
         year, kind, n = canonical.groups()

@@ -30,6 +30,9 @@ def _read(question: str) -> tuple[str, list[tuple[str, str]]]:
         ("東南亞2024年的門點數是多少?", "門點數", "门店数"),  # traditional, folded first
         # 如 joins 如是 past the run, but 营业收 is no whole word: the run is the slip
         ("香港2024年营业收如是多少?", "营业收如", "营业收入"),
+        # a character drawn alike (人 for 入), though 人 is written in known terms (人均)
+        ("中国内地2024年营业收人是多少?", "营业收人", "营业收入"),
+        ("中國內地2024年營業收人是多少?", "營業收人", "营业收入"),  # traditional, folded first
         # one Damerau edit in an English word of five letters or more
         ("What was Taiwan's revnue in 2024?", "revnue", "revenue"),  # a letter dropped
         ("Hong Kong net proift 2024", "proift", "profit"),  # two letters swapped
@@ -50,6 +53,9 @@ def test_a_slip_reads_as_the_one_name_it_misspells(question: str, written: str, 
         # 属 (shu, as 数) is written in 属于, and 门店 is a whole word: 门店 属于, as written
         "上海静安区的门店属于中国内地,中国内地2024年门店数是多少?",
         "集团2024年总利润是多少?",  # one character from 净利润 and 毛利润 alike: ambiguous
+        # drawn alike, but the run goes on into 员 (人员): a longer word, not 营业收入 misspelt
+        "香港2024年营业收人员有多少?",
+        "香港2024年收人是多少?",  # two characters: too short to read as a slip on any ground
         "What was Taiwan's revenge in 2024?",  # a dictionary word, one letter from revenue
         "What were the reserve figures for Taiwan in 2024?",  # a word, not reserves misspelt
         "What was Hong Kong's gross margine in 2024?",  # margin or margins: ambiguous
@@ -70,6 +76,8 @@ def test_a_real_word_or_an_ambiguous_slip_is_not_corrected(question: str) -> Non
         ("东南亚2024年的门点数是多少?", "STORE_COUNT", "【假设】按「门店数」理解「门点数」"),
         # a slip of the pen (颔, written in no known term) says so the same way
         ("中国内地2023年的营业颔是多少?", "REVENUE", "【假设】按「营业额」理解「营业颔」"),
+        # a slip of the eye (人 for 入) says so the same way
+        ("中国内地2023年的营业收人是多少?", "REVENUE", "【假设】按「营业收入」理解「营业收人」"),
         ("What was Taiwan's revnue in 2024?", "REVENUE", "[Assumption] Read “revnue” as “revenue”"),
         ("Hong Kong net proift 2024", "NET_PROFIT", "[Assumption] Read “proift” as “profit”"),
     ],
