@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ragspine.agent.anaphors import POINTED
 from ragspine.agent.modifier_base import GROWTH, PER, SHARE, Modifier
 from ragspine.agent.modifiers import modifier_at
 from ragspine.profile.glossary import AliasMatch
@@ -22,7 +23,7 @@ _ITEM = re.compile(
     r"\s*(?:、|,|,|;|;|以及|及|和|与|还有|(?<![a-z])(?:and|as\s+well\s+as)(?![a-z]))\s*"
     r"(?P<back>其|它的|该指标的|(?<![a-z])(?:its|their|the)(?![a-z]))?\s*"
 )
-_BACK = re.compile(r"\s*(?:其|它的|该指标的|its|their|the)?\s*")
+_BACK = re.compile(rf"\s*(?:其|它的|该指标的|its|their|the|{POINTED})?\s*")
 _KINDS = (GROWTH, SHARE, PER)  # a quantity of the metric, never a second metric's level
 
 
@@ -65,6 +66,7 @@ def _of_another(text: str, mod: Modifier, following: AliasMatch) -> bool:
 
 
 def elided_at(text: str, m: AliasMatch) -> bool:
-    """A metric read again where a list item left its word out (its, 其, or no word at all):
+    """A metric read again where a list item left its word out (its, 其, or no word at all) or a
+    later clause points back to it (这个数字, that figure: ``anaphors``):
     a quantity of it the profile lacks is named from the metric's own names (门店数增长率)."""
     return _BACK.fullmatch(text, m.start, m.end) is not None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ragspine.agent.anaphors import with_anaphors
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
@@ -20,6 +21,7 @@ from ragspine.agent.courtesy import asked_part
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.glosses import without_glossed
+from ragspine.agent.growth_of_growth import growth_of_growth
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_route import narrative_subjects, route_of
 from ragspine.agent.intent_text import (
@@ -34,6 +36,7 @@ from ragspine.agent.intent_text import (
     without_periods,
     words_at,
 )
+from ragspine.agent.measure_words import without_measure_word
 from ragspine.agent.modifiers import (
     how_fast,
     per_anywhere,
@@ -147,8 +150,10 @@ def parse_intent(
     scan = with_sums(text, scan, prof)  # 销售、管理和财务费用合计: one quantity, the sum
     scan = with_elided(text, scan)  # 营业收入及其增长率: the level and its growth
     scan = with_formulas(text, scan, prof)  # (流动资产−存货)÷流动负债: the quick ratio
+    scan = with_anaphors(text, scan)  # …的收入,再算一下这笔钱里线上占多少: the clause before's
     named = [(m.start, m.end) for k, m in scan if k in ("metrics", "quantity")]
     cues = change_cues(text, [(pm.start, pm.end) for pm in find_periods(text, ref)])
+    cues += growth_of_growth(text)  # growth in revenue growth: how the growth moved, in points
     versus = entity_comparisons(text, [(m.start, m.end) for k, m in scan if k == "entities"])
     versus += metric_comparisons(text, scan)  # 毛利率比营业利润率高: two quantities, one period
     cues = [c for c in cues if not any(s <= c[0] < e for (s, e), _ in versus)]  # 比台湾多了多少
@@ -316,6 +321,7 @@ def parse_intent(
                 declined, unnamed_at = original_words(question, index, sort), sort
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))
+    declined = without_measure_word(declined, question)  # 多少名区域经理: 区域经理
     metric = metrics[0] if metrics else None
     for k, m in scan:  # a partner is talked about where a passage names it, never elsewhere
         if k == "external" and not any(s.start < m.end and m.start < s.end for s in subjects):

@@ -33,6 +33,7 @@ class Modifier:
     other: AliasMatch | None = None  # ratio: the denominator; per: the count; share: the part
     inverted: bool = False  # ratio: ``other`` is the numerator (how many times Y was X)
     postposed: bool = False  # share: asked after the part (X是Y的百分之几): a ratio's name
+    part: tuple[int, int] | None = None  # share: the part named inside it (收入里线上部分占)
 
 
 # A year-on-year word with no growth noun of its own: it says which growth, not that of a growth.

@@ -22,6 +22,7 @@ from ragspine.agent.modifier_base import (
     SHARE,
     Modifier,
 )
+from ragspine.agent.part_shares import part_share_after
 from ragspine.agent.per_amount import per_amount_ratio
 from ragspine.agent.ratios import ratio_after, share_after
 from ragspine.agent.sub_items import sub_item_after, sub_item_before
@@ -312,7 +313,7 @@ def modifier_at(
     r = per_amount_ratio(text, m, metrics) or ratio_after(text, m, metrics)  # 每100元Y…多少X
     if r is not None:
         return r
-    share = share_after(text, m, metrics)
+    share = share_after(text, m, metrics) or part_share_after(text, m, parts or [])
     if share is not None:
         return share
     for lead in leads:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ragspine.agent.asked import event_words
+from ragspine.agent.attributes import unanswered
 from ragspine.agent.definitions import defined_names, defining_hits
 from ragspine.agent.grounding import ground
 from ragspine.agent.passage_periods import by_period
@@ -110,6 +111,18 @@ def run_narrative(
             trace.code("narrative", "no_subject")
             trace.code("declined", "subject")
             return NarrativeAnswer(_not_found(retrieved, subjects, req, figure), [])
+    lacking = (
+        None
+        if define is not None or facts
+        else unanswered(req.question, req.profile, [h.text for h in hits])
+    )
+    if lacking is not None:  # the Audit Committee in one passage, "four times" in another
+        trace.code("narrative", "no_attribute")
+        trace.code("declined", "subject")
+        asked = say(f"attribute.{lacking.kind}", lang)
+        return NarrativeAnswer(
+            say("narrative.no_attribute", lang, name=lacking.name, asked=asked), []
+        )
     if refused:  # the periods the documents cover, and nothing of them quoted
         trace.code("narrative", "other_period")
         trace.code("declined", "period")

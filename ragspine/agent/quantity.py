@@ -352,7 +352,12 @@ def _share(
                 return ratio_of(found, code, profile), until
         if out.declined is None:  # what share of employees worked in production: named so
             out.declined_name = qn.part_share_name(text, mod, m) or out.declined_name
-    outside = [(k, w) for k, w in scan if not (mod.start <= w.start < mod.end) and w != m]
+    inner = mod.part or (0, 0)  # 收入里线上部分占: the part inside the modifier is read with it
+    outside = [
+        (k, w)
+        for k, w in scan
+        if (not (mod.start <= w.start < mod.end) or inner[0] <= w.start < inner[1]) and w != m
+    ]
     channel = next(
         (w.code for k, w in outside if k == "channels" and w.code != profile.default_channel),
         None,

@@ -73,6 +73,12 @@ def stem(word: str) -> str:
 def content_words(question: str, profile: DomainProfile) -> list[tuple[str, str]]:
     """The question's content words, each with the phrase it stands in (the user's words):
     what is left once the glossary's names, digits, periods and the frame are taken out."""
+    flat = fold(question)
+    return [(w, " ".join(flat[lo:hi].split())) for w, lo, hi in content_spans(question, profile)]
+
+
+def content_spans(question: str, profile: DomainProfile) -> list[tuple[str, int, int]]:
+    """``content_words`` with the span of each word's phrase in the folded question."""
     text = fold(question)
     masked = list(text)
     for _, m in glossary_for(profile).scan(text):
@@ -80,13 +86,13 @@ def content_words(question: str, profile: DomainProfile) -> list[tuple[str, str]
     for found in find_periods(text, date.today()):
         masked[found.start : found.end] = " " * (found.end - found.start)
     flat = "".join(masked)
-    flat = re.sub(r"[0-9a-z]*\d[0-9a-z]*", " ", flat)  # 2024, q4, fy2024: periods and codes
+    flat = re.sub(r"[0-9a-z]*\d[0-9a-z]*", lambda m: " " * len(m.group()), flat)  # 2024, fy2024
     for word in _FRAME_ZH:
         flat = flat.replace(word, " " * len(word))
     return [*_english(flat), *_chinese(flat)]
 
 
-def _english(flat: str) -> list[tuple[str, str]]:
+def _english(flat: str) -> list[tuple[str, int, int]]:
     words = [
         (m.group().strip("'’-"), m.start(), m.end()) for m in _EN_WORD.finditer(flat) if m.group()
     ]
@@ -94,7 +100,7 @@ def _english(flat: str) -> list[tuple[str, str]]:
         w[0] not in COMMON_EN and w[0] not in _FRAME_EN and len(w[0]) >= 4 and "'" not in w[0]
         for w in words
     ]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, int, int]] = []
     for i, (word, _, _) in enumerate(words):
         if not keep[i]:
             continue
@@ -106,16 +112,17 @@ def _english(flat: str) -> list[tuple[str, str]]:
             keep[hi + 1] or (words[hi + 1][0] == "of" and hi + 1 < last and keep[hi + 2])
         ):
             hi += 1
-        out.append((word, flat[words[lo][1] : words[hi][2]]))
+        out.append((word, words[lo][1], words[hi][2]))
     return out
 
 
-def _chinese(flat: str) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
+def _chinese(flat: str) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
     for m in _CJK_RUN.finditer(flat):
         run = m.group()
         phrase = run.strip(_PARTICLES)  # 承诺在: 承诺, the user's word without its particle
-        out.extend((w, phrase) for w in segment(run) if len(w) >= 2)
+        lo = m.start() + run.index(phrase) if phrase else m.start()
+        out.extend((w, lo, lo + len(phrase)) for w in segment(run) if len(w) >= 2)
     return out
 
 
@@ -130,7 +137,7 @@ def _cjk(text: str) -> bool:
     return _CJK_RUN.search(text) is not None
 
 
-def _held(word: str, texts: Sequence[str]) -> bool:
+def held(word: str, texts: Sequence[str]) -> bool:
     if _CJK_RUN.fullmatch(word):
         return any(word in t for t in texts)
     pattern = re.compile(rf"(?<![a-z]){re.escape(stem(word))}")
@@ -159,6 +166,6 @@ def unheld_phrase(
         if scripts != {_cjk(word)}:
             continue
         query = _inflections(word) if word.isascii() else word  # founded: founding too
-        if not _held(word, [fold(t) for t in passages(query)]):
+        if not held(word, [fold(t) for t in passages(query)]):
             return phrase.strip()
     return None

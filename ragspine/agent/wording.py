@@ -237,6 +237,17 @@ MESSAGES: dict[str, dict[Language, str]] = {
         EN: "The {asked} of “{name}” is not mentioned in any passage of the documents "
         "available to you, so it cannot be answered from them; nothing is guessed.",
     },
+    # No one passage names the subject with the attribute asked of it (``attributes.py``).
+    "narrative.no_attribute": {
+        ZH: "检索到的文档中没有一段同时提到「{name}」和所问的{asked},无法据实回答;"
+        "为避免误导,不提供任何推测。",
+        EN: "No passage of the documents available to you names “{name}” together with the "
+        "{asked} asked, so it cannot be answered from them; nothing is guessed.",
+    },
+    "attribute.times": {ZH: "次数", EN: "number of times"},
+    "attribute.count": {ZH: "数目", EN: "number"},
+    "attribute.name": {ZH: "名称", EN: "name"},
+    "attribute.date": {ZH: "时间", EN: "date"},
     "narrative.provider_down": {
         ZH: "AI 服务暂时不可用,无法生成文档归纳;为避免误导,不提供任何推测。",
         EN: "The AI service is unavailable for now, so no summary of the documents can be "
