@@ -113,7 +113,8 @@ def migrate(source: Side, target: Side, *, replace: bool, progress: Progress | N
         if keys.source is None:
             outcome.skipped.append("keys")
         _refuse_held(pairs, keys, replace)
-        for _label, src, dst in pairs:
+        sums: dict[str, dict[str, tuple[int, str]]] = {}
+        for label, src, dst in pairs:
             finish = None
             if isinstance(src, ChunkStore):
                 past = src.generation
@@ -121,12 +122,14 @@ def migrate(source: Side, target: Side, *, replace: bool, progress: Progress | N
                 def finish(conn: Any, past: int = past) -> None:
                     outcome.generation = advance_generation(conn, past)
 
-            copy_tables(
+            sums[label] = copy_tables(
                 src.connection, dst.connection, src.TABLES, replace=True, progress=progress,
                 finish=finish,
             )  # fmt: skip
         for label, src, dst in pairs:
-            outcome.checks += verify(label, src.connection, dst.connection, src.TABLES)
+            outcome.checks += verify(
+                label, src.connection, dst.connection, src.TABLES, source_sums=sums[label]
+            )
         if keys.source is not None:
             keys.write(keys.source.read())
             outcome.checks.append(keys.check())
