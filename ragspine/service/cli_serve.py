@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import click
+import click.core
 
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
@@ -21,6 +22,7 @@ from ragspine.cli_options import (
     shown_default,
     store_default,
 )
+from ragspine.service.keys import KeysError
 from ragspine.service.settings import ServiceSettings
 from ragspine.store_location import PgLocation
 
@@ -107,7 +109,6 @@ def serve(
     import uvicorn
 
     from ragspine.engine import Engine, profile_override
-    from ragspine.service.keys import KeysError
     from ragspine.service.logs import log_config
     from ragspine.service.protocol import GuardedH11Protocol
     from ragspine.service.settings import MAX_HEAD
@@ -127,6 +128,8 @@ def serve(
         docs=docs,
         master_pid=os.getpid() if workers > 1 else None,
     )
+    if isinstance(db, PgLocation):
+        say(_keys_not_used(db, keys))
     if not _key_count(settings):  # before a worker starts: one clear line
         where = f"--db {db}" if isinstance(db, PgLocation) else f"--file {keys}"
         raise KeysError(
@@ -156,6 +159,35 @@ def serve(
         timeout_graceful_shutdown=int(timeout) + 1,  # answers in flight, then the workers go
         log_config=log_config(),
         access_log=False,  # the service's own line has the request id, caller and route
+    )
+
+
+def _keys_not_used(db: PgLocation, keys: Path) -> str | None:
+    """With --db on PostgreSQL the service checks the database's keys only: a keys file or
+    RAGSPINE_API_KEYS that holds keys is said to be unused (a warning, at start), or, a file
+    named by --keys itself, refused, so nobody believes keys are active that are not."""
+    from ragspine.errors import ConfigError
+    from ragspine.service.keys import ENV, load_keys
+
+    named = click.get_current_context().get_parameter_source("keys")
+    if named is click.core.ParameterSource.COMMANDLINE and keys.exists():
+        raise ConfigError(
+            f"--keys {keys}: with --db {db} the service checks the database's keys, never a "
+            f"file's: copy them in with `ragspine store migrate --from sqlite:FOLDER --to {db}`"
+            " (or `ragspine keys new … --db`)"
+        )
+    unused = [ENV] if os.environ.get(ENV, "").strip() else []
+    try:
+        if keys.is_file() and len(load_keys(keys, environ={})):
+            unused.append(str(keys))
+    except KeysError:
+        unused.append(str(keys))
+    if not unused:
+        return None
+    return (
+        f"{' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} not used: with --db {db} "
+        "the service checks the database's keys only (`ragspine keys list --db`); "
+        "`ragspine store migrate` copies a keys file's"
     )
 
 
