@@ -16,6 +16,7 @@ from ragspine.cli_options import (
     corpus_option,
     db_option,
     faq_option,
+    index_dir_option,
     profile_option,
     provider_option,
     say,
@@ -35,6 +36,7 @@ FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, thr
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @db_option()
 @corpus_option(read=True)
+@index_dir_option()
 @profile_option()
 @provider_option()
 @faq_option()
