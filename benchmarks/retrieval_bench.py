@@ -139,6 +139,7 @@ def worker_build(size: int, workdir: Path) -> dict[str, Any]:
             store.iter_chunks(),
             index_dir_for(store_path),
             generation=store.generation,
+            store_id=store.store_id,
             n_chunks=store.count(),
             progress=lambda msg: marks.append((msg, time.perf_counter())),
         )

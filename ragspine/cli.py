@@ -16,6 +16,7 @@ from ragspine.cli_options import (
     corpus_option,
     db_option,
     faq_option,
+    index_dir_option,
     live_options,
     page_progress,
     profile_option,
@@ -54,6 +55,7 @@ def _one_line(message: Warning | str, category: type[Warning], *_: object, **__:
     help="the day 'last year' is relative to [default: today]",
 )
 @corpus_option(read=True)
+@index_dir_option()
 @clearance_option()
 @click.option("--rerank", is_flag=True, help="let the model reorder retrieved passages")
 @profile_option()
@@ -142,6 +144,7 @@ def facts_load(csv_file: Path, db: Path, profile: Path | None) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @corpus_option()
+@index_dir_option()
 @db_option()
 @profile_option("maps table rows to metrics; the store remembers it")
 @click.option(

@@ -12,6 +12,7 @@ its default, so a command that takes one takes it the same way and the variable 
     --faq           RAGSPINE_FAQ           none (``faq`` commands: data/faq.db)
     --clearance     RAGSPINE_CLEARANCE     INTERNAL
     --provider      RAGSPINE_PROVIDER      mock
+    --index-dir     RAGSPINE_INDEX_DIR     a PostgreSQL corpus's index folder on this host
     --base-url      RAGSPINE_BASE_URL      the SDK's (which reads ANTHROPIC_BASE_URL)
     --timeout       RAGSPINE_TIMEOUT       the SDK's (60 s)
     --max-retries   RAGSPINE_MAX_RETRIES   the SDK's (2)
@@ -31,6 +32,7 @@ limit) this ``--timeout``.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +43,7 @@ import click
 from ragspine.errors import ConfigError
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS
 from ragspine.store_config import HOME_FILES, configured
-from ragspine.store_location import Location, PgLocation, parse_location
+from ragspine.store_location import INDEX_ENV, Location, PgLocation, parse_location
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -317,6 +319,27 @@ def page_progress() -> Callable[[str, int, int], None]:
             click.echo(f"  reading {name}: page {done}/{total}{end}", err=True, nl=False)
 
     return show
+
+
+def index_dir_option() -> Callable[[F], F]:
+    """Where this host keeps a PostgreSQL corpus's search index: RAGSPINE_INDEX_DIR given as a
+    flag (``store_location``), exported for the process (and a service's workers) so every
+    layer that finds the index reads it the same way. The command never sees the value."""
+
+    def export(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+        if value is not None:
+            os.environ[INDEX_ENV] = str(value)
+
+    return click.option(
+        "--index-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=export,
+        help=f"this host's folder for a PostgreSQL corpus's search index; overrides {INDEX_ENV} "
+        "[default: $RAGSPINE_HOME/indexes/…, else ~/.cache/ragspine/indexes/…] (a SQLite "
+        "corpus keeps its index beside its file)",
+    )
 
 
 def say(warning: str | None) -> None:

@@ -17,6 +17,7 @@ from ragspine.cli_options import (
     LEVEL,
     corpus_option,
     db_option,
+    index_dir_option,
     page_progress,
     profile_option,
     say,
@@ -33,6 +34,7 @@ from ragspine.interrupts import stop_requested
     help="the folder to watch; files move to done/ or failed/ inside it",
 )
 @corpus_option()
+@index_dir_option()
 @db_option()
 @profile_option("maps table rows to metrics; the store remembers it")
 @click.option("--once", is_flag=True, help="ingest what is there, then exit")

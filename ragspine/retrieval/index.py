@@ -84,29 +84,31 @@ def refresh_index(
     the caller already holds the lock (``writing``).
     """
     directory = index_dir_for(store.path)
-    index = _current(directory, store.generation)
+    index = _current(directory, store.state)
     if index is not None:
         return index, False
     with nullcontext() if held else _building(directory, wait=wait):
-        generation = store.generation  # read again: the rebuild waited for may be of this one
-        index = _current(directory, generation)
+        state = store.state  # read again: the rebuild waited for may be of this one
+        index = _current(directory, state)
         if index is not None:
             return index, False
         built = CorpusIndex.build(
             store.iter_chunks(),
             directory,
-            generation=generation,
+            generation=state[1],
+            store_id=state[0],
             progress=progress,
             n_chunks=store.count(),
         )
     return built, True
 
 
-def _current(directory: Path, generation: int) -> CorpusIndex | None:
-    """The saved index if it is of this generation; None if missing, unreadable or stale."""
+def _current(directory: Path, state: tuple[str, int]) -> CorpusIndex | None:
+    """The saved index if it is of this store and generation; None if missing, unreadable,
+    stale or another store's."""
     try:
         index = CorpusIndex.load(directory)
-        return index if index.is_current(generation) else None
+        return index if index.is_current(state[1], state[0]) else None
     except Exception:
         return None
 
@@ -154,11 +156,17 @@ class CorpusIndex:
     def generation(self) -> int:
         return int(self.manifest["generation"])
 
-    def is_current(self, generation: int) -> bool:
+    @property
+    def state(self) -> tuple[str, int]:
+        """The store id and generation it was built from (``ChunkStore.state``)."""
+        return str(self.manifest.get("store", "")), self.generation
+
+    def is_current(self, generation: int, store_id: str = "") -> bool:
+        """Built by this version's format and tokenizer, from this store at this generation."""
         return (
             self.manifest.get("format") == INDEX_FORMAT
             and self.manifest.get("tokenizer") == TOKENIZER_VERSION
-            and self.generation == generation
+            and self.state == (store_id, generation)
         )
 
     # -- building ----------------------------------------------------------------------------
@@ -169,6 +177,7 @@ class CorpusIndex:
         directory: str | Path,
         *,
         generation: int,
+        store_id: str = "",
         progress: Progress | None = None,
         workers: int | None = None,
         n_chunks: int | None = None,
@@ -216,6 +225,7 @@ class CorpusIndex:
                 "format": INDEX_FORMAT,
                 "tokenizer": TOKENIZER_VERSION,
                 "generation": generation,
+                "store": store_id,
                 "build": build,
                 "bm25": {"method": "lucene", "k1": K1, "b": B},
                 "chunks": counts_by_level,

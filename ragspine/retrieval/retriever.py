@@ -36,8 +36,8 @@ class VectorChannel(Protocol):
 class HybridRetriever:
     """A NarrativeRetriever over a chunk store and its saved index, as the store is now.
 
-    Long-lived and shared by threads: each search first compares the store's generation with
-    its index's (one single-row query) and, when the store has moved on, one thread reloads the
+    Long-lived and shared by threads: each search first compares the store's id and generation
+    with its index's (one single-row query) and, when the store has moved on, one thread reloads the
     index through ``refresh_index`` (or rebuilds it, if no process has) and swaps it in whole;
     the other threads keep searching the index they had meanwhile.
     """
@@ -85,7 +85,7 @@ class HybridRetriever:
         bringing it there, the one searched so far (never one half loaded)."""
         index = self.index
         try:
-            stale = self.store.generation != index.generation
+            stale = self.store.state != index.state
         except DatabaseError:  # the store is busy past its timeout: ask again next time
             return index
         if not stale or time.monotonic() < self._retry_at:
@@ -94,7 +94,7 @@ class HybridRetriever:
             return index  # another thread is refreshing it
         try:
             index = self.index  # swapped in since this search began?
-            if self.store.generation != index.generation:
+            if self.store.state != index.state:
                 fresh, _ = refresh_index(self.store, wait=False)
                 self.index = index = fresh.ready()  # read whole before any search sees it
         except IndexBusyError:

@@ -11,18 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import click
+import click.core
 
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
     corpus_option,
     db_option,
     faq_option,
+    index_dir_option,
     profile_option,
     provider_option,
     say,
     shown_default,
     store_default,
 )
+from ragspine.service.keys import KeysError
 from ragspine.service.settings import ServiceSettings
 from ragspine.store_location import PgLocation
 
@@ -35,6 +38,7 @@ FD_RESERVE = 128  # descriptors beyond the connections: stores, index, logs, thr
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @db_option()
 @corpus_option(read=True)
+@index_dir_option()
 @profile_option()
 @provider_option()
 @faq_option()
@@ -110,7 +114,6 @@ def serve(
 
     from ragspine.engine import Engine, profile_override
     from ragspine.service.balance import BOARD_ENV, new_board
-    from ragspine.service.keys import KeysError
 
     settings = ServiceSettings(
         db=db,
@@ -127,6 +130,8 @@ def serve(
         docs=docs,
         master_pid=os.getpid() if workers > 1 else None,
     )
+    if isinstance(db, PgLocation):
+        say(_keys_not_used(db, keys))
     if not _key_count(settings):  # before a worker starts: one clear line
         where = f"--db {db}" if isinstance(db, PgLocation) else f"--file {keys}"
         raise KeysError(
@@ -171,6 +176,35 @@ def _run(
         timeout_graceful_shutdown=int(timeout) + 1,  # answers in flight, then the workers go
         log_config=log_config(),
         access_log=False,  # the service's own line has the request id, caller and route
+    )
+
+
+def _keys_not_used(db: PgLocation, keys: Path) -> str | None:
+    """With --db on PostgreSQL the service checks the database's keys only: a keys file or
+    RAGSPINE_API_KEYS that holds keys is said to be unused (a warning, at start), or, a file
+    named by --keys itself, refused, so nobody believes keys are active that are not."""
+    from ragspine.errors import ConfigError
+    from ragspine.service.keys import ENV, load_keys
+
+    named = click.get_current_context().get_parameter_source("keys")
+    if named is click.core.ParameterSource.COMMANDLINE and keys.exists():
+        raise ConfigError(
+            f"--keys {keys}: with --db {db} the service checks the database's keys, never a "
+            f"file's: copy them in with `ragspine store migrate --from sqlite:FOLDER --to {db}`"
+            " (or `ragspine keys new … --db`)"
+        )
+    unused = [ENV] if os.environ.get(ENV, "").strip() else []
+    try:
+        if keys.is_file() and len(load_keys(keys, environ={})):
+            unused.append(str(keys))
+    except KeysError:
+        unused.append(str(keys))
+    if not unused:
+        return None
+    return (
+        f"{' and '.join(unused)} {'is' if len(unused) == 1 else 'are'} not used: with --db {db} "
+        "the service checks the database's keys only (`ragspine keys list --db`); "
+        "`ragspine store migrate` copies a keys file's"
     )
 
 

@@ -16,6 +16,7 @@ import os
 import secrets
 import threading
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -38,6 +39,8 @@ class KeyEntry(BaseModel):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     clearance: Clearance
     disabled: bool = False  # kept, refused: `ragspine keys enable` serves it again
+    # UTC, as the stores write times; None in a file written before keys carried theirs
+    created_at: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
 
 
 class KeysFile(BaseModel):
@@ -50,6 +53,11 @@ class KeysFile(BaseModel):
 class Caller:
     name: str
     clearance: str
+
+
+def utc_now() -> str:
+    """The time now as the stores write it (UTC, 'YYYY-MM-DD HH:MM:SS')."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def digest(key: str) -> str:
@@ -154,7 +162,7 @@ def new_key(path: Path, name: str, clearance: str) -> str:
         raise KeysError(f"{path}: a key named {name!r} exists already")
     key = PREFIX + secrets.token_urlsafe(32)
     try:
-        entry = KeyEntry(name=name, sha256=digest(key), clearance=clearance)  # type: ignore[arg-type]
+        entry = KeyEntry(name=name, sha256=digest(key), clearance=clearance, created_at=utc_now())  # type: ignore[arg-type]
     except ValidationError as exc:
         raise KeysError(f"{path}: {first_problem(exc)}") from exc
     current.keys.append(entry)

@@ -62,21 +62,26 @@ class PgKeys(Store):
 
     def put_all(self, entries: list[KeyEntry]) -> None:
         """Every key of a copy (``store migrate``) in one transaction, after any held ones are
-        deleted (the caller checked the table may be replaced)."""
+        deleted (the caller checked the table may be replaced); each keeps its creation time
+        (a key without one is as old as this copy)."""
         with self._conn:
             self._conn.execute("DELETE FROM api_key")
             self._conn.executemany(
-                "INSERT INTO api_key (name, sha256, clearance, disabled) VALUES (?, ?, ?, ?)",
-                [(e.name, e.sha256, e.clearance, e.disabled) for e in entries],
+                "INSERT INTO api_key (name, sha256, clearance, disabled, created_at)"
+                f" VALUES (?, ?, ?, ?, COALESCE(?, {self._conn.now}))",
+                [(e.name, e.sha256, e.clearance, e.disabled, e.created_at) for e in entries],
             )
 
     def ring(self) -> KeyRing:
         """Every key, as the keys file's would be read."""
         rows = self._conn.execute(
-            "SELECT name, sha256, clearance, disabled FROM api_key ORDER BY name"
+            "SELECT name, sha256, clearance, disabled, created_at FROM api_key ORDER BY name"
         ).fetchall()
         return KeyRing(
-            [KeyEntry(name=n, sha256=s, clearance=c, disabled=bool(d)) for n, s, c, d in rows]
+            [
+                KeyEntry(name=n, sha256=s, clearance=c, disabled=bool(d), created_at=at)
+                for n, s, c, d, at in rows
+            ]
         )
 
     def __len__(self) -> int:

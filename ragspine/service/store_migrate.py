@@ -22,7 +22,7 @@ from typing import Any
 from ragspine.errors import ConfigError, StoreNotFoundError
 from ragspine.faq.faq_cache import FaqCache
 from ragspine.retrieval.chunking.chunk_store import ChunkStore, advance_generation
-from ragspine.service.keys import KeyEntry, load_keys, write_keys
+from ragspine.service.keys import KeyEntry, load_keys, utc_now, write_keys
 from ragspine.service.keys_pg import PgKeys
 from ragspine.storage.copy import (
     CopyError,
@@ -113,7 +113,8 @@ def migrate(source: Side, target: Side, *, replace: bool, progress: Progress | N
         if keys.source is None:
             outcome.skipped.append("keys")
         _refuse_held(pairs, keys, replace)
-        for _label, src, dst in pairs:
+        sums: dict[str, dict[str, tuple[int, str]]] = {}
+        for label, src, dst in pairs:
             finish = None
             if isinstance(src, ChunkStore):
                 past = src.generation
@@ -121,15 +122,18 @@ def migrate(source: Side, target: Side, *, replace: bool, progress: Progress | N
                 def finish(conn: Any, past: int = past) -> None:
                     outcome.generation = advance_generation(conn, past)
 
-            copy_tables(
+            sums[label] = copy_tables(
                 src.connection, dst.connection, src.TABLES, replace=True, progress=progress,
                 finish=finish,
             )  # fmt: skip
         for label, src, dst in pairs:
-            outcome.checks += verify(label, src.connection, dst.connection, src.TABLES)
+            outcome.checks += verify(
+                label, src.connection, dst.connection, src.TABLES, source_sums=sums[label]
+            )
         if keys.source is not None:
-            keys.write(keys.source.read())
-            outcome.checks.append(keys.check())
+            entries = _dated(keys.source.read())
+            keys.write(entries)
+            outcome.checks.append(keys.check(entries))
     return outcome
 
 
@@ -177,15 +181,22 @@ class _KeyPair:
         else:
             write_keys(self.target.side.keys_file, entries)
 
-    def check(self) -> TableCheck:
-        assert self.source is not None
-        rows_from, sum_from = checksum(_key_rows(self.source.read()))
+    def check(self, written: list[KeyEntry]) -> TableCheck:
+        """The keys copied (the source's, dated by ``_dated``) against the target's."""
+        rows_from, sum_from = checksum(_key_rows(written))
         rows_to, sum_to = checksum(_key_rows(self.target.read()))
         return TableCheck("keys", "api_key", rows_from, rows_to, sum_from, sum_to)
 
 
 def _key_rows(entries: list[KeyEntry]) -> list[tuple[Any, ...]]:
-    return [(e.name, e.sha256, e.clearance, e.disabled) for e in entries]
+    return [(e.name, e.sha256, e.clearance, e.disabled, e.created_at) for e in entries]
+
+
+def _dated(entries: list[KeyEntry]) -> list[KeyEntry]:
+    """Every key with its creation time, as a table keeps it: one a keys file written before
+    keys carried their time gives none, so it is as old as this copy."""
+    now = utc_now()
+    return [e if e.created_at else e.model_copy(update={"created_at": now}) for e in entries]
 
 
 @contextmanager

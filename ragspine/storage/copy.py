@@ -12,29 +12,33 @@ The rules, whichever the two dialects are:
   transaction, children first).
 - On PostgreSQL an identity column's sequence is moved past the highest id copied, so the next
   row a replica inserts never collides with a copied one.
-- The checksum of a table is SHA-256 over its rows in a canonical order: each value encoded with
-  its kind (null, integer, float as its ``repr``, text as-is; a boolean counts as an integer),
-  each row's encoding joined, the rows sorted by their encoding. It never depends on the
+- The checksum of a table is independent of row order, so it needs no sort and is summed while
+  the rows stream by: each value encoded with its kind (null, integer, float as its ``repr``,
+  text as-is; a boolean counts as an integer), a row's encoding hashed with SHA-256, and the
+  row hashes added modulo 2**256 (a row twice counts twice). It never depends on the
   database's collation, row order or dialect, so the same rows give the same checksum on SQLite
   and on PostgreSQL; ``verify`` compares counts and checksums table by table.
+- Tables stream: rows are read ``batch`` at a time (``Connection.batches``: a server-side
+  cursor on PostgreSQL), each batch written before the next is read, so a copy holds one batch
+  in memory whatever the table's size; the source's checksum is summed as it is copied.
 
-A table is read whole into memory to be copied and again to be checked: copy a store at rest
-(no ingest running), one at a time.
+Copy a store at rest (no ingest running), one at a time.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ragspine.errors import CopyError as CopyError
 from ragspine.storage.db import Connection
 
-BATCH = 1_000  # rows per INSERT batch, and how often progress is said
+BATCH = 1_000  # rows read, written and held at once, and how often progress is said
 Progress = Callable[[str, int, int], None]  # table, rows copied, rows in all
-Rows = list[tuple[Any, ...]]
+Summed = tuple[int, str]  # rows, checksum
+_MOD = 1 << 256
 
 
 @dataclass(frozen=True)
@@ -77,18 +81,44 @@ def _encode(value: Any) -> str:
     return f"{kind}{len(text)}:{text}"
 
 
-def checksum(rows: Iterable[Sequence[Any]]) -> tuple[int, str]:
-    """Rows and the SHA-256 of their canonical form (the module's docstring)."""
-    encoded = sorted("".join(_encode(v) for v in row) for row in rows)
-    digest = hashlib.sha256()
-    for row in encoded:
-        digest.update(row.encode("utf-8"))
-        digest.update(b"\n")
-    return len(encoded), digest.hexdigest()
+class RowSum:
+    """A table's checksum built a batch at a time (the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.rows, self._sum = 0, 0
+
+    def add(self, rows: Iterable[Sequence[Any]]) -> None:
+        for row in rows:
+            digest = hashlib.sha256("".join(_encode(v) for v in row).encode("utf-8")).digest()
+            self._sum = (self._sum + int.from_bytes(digest, "big")) % _MOD
+            self.rows += 1
+
+    @property
+    def summed(self) -> Summed:
+        return self.rows, f"{self._sum:064x}"
 
 
-def read_table(conn: Connection, table: str, names: Sequence[str]) -> Rows:
-    return [tuple(r) for r in conn.execute(f"SELECT {', '.join(names)} FROM {table}").fetchall()]
+def checksum(rows: Iterable[Sequence[Any]]) -> Summed:
+    """Rows and their checksum (the module's docstring)."""
+    total = RowSum()
+    total.add(rows)
+    return total.summed
+
+
+def table_batches(
+    conn: Connection, table: str, names: Sequence[str], batch: int = BATCH
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The table's rows, ``batch`` at a time."""
+    sql = f"SELECT {', '.join(names)} FROM {table}"
+    for rows in conn.batches(sql, batch):
+        yield [tuple(r) for r in rows]
+
+
+def table_sum(conn: Connection, table: str, names: Sequence[str], batch: int = BATCH) -> Summed:
+    total = RowSum()
+    for rows in table_batches(conn, table, names, batch):
+        total.add(rows)
+    return total.summed
 
 
 def row_counts(conn: Connection, tables: Sequence[str]) -> dict[str, int]:
@@ -123,39 +153,40 @@ def copy_tables(
     replace: bool = False,
     progress: Progress | None = None,
     finish: Callable[[Connection], None] | None = None,
-) -> dict[str, int]:
-    """Copy ``tables`` (parents before children) in one transaction on ``target``; returns the
-    rows copied per table. ``finish`` runs last inside that transaction (a counter to move)."""
+    batch: int = BATCH,
+) -> dict[str, Summed]:
+    """Copy ``tables`` (parents before children) in one transaction on ``target``, a batch at
+    a time; returns each table's rows and checksum as read from the source. ``finish`` runs
+    last inside that transaction (a counter to move)."""
     names = same_columns(source, target, tables)
     held = {t: n for t, n in row_counts(target, tables).items() if n}
     if held and not replace:
         listed = ", ".join(f"{t} ({n} rows)" for t, n in held.items())
         raise CopyError(f"{target}: not empty: {listed}; --replace deletes them first")
-    copied: dict[str, int] = {}
+    totals = row_counts(source, tables) if progress else {}
+    copied: dict[str, Summed] = {}
     with target:
         for table in reversed(tables):
             target.execute(f"DELETE FROM {table}")
         for table in tables:
-            rows = read_table(source, table, names[table])
-            copied[table] = _insert(target, table, names[table], rows, progress)
+            sql = (
+                f"INSERT INTO {table} ({', '.join(names[table])})"
+                f" VALUES ({', '.join('?' for _ in names[table])})"
+            )
+            total = RowSum()
+            for rows in table_batches(source, table, names[table], batch):
+                target.executemany(sql, rows)
+                total.add(rows)
+                if progress:
+                    progress(table, total.rows, totals[table])
+            if progress and not total.rows:
+                progress(table, 0, 0)
+            copied[table] = total.summed
             if target.dialect == "postgresql":
                 _move_identity(target, table)
         if finish is not None:
             finish(target)
     return copied
-
-
-def _insert(
-    target: Connection, table: str, names: list[str], rows: Rows, progress: Progress | None
-) -> int:
-    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
-    for at in range(0, len(rows), BATCH):
-        target.executemany(sql, rows[at : at + BATCH])
-        if progress:
-            progress(table, min(at + BATCH, len(rows)), len(rows))
-    if progress and not rows:
-        progress(table, 0, 0)
-    return len(rows)
 
 
 def _move_identity(target: Connection, table: str) -> None:
@@ -174,13 +205,21 @@ def _move_identity(target: Connection, table: str) -> None:
 
 
 def verify(
-    store: str, source: Connection, target: Connection, tables: Sequence[str]
+    store: str,
+    source: Connection,
+    target: Connection,
+    tables: Sequence[str],
+    *,
+    source_sums: dict[str, Summed] | None = None,
+    batch: int = BATCH,
 ) -> list[TableCheck]:
-    """Counts and checksums of every table on both sides (the same columns, read afresh)."""
+    """Counts and checksums of every table on both sides (the same columns, streamed afresh);
+    ``source_sums``: the source's, as ``copy_tables`` summed them, so it is not read twice."""
     names = same_columns(source, target, tables)
     checks = []
     for table in tables:
-        n_from, sum_from = checksum(read_table(source, table, names[table]))
-        n_to, sum_to = checksum(read_table(target, table, names[table]))
+        known = (source_sums or {}).get(table)
+        n_from, sum_from = known or table_sum(source, table, names[table], batch)
+        n_to, sum_to = table_sum(target, table, names[table], batch)
         checks.append(TableCheck(store, table, n_from, n_to, sum_from, sum_to))
     return checks

@@ -42,6 +42,11 @@ class Connection(Protocol):
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor: ...
 
+    def batches(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """A query's rows ``size`` at a time, never all in memory (a copy of a large table):
+        ``fetchmany`` on SQLite, a server-side cursor on PostgreSQL."""
+        ...
+
     def __enter__(self) -> Self: ...
 
     def __exit__(

@@ -18,8 +18,9 @@ import functools
 import os
 import re
 import threading
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from types import TracebackType
 from typing import Any, Self
 
@@ -132,6 +133,27 @@ class PgConnection:
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor:
         return self._statement(sql, list(rows), many=True)
+
+    def batches(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """Through a server-side cursor (``DECLARE``; one ``FETCH`` per batch) in a transaction of
+        its own, or in the thread's transaction when it has one."""
+        bound = getattr(self._local, "conn", None)
+        name = f"ragspine_batches_{uuid.uuid4().hex[:12]}"
+        try:
+            with ExitStack() as stack:
+                if bound is None:
+                    conn = stack.enter_context(self._pool.connection())
+                    stack.enter_context(conn.transaction())
+                else:
+                    conn = bound
+                cur = stack.enter_context(conn.cursor(name=name))
+                cur.execute(pg_sql(sql))
+                while rows := cur.fetchmany(size):
+                    yield rows
+        except psycopg.Error as exc:
+            raise converted(exc) from exc
+        except PoolTimeout as exc:
+            raise StoreUnavailableError(f"{self.location}: no free connection: {exc}") from exc
 
     def __enter__(self) -> Self:
         depth = getattr(self._local, "depth", 0)

@@ -52,6 +52,14 @@ class SqliteConnection:
         except sqlite3.Error as exc:
             raise converted(exc) from exc
 
+    def batches(self, sql: str, size: int) -> Iterator[list[Any]]:
+        try:
+            cur = self.raw.execute(sql)
+            while rows := cur.fetchmany(size):
+                yield rows
+        except sqlite3.Error as exc:
+            raise converted(exc) from exc
+
     def __enter__(self) -> Self:
         self.raw.__enter__()
         return self

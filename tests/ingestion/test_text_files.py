@@ -37,7 +37,9 @@ def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
         ("results.md", "added", 2),
     ]
     assert report.index_rebuilt
-    assert CorpusIndex.load(index_dir_for(tmp_path / "c.db")).is_current(store.generation)
+    assert CorpusIndex.load(index_dir_for(tmp_path / "c.db")).is_current(
+        store.generation, store.store_id
+    )
 
 
 def test_unchanged_files_are_skipped_by_content_hash(mini_corpus: Path, tmp_path: Path) -> None:
@@ -86,7 +88,7 @@ def test_a_stale_index_is_rebuilt_once_on_open(mini_corpus: Path) -> None:
     store = ChunkStore(mini_corpus)
     store.delete_document("pricing.md")  # a change made outside ingest
     retriever = HybridRetriever.open(mini_corpus)
-    assert retriever.index.is_current(store.generation)
+    assert retriever.index.is_current(store.generation, store.store_id)
     assert retriever.retrieve("floor price", top_k=5) == []
 
 

@@ -88,11 +88,11 @@ def test_an_index_left_behind_is_caught_up_by_the_next_round(tmp_path: Path) -> 
     # what a worker stopped between storing a file and indexing it leaves behind
     with ChunkStore(corpus) as chunks:
         ingest_file(notes, chunks=chunks, facts=None, profile=load_profile(None))
-        generation = chunks.generation
-    assert not CorpusIndex.load(index_dir_for(corpus)).is_current(generation)
+        generation, store_id = chunks.generation, chunks.store_id
+    assert not CorpusIndex.load(index_dir_for(corpus)).is_current(generation, store_id)
     out = _worker(tmp_path, inbox)  # nothing new in the inbox
     assert out.returncode == 0, out.stderr
-    assert CorpusIndex.load(index_dir_for(corpus)).is_current(generation)
+    assert CorpusIndex.load(index_dir_for(corpus)).is_current(generation, store_id)
 
 
 def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path) -> None:

@@ -184,7 +184,10 @@ def test_while_another_process_rebuilds_the_old_index_serves_then_its_build_is_t
             refresh_index(store, wait=False)
         # the other builder's result lands
         CorpusIndex.build(
-            store.iter_chunks(), index_dir_for(mini_corpus), generation=store.generation
+            store.iter_chunks(),
+            index_dir_for(mini_corpus),
+            generation=store.generation,
+            store_id=store.store_id,
         )
     assert _docs(retriever)[0] == NEW_DOC
 
@@ -199,7 +202,10 @@ def test_a_builder_waits_for_a_rebuild_under_way_and_takes_it(mini_corpus: Path)
             time.sleep(0.2)
             assert not got  # it waits rather than building beside the other builder
             built = CorpusIndex.build(
-                store.iter_chunks(), index_dir_for(mini_corpus), generation=store.generation
+                store.iter_chunks(),
+                index_dir_for(mini_corpus),
+                generation=store.generation,
+                store_id=store.store_id,
             )
         waiting.join(10)
     ((index, rebuilt),) = got
@@ -249,7 +255,7 @@ def test_a_search_on_a_current_index_costs_one_generation_query(
     monkeypatch.setattr(conn, "execute", seen)
     retriever.retrieve(QUESTION, top_k=5)
     assert [s for s in statements if "corpus_state" in s] == [
-        "SELECT generation FROM corpus_state WHERE id = 1"
+        "SELECT store_id, generation FROM corpus_state WHERE id = 1"
     ]
 
 

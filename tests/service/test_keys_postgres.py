@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.errors import KeysError
-from ragspine.service.keys import digest
+from ragspine.service.keys import digest, new_key
 from ragspine.service.keys_pg import PgKeys
 from tests.cli import invoke
 
@@ -45,3 +45,38 @@ def test_a_name_twice_or_a_missing_one_is_one_error(pg_url: str) -> None:
 def test_keys_in_a_sqlite_file_are_the_keys_files_job(tmp_path: Path) -> None:
     with pytest.raises(KeysError, match="keys file"):
         PgKeys(tmp_path / "keys.db")
+
+
+@pytest.mark.parametrize(
+    ("how", "says"),
+    [
+        # keys in the environment: not the database's, so never checked
+        ("env", "warning: RAGSPINE_API_KEYS is not used"),
+        # the keys file RAGSPINE_HOME lays out, holding a key
+        ("home", "keys.yaml is not used"),
+    ],
+)
+def test_serve_on_postgresql_says_keys_outside_the_database_are_not_used(
+    pg_url: str, tmp_path: Path, how: str, says: str
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    new_key(home / "keys.yaml", "analyst", "INTERNAL")
+    env: dict[str, str | None] = {"RAGSPINE_HOME": str(home) if how == "home" else None}
+    if how == "env":
+        env["RAGSPINE_API_KEYS"] = f"analyst:INTERNAL:{'0' * 64}"
+    ran = invoke("serve", "--db", pg_url, "--port", "1", env=env)
+    assert ran.returncode == 1
+    warning, error = ran.stderr.splitlines()  # said before the database's keys are counted
+    assert warning.startswith(says) or says in warning, warning
+    assert "--db" in warning and "store migrate" in warning
+    assert error.startswith("error: no API keys in")
+
+
+def test_serve_on_postgresql_refuses_a_keys_file_it_is_given(pg_url: str, tmp_path: Path) -> None:
+    """A file named on the command line would be ignored: one error line, nothing served
+    (said before the database's keys are counted)."""
+    new_key(tmp_path / "keys.yaml", "analyst", "INTERNAL")
+    ran = invoke("serve", "--db", pg_url, "--keys", str(tmp_path / "keys.yaml"), "--port", "1")
+    assert ran.returncode == 1 and ran.stderr.count("\n") == 1, ran.stderr
+    assert ran.stderr.startswith("error: --keys") and "store migrate" in ran.stderr

@@ -15,6 +15,7 @@ from ragspine.service.keys import load_keys, new_key, set_disabled
 from ragspine.service.keys_pg import PgKeys
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
+from tests.pg import database_beside
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "jinyu"
 
@@ -148,3 +149,50 @@ def test_a_bad_side_is_one_error_line(
     ran = _migrate(*(a.format(home=home, tmp=tmp_path) for a in args))
     assert ran.returncode != 0 and says in ran.stderr, ran.stderr
     assert ran.stderr.count("\n") == 1 and "Traceback" not in ran.stderr
+
+
+def _created(url: str) -> dict[str, str]:
+    with PgKeys(url) as keys:
+        rows = keys.connection.execute("SELECT name, created_at FROM api_key").fetchall()
+    return {str(n): str(at) for n, at in rows}
+
+
+def test_a_keys_creation_time_travels_both_ways(tmp_path: Path, pg_url: str) -> None:
+    """PostgreSQL to PostgreSQL, and through a keys file and back: a key is as old as it was."""
+    with PgKeys(pg_url) as keys:
+        keys.new_key("analyst", "INTERNAL")
+        keys.connection.execute("UPDATE api_key SET created_at = '2001-02-03 04:05:06'")
+    other = database_beside(pg_url)
+    moved = _migrate("--from", pg_url, "--to", other)
+    assert moved.returncode == 0, moved.stderr
+    assert _created(other) == {"analyst": "2001-02-03 04:05:06"}
+    out = _migrate("--from", other, "--to", str(tmp_path / "home"))
+    assert out.returncode == 0, out.stderr
+    (entry,) = load_keys(tmp_path / "home" / "keys.yaml", environ={}).entries
+    assert entry.created_at == "2001-02-03 04:05:06"
+    third = database_beside(pg_url)
+    back = _migrate("--from", str(tmp_path / "home"), "--to", third)
+    assert back.returncode == 0, back.stderr
+    assert _created(third) == {"analyst": "2001-02-03 04:05:06"}
+
+
+def test_a_key_a_file_gives_no_time_is_as_old_as_its_copy(tmp_path: Path, pg_url: str) -> None:
+    """A keys file written before keys carried their time: the copy's time, on both sides of
+    the check (the check still matches)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    new_key(home / "keys.yaml", "analyst", "PUBLIC")
+    text = (home / "keys.yaml").read_text("utf-8")
+    (home / "keys.yaml").write_text(
+        "\n".join(x for x in text.splitlines() if "created_at" not in x) + "\n", "utf-8"
+    )
+    moved = _migrate("--from", str(home), "--to", pg_url)
+    assert moved.returncode == 0, moved.stderr
+    assert "every count and checksum matches" in moved.stdout
+    assert len(_created(pg_url)["analyst"]) == len("2001-02-03 04:05:06")
+
+
+def test_a_key_made_in_a_file_says_when(tmp_path: Path) -> None:
+    new_key(tmp_path / "keys.yaml", "analyst", "PUBLIC")
+    (entry,) = load_keys(tmp_path / "keys.yaml", environ={}).entries
+    assert entry.created_at is not None and len(entry.created_at) == 19

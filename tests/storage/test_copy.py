@@ -95,7 +95,7 @@ def test_tables_are_copied_with_their_ids_and_verified(tmp_path: Path, locate: L
         src.init_schema(), dst.init_schema()
         _faq_rows(src)
         copied = copy_tables(src.connection, dst.connection, FaqCache.TABLES)
-        assert copied == {"faq_item": 1, "faq_variant": 1}
+        assert {t: n for t, (n, _sum) in copied.items()} == {"faq_item": 1, "faq_variant": 1}
         assert all(c.ok for c in verify("faq", src.connection, dst.connection, FaqCache.TABLES))
         row = dst.connection.execute("SELECT id, answer FROM faq_item").fetchone()
         assert tuple(row) == (7, "答")

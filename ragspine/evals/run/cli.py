@@ -17,6 +17,7 @@ from ragspine.cli_options import (
     corpus_option,
     db_option,
     faq_option,
+    index_dir_option,
     live_options,
     max_error_rate_option,
     profile_option,
@@ -106,6 +107,7 @@ def live_from(kwargs: dict[str, Any]) -> Any:
 )
 @db_option()
 @corpus_option(read=True)
+@index_dir_option()
 @profile_option()
 @faq_option("a FAQ cache: the engine's faq route answers first")
 @live_options

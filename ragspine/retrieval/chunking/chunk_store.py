@@ -2,7 +2,8 @@
 source_locator and sensitivity.
 
 A document is replaced whole (its chunks with it) when its content hash changes, and each
-change bumps a generation counter so a saved search index can tell that it is stale.
+change bumps a generation counter so a saved search index can tell that it is stale; the
+store's random id tells it apart from another store made at the same place.
 """
 
 from __future__ import annotations
@@ -161,14 +162,24 @@ class ChunkStore(Store):
 
     # -- chunks ------------------------------------------------------------------------------
     @property
-    def generation(self) -> int:
-        """The corpus's version: one single-row read, cheap enough for every search (a
-        replica's index follows a shared PostgreSQL corpus by it)."""
+    def state(self) -> tuple[str, int]:
+        """The store's id and the corpus's generation: one single-row read, cheap enough for
+        every search (a replica's index follows a shared PostgreSQL corpus by it). The id is
+        random, made with the store (migration 0002): a store made again at the same place
+        has another, so an index saved for the old one is never taken as current."""
         with self._lock:
-            (gen,) = self._conn.execute(
-                "SELECT generation FROM corpus_state WHERE id = 1"
+            row = self._conn.execute(
+                "SELECT store_id, generation FROM corpus_state WHERE id = 1"
             ).fetchone()
-        return int(gen)
+        return str(row[0]), int(row[1])
+
+    @property
+    def generation(self) -> int:
+        return self.state[1]
+
+    @property
+    def store_id(self) -> str:
+        return self.state[0]
 
     def iter_chunks(self, page: int = 5_000) -> Iterator[Chunk]:
         """Every chunk, in a stable order (document, then position), a page at a time so a
