@@ -34,6 +34,7 @@ STORE_FIXTURES = frozenset(
         "pg_url",  # a fresh database
         "place",  # the test's own stores, on the suite's backend
         "bare_place",  # the same, where no store was made yet
+        "new_place",  # a new place at each call
         "locate",  # a store on each backend
     }
 )

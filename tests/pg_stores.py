@@ -166,3 +166,20 @@ def drop_store(kind: Any, location: Path | str) -> None:
 
     with psycopg.connect(str(location), autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {kind.SCHEMA} CASCADE")
+
+
+@pytest.fixture
+def new_place(tmp_path: Path, request: pytest.FixtureRequest) -> Callable[[], Place]:
+    """Each call a place of its own (a new folder in ``tmp_path``; on ``make test-postgres`` a
+    new database, every store migrated): a test that compares two separate stores."""
+    made = iter(range(1_000_000))
+
+    def new() -> Place:
+        if not on_postgres():
+            folder = tmp_path / f"place{next(made)}"
+            folder.mkdir()
+            return lambda name: folder / name
+        url = request.getfixturevalue("pg_server").database()
+        return lambda name: url
+
+    return new
