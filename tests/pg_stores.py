@@ -24,6 +24,7 @@ import pytest
 from tests.pg import PgServer, suite_backend
 
 Place = Callable[[str], Path | str]  # a store's name ("faq.db") → its location (``place``)
+NewPlace = Callable[[], Place]  # each call a place of its own (``new_place``)
 FACTS_TEMPLATE = "demo_facts"
 CORPUS_TEMPLATE = "demo_corpus"
 EMPTY = "template1"  # a database holding no store at all
@@ -169,7 +170,7 @@ def drop_store(kind: Any, location: Path | str) -> None:
 
 
 @pytest.fixture
-def new_place(tmp_path: Path, request: pytest.FixtureRequest) -> Callable[[], Place]:
+def new_place(tmp_path: Path, request: pytest.FixtureRequest) -> NewPlace:
     """Each call a place of its own (a new folder in ``tmp_path``; on ``make test-postgres`` a
     new database, every store migrated): a test that compares two separate stores."""
     made = iter(range(1_000_000))

@@ -4,7 +4,6 @@ label, each conflict with both readings, on the terminal in short and with `--re
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -13,7 +12,7 @@ from ragspine.ingestion.report import IngestReportRecord
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
-from tests.pg_stores import Place, store_absent
+from tests.pg_stores import NewPlace, Place, store_absent
 from tests.readers.test_readers import _deck
 
 ROOT = Path(__file__).parents[2]
@@ -81,7 +80,7 @@ def test_rows_no_metric_names_are_listed_by_label_not_only_counted(
 
 
 def test_the_report_is_the_same_for_the_same_file_and_written_whole(
-    tmp_path: Path, new_place: Callable[[], Place]
+    tmp_path: Path, new_place: NewPlace
 ) -> None:
     book = _statements(tmp_path / "statements.xlsx")
     first, second = tmp_path / "first.json", tmp_path / "second.json"
