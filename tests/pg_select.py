@@ -33,6 +33,8 @@ STORE_FIXTURES = frozenset(
         "mini_corpus",  # a small corpus, one document per level
         "pg_url",  # a fresh database
         "place",  # the test's own stores, on the suite's backend
+        "bare_place",  # the same, where no store was made yet
+        "new_place",  # a new place at each call
         "locate",  # a store on each backend
     }
 )

@@ -24,6 +24,7 @@ import pytest
 from tests.pg import PgServer, suite_backend
 
 Place = Callable[[str], Path | str]  # a store's name ("faq.db") → its location (``place``)
+NewPlace = Callable[[], Place]  # each call a place of its own (``new_place``)
 FACTS_TEMPLATE = "demo_facts"
 CORPUS_TEMPLATE = "demo_corpus"
 EMPTY = "template1"  # a database holding no store at all
@@ -127,3 +128,59 @@ def pg_index_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("pg-indexes")))
         yield
+
+
+@pytest.fixture
+def bare_place(tmp_path: Path, request: pytest.FixtureRequest) -> Place:
+    """As ``place``, but on PostgreSQL a database holding no store yet (as a file not yet
+    made): a test can see that a refused command created none (``store_absent``)."""
+    if not on_postgres():
+        return lambda name: tmp_path / name
+    url = request.getfixturevalue("pg_server").database(EMPTY)
+    return lambda name: url
+
+
+def store_absent(kind: Any, location: Path | str) -> bool:
+    """Whether no ``kind`` store was ever made at ``location``: no file on SQLite, no
+    migrated schema in the database on PostgreSQL."""
+    from ragspine.errors import StoreNotFoundError
+    from ragspine.store_location import is_postgres
+
+    if not is_postgres(str(location)):
+        return not Path(location).exists()
+    try:
+        kind(location, create=False).close()
+    except StoreNotFoundError:
+        return True
+    return False
+
+
+def drop_store(kind: Any, location: Path | str) -> None:
+    """The ``kind`` store at ``location`` gone, as a user deleting its file: the file on
+    SQLite, the store's schema on PostgreSQL (the database's other stores stay)."""
+    from ragspine.store_location import is_postgres
+
+    if not is_postgres(str(location)):
+        Path(location).unlink()
+        return
+    import psycopg
+
+    with psycopg.connect(str(location), autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {kind.SCHEMA} CASCADE")
+
+
+@pytest.fixture
+def new_place(tmp_path: Path, request: pytest.FixtureRequest) -> NewPlace:
+    """Each call a place of its own (a new folder in ``tmp_path``; on ``make test-postgres`` a
+    new database, every store migrated): a test that compares two separate stores."""
+    made = iter(range(1_000_000))
+
+    def new() -> Place:
+        if not on_postgres():
+            folder = tmp_path / f"place{next(made)}"
+            folder.mkdir()
+            return lambda name: folder / name
+        url = request.getfixturevalue("pg_server").database()
+        return lambda name: url
+
+    return new

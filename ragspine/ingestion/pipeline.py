@@ -216,7 +216,9 @@ def ingest_file(
                 )
                 report.chunks = chunks.replace_document_in(conn, doc, extracted.drafts)
         except DatabaseError as exc:
-            raise StoreError(f"{path}: not written ({facts.path}, {chunks.path}): {exc}") from exc
+            # each place once: on PostgreSQL both stores are one database
+            where = ", ".join(dict.fromkeys(str(p) for p in (facts.path, chunks.path)))
+            raise StoreError(f"{path}: not written ({where}): {exc}") from exc
     elif facts is not None:
         report.facts, report.superseded = facts.replace_source(doc.doc_id, own, file_hash=digest)
     elif chunks is not None:

@@ -17,15 +17,16 @@ from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from tests.cli import invoke
 from tests.ingestion.hostile import bomb_xlsx, entity_docx
 from tests.ingestion.test_ingest_command import _book
+from tests.pg_stores import Place
 
 ROOT = Path(__file__).parents[2]
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 
 
-def _worker(tmp_path: Path, inbox: Path, *flags: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+def _worker(place: Place, inbox: Path, *flags: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return invoke(
         "worker", "--inbox", str(inbox), "--once", "--settle", "0", "--db",
-        str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"), *flags, env=env,
+        str(place("facts.db")), "--corpus", str(place("chunks.db")), *flags, env=env,
     )  # fmt: skip
 
 
@@ -36,12 +37,12 @@ def _failed_why(inbox: Path) -> dict[str, str]:
     }
 
 
-def _texts(tmp_path: Path) -> str:
-    with ChunkStore(tmp_path / "chunks.db") as store:
+def _texts(place: Place) -> str:
+    with ChunkStore(place("chunks.db")) as store:
         return "\n".join(c.text for c in store.iter_chunks())
 
 
-def test_hostile_files_fail_alone_and_the_others_are_ingested(tmp_path: Path) -> None:
+def test_hostile_files_fail_alone_and_the_others_are_ingested(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     entity_docx(inbox / "laughs.docx")
@@ -53,7 +54,7 @@ def test_hostile_files_fail_alone_and_the_others_are_ingested(tmp_path: Path) ->
     (inbox / "notes.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
     assert (inbox / "bomb.xlsx").stat().st_size < 200_000  # small on disk
     began = time.monotonic()
-    out = _worker(tmp_path, inbox)
+    out = _worker(place, inbox)
     assert time.monotonic() - began < 20  # the bomb was never inflated
     assert out.returncode == 0, out.stderr
     assert "2 ingested, 5 failed" in out.stdout
@@ -65,7 +66,7 @@ def test_hostile_files_fail_alone_and_the_others_are_ingested(tmp_path: Path) ->
     assert "XMLSyntaxError" in why["laughs.docx"] or "entity" in why["laughs.docx"].lower()
     assert "inflates" in why["bomb.xlsx"] and "--max-ratio" in why["bomb.xlsx"]
     assert sorted(os.listdir(inbox)) == ["done", "failed"]  # nothing left to poison a round
-    again = _worker(tmp_path, inbox)
+    again = _worker(place, inbox)
     assert again.returncode == 0 and "0 ingested, 0 failed" in again.stdout
 
 
@@ -81,12 +82,12 @@ def test_hostile_files_fail_alone_and_the_others_are_ingested(tmp_path: Path) ->
     ],
 )
 def test_a_limit_refuses_a_file_before_it_is_parsed(
-    tmp_path: Path, flags: list[str], env: dict[str, str], said: str
+    tmp_path: Path, flags: list[str], env: dict[str, str], said: str, place: Place
 ) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     bomb_xlsx(inbox / "bomb.xlsx")
-    out = _worker(tmp_path, inbox, *flags, env=env)
+    out = _worker(place, inbox, *flags, env=env)
     assert out.returncode == 0 and "0 ingested, 1 failed" in out.stdout
     assert said in _failed_why(inbox)["bomb.xlsx"]
 
@@ -116,20 +117,20 @@ def report_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_a_report_over_its_time_or_pages_fails_and_the_next_file_is_read(
-    tmp_path: Path, report_pages: Path, flags: list[str], said: str
+    tmp_path: Path, report_pages: Path, flags: list[str], said: str, place: Place
 ) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (inbox / report_pages.name).write_bytes(report_pages.read_bytes())
     (inbox / "notes.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
     began = time.monotonic()
-    out = _worker(tmp_path, inbox, "--profile", str(ROOT / "examples/jinyu/profile.yaml"), *flags)
+    out = _worker(place, inbox, "--profile", str(ROOT / "examples/jinyu/profile.yaml"), *flags)
     assert time.monotonic() - began < 15
     assert out.returncode == 0 and "1 ingested, 1 failed" in out.stdout, out.stderr
     assert said in _failed_why(inbox)[report_pages.name]
 
 
-def test_a_symbolic_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
+def test_a_symbolic_link_in_the_inbox_is_refused_unread(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     secret = tmp_path / "secrets.md"
@@ -137,24 +138,24 @@ def test_a_symbolic_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
     (inbox / "notes.md").symlink_to(secret)  # out of the inbox
     (inbox / "dangling.md").symlink_to(tmp_path / "nowhere.md")
     (inbox / "real.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
-    out = _worker(tmp_path, inbox)
+    out = _worker(place, inbox)
     assert out.returncode == 0 and "1 ingested, 2 failed" in out.stdout, out.stderr
-    assert "hunter2" not in _texts(tmp_path) and "香港门店" in _texts(tmp_path)
+    assert "hunter2" not in _texts(place) and "香港门店" in _texts(place)
     assert (inbox / "failed" / "notes.md").is_symlink()  # the link moved, the secret untouched
     assert secret.read_text("utf-8").endswith("hunter2\n")
     assert "symbolic link" in _failed_why(inbox)["notes.md"]
 
 
-def test_a_hard_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
+def test_a_hard_link_in_the_inbox_is_refused_unread(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     secret = tmp_path / "secrets.md"
     secret.write_text("# keys\n\nthe root password is hunter2\n", "utf-8")
     os.link(secret, inbox / "notes.md")  # the same file under a second name, in the inbox
     (inbox / "real.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
-    out = _worker(tmp_path, inbox)
+    out = _worker(place, inbox)
     assert out.returncode == 0 and "1 ingested, 1 failed" in out.stdout, out.stderr
-    assert "hunter2" not in _texts(tmp_path) and "香港门店" in _texts(tmp_path)
+    assert "hunter2" not in _texts(place) and "香港门店" in _texts(place)
     assert "hard link" in _failed_why(inbox)["notes.md"]
     assert secret.read_text("utf-8").endswith("hunter2\n")
 
@@ -167,14 +168,14 @@ def test_a_hard_link_in_the_inbox_is_refused_unread(tmp_path: Path) -> None:
     ],
 )
 def test_ingest_refuses_a_hostile_file_with_one_error_line(
-    tmp_path: Path, build: Callable[[Path], Path], said: str
+    tmp_path: Path, build: Callable[[Path], Path], said: str, place: Place
 ) -> None:
     hostile = build(tmp_path / f"hostile{'.xlsx' if build is bomb_xlsx else '.docx'}")
     note = tmp_path / "note.md"
     note.write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
     out = invoke(
-        "ingest", str(note), str(hostile), "--db", str(tmp_path / "facts.db"),
-        "--corpus", str(tmp_path / "chunks.db"),
+        "ingest", str(note), str(hostile), "--db", str(place("facts.db")),
+        "--corpus", str(place("chunks.db")),
     )  # fmt: skip
     assert out.returncode == 1
     assert out.stderr.startswith("error: ") and len(out.stderr.splitlines()) == 1, out.stderr

@@ -31,6 +31,8 @@ def test_facts_and_passages_commit_together_in_one_database(pg_url: str, tmp_pat
     assert out.returncode == 1 and lines[-1].startswith("error: "), out.stderr
     assert all(line.startswith("  ") for line in lines[:-1]), out.stderr
     assert "disk full" in out.stderr and "postgresql://ragspine@" in out.stderr
+    # both stores are this one database: it is named once, not once per store
+    assert lines[-1].count(pg_url) == 1, lines[-1]
     with FactStore(pg_url) as facts:
         assert facts.count() == 0 and facts.source_hash(deck.name) is None
     with psycopg.connect(pg_url, autocommit=True) as conn:

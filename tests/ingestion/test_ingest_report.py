@@ -9,7 +9,10 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from ragspine.ingestion.report import IngestReportRecord
+from ragspine.retrieval.chunking.chunk_store import ChunkStore
+from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
+from tests.pg_stores import NewPlace, Place, store_absent
 from tests.readers.test_readers import _deck
 
 ROOT = Path(__file__).parents[2]
@@ -33,18 +36,20 @@ def _statements(path: Path) -> Path:
     return path
 
 
-def _ingest(tmp_path: Path, *args: str, profile: str | None = JINYU) -> Ran:
+def _ingest(place: Place, *args: str, profile: str | None = JINYU) -> Ran:
     extra = ["--profile", profile] if profile else []
     return invoke(
-        "ingest", *args, "--db", str(tmp_path / "facts.db"),
-        "--corpus", str(tmp_path / "chunks.db"), *extra,
+        "ingest", *args, "--db", str(place("facts.db")),
+        "--corpus", str(place("chunks.db")), *extra,
     )  # fmt: skip
 
 
-def test_rows_no_metric_names_are_listed_by_label_not_only_counted(tmp_path: Path) -> None:
+def test_rows_no_metric_names_are_listed_by_label_not_only_counted(
+    tmp_path: Path, place: Place
+) -> None:
     book = _statements(tmp_path / "statements.xlsx")
     report = tmp_path / "ingest.json"
-    out = _ingest(tmp_path, str(book), "--report", str(report))
+    out = _ingest(place, str(book), "--report", str(report))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == (
@@ -74,11 +79,13 @@ def test_rows_no_metric_names_are_listed_by_label_not_only_counted(tmp_path: Pat
     assert len({u.id for u in file.not_mapped}) == len(file.not_mapped)  # one id each
 
 
-def test_the_report_is_the_same_for_the_same_file_and_written_whole(tmp_path: Path) -> None:
+def test_the_report_is_the_same_for_the_same_file_and_written_whole(
+    tmp_path: Path, new_place: NewPlace
+) -> None:
     book = _statements(tmp_path / "statements.xlsx")
     first, second = tmp_path / "first.json", tmp_path / "second.json"
-    assert _ingest(tmp_path / "a", str(book), "--report", str(first)).returncode == 0
-    assert _ingest(tmp_path / "b", str(book), "--report", str(second)).returncode == 0
+    assert _ingest(new_place(), str(book), "--report", str(first)).returncode == 0
+    assert _ingest(new_place(), str(book), "--report", str(second)).returncode == 0
 
     def ids(path: Path) -> list[str]:
         record = json.loads(path.read_text("utf-8"))
@@ -92,16 +99,19 @@ def test_the_report_is_the_same_for_the_same_file_and_written_whole(tmp_path: Pa
     ]  # fmt: skip  (no temporary file left beside them)
 
 
-def test_a_report_that_cannot_be_written_fails_before_anything_is_stored(tmp_path: Path) -> None:
+def test_a_report_that_cannot_be_written_fails_before_anything_is_stored(
+    tmp_path: Path, bare_place: Place
+) -> None:
     book = _statements(tmp_path / "statements.xlsx")
     nowhere = tmp_path / "missing" / "ingest.json"
-    out = _ingest(tmp_path, str(book), "--report", str(nowhere))
+    out = _ingest(bare_place, str(book), "--report", str(nowhere))
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr == f"error: --report {nowhere}: no such folder {nowhere.parent}\n"
-    assert not (tmp_path / "facts.db").exists()
+    assert store_absent(FactStore, bare_place("facts.db"))
+    assert store_absent(ChunkStore, bare_place("chunks.db"))
 
 
-def test_a_conflict_names_both_readings_and_which_is_kept(tmp_path: Path) -> None:
+def test_a_conflict_names_both_readings_and_which_is_kept(tmp_path: Path, place: Place) -> None:
     deck = _deck(tmp_path / "review.pptx")  # REVENUE FY2024: 455
     book = Workbook()
     sheet = book.active
@@ -111,7 +121,7 @@ def test_a_conflict_names_both_readings_and_which_is_kept(tmp_path: Path) -> Non
     sheet.append(["REVENUE", 410, 999])  # agrees on FY2023, not on FY2024
     book.save(tmp_path / "kpi.xlsx")
     report = tmp_path / "ingest.json"
-    out = _ingest(tmp_path, str(deck), str(tmp_path / "kpi.xlsx"), "--report", str(report),
+    out = _ingest(place, str(deck), str(tmp_path / "kpi.xlsx"), "--report", str(report),
                   profile=None)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "    added  kpi.xlsx (0 chunks, 0 facts, 0 values not mapped, 1 conflict)" in out.stdout
@@ -129,19 +139,23 @@ def test_a_conflict_names_both_readings_and_which_is_kept(tmp_path: Path) -> Non
     assert conflict.unit == "USD_M" and "never overwrites another file's figure" in conflict.why
 
 
-def test_without_a_report_the_terminal_says_where_the_full_list_is(tmp_path: Path) -> None:
-    out = _ingest(tmp_path, str(_statements(tmp_path / "statements.xlsx")))
+def test_without_a_report_the_terminal_says_where_the_full_list_is(
+    tmp_path: Path, place: Place
+) -> None:
+    out = _ingest(place, str(_statements(tmp_path / "statements.xlsx")))
     assert out.stdout.endswith("every value not stored, with its locator: --report FILE.json\n")
 
 
-def test_the_worker_says_the_same_and_keeps_the_full_list_beside_the_file(tmp_path: Path) -> None:
+def test_the_worker_says_the_same_and_keeps_the_full_list_beside_the_file(
+    tmp_path: Path, place: Place
+) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     _statements(inbox / "statements.xlsx")
     (inbox / "notes.md").write_text("# 说明\n\n门店营业时间调整。\n", "utf-8")
     out = invoke(
         "worker", "--inbox", str(inbox), "--once", "--settle", "0", "--profile", JINYU,
-        "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
+        "--db", str(place("facts.db")), "--corpus", str(place("chunks.db")),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     record = inbox / "done" / "statements.xlsx.report.json"

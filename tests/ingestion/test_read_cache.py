@@ -16,6 +16,7 @@ from ragspine.ingestion.cache import MB, DocumentCache, default_folder
 from ragspine.readers import FileContent, Table, TextBlock
 from tests.cli import Ran, invoke
 from tests.ingestion.test_profile_cli import _report
+from tests.pg_stores import Place
 
 PROFILE = Path(__file__).parents[2] / "examples" / "sifang" / "profile.yaml"
 
@@ -170,14 +171,14 @@ def test_a_folder_others_can_write_to_is_not_used(folder: Path, tmp_path: Path) 
     ],
 )
 def test_a_limit_refuses_a_cached_file_as_it_refuses_one_read(
-    folder: Path, tmp_path: Path, flags: list[str], refused: str
+    folder: Path, tmp_path: Path, flags: list[str], refused: str, place: Place
 ) -> None:
     report = tiny_pdf(tmp_path / "report.pdf", PAGES)
 
     def ingest(*extra: str) -> Ran:
         return invoke(
-            "ingest", str(report), "--db", str(tmp_path / "facts.db"), "--corpus",
-            str(tmp_path / "chunks.db"), *flags, *extra,
+            "ingest", str(report), "--db", str(place("facts.db")), "--corpus",
+            str(place("chunks.db")), *flags, *extra,
         )  # fmt: skip
 
     uncached = ingest("--no-cache")
@@ -191,7 +192,9 @@ def test_a_limit_refuses_a_cached_file_as_it_refuses_one_read(
     assert cached.stderr == uncached.stderr
 
 
-def test_draft_check_and_ingest_read_the_report_once(folder: Path, tmp_path: Path) -> None:
+def test_draft_check_and_ingest_read_the_report_once(
+    folder: Path, tmp_path: Path, place: Place
+) -> None:
     report = _report(tmp_path / "report.docx")
     drafted = invoke("profile", "draft", str(report))
     assert drafted.returncode == 0 and "from the cache" not in drafted.stderr
@@ -199,8 +202,8 @@ def test_draft_check_and_ingest_read_the_report_once(folder: Path, tmp_path: Pat
     profile.write_text(drafted.stdout, "utf-8")
     checked = invoke("profile", "check", str(profile), str(report))
     ingested = invoke(
-        "ingest", str(report), "--db", str(tmp_path / "facts.db"), "--corpus",
-        str(tmp_path / "chunks.db"), "--profile", str(profile),
+        "ingest", str(report), "--db", str(place("facts.db")), "--corpus",
+        str(place("chunks.db")), "--profile", str(profile),
     )  # fmt: skip
     for ran in (checked, ingested):
         assert ran.returncode == 0, ran.stderr

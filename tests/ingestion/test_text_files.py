@@ -12,6 +12,7 @@ from ragspine.ingestion.pipeline import RunReport
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.index import CorpusIndex, index_dir_for
 from ragspine.retrieval.retriever import HybridRetriever
+from tests.pg_stores import Place
 from tests.retrieval.conftest import ingest_docs, mini_corpus, write_docs
 
 __all__ = ["mini_corpus"]  # the retrieval tests' small corpus, a fixture here too
@@ -27,9 +28,9 @@ def _files(report: RunReport) -> list[tuple[str, str, int]]:
     return [(f.doc_id, f.outcome, f.chunks) for f in report.files]
 
 
-def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
+def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path, place: Place) -> None:
     write_docs(tmp_path / "docs")
-    store = _store(tmp_path / "c.db")
+    store = _store(place("c.db"))
     report = ingest_docs(store, [tmp_path / "docs"])
     assert sorted(_files(report)) == [
         ("board.md", "added", 1),
@@ -37,9 +38,13 @@ def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path) -> None:
         ("results.md", "added", 2),
     ]
     assert report.index_rebuilt
+<<<<<<< HEAD
     assert CorpusIndex.load(index_dir_for(tmp_path / "c.db")).is_current(
         store.generation, store.store_id
     )
+=======
+    assert CorpusIndex.load(index_dir_for(place("c.db"))).is_current(store.generation)
+>>>>>>> lane25f1
 
 
 def test_unchanged_files_are_skipped_by_content_hash(mini_corpus: Path, tmp_path: Path) -> None:
@@ -79,9 +84,9 @@ def test_one_bad_file_leaves_the_store_untouched(mini_corpus: Path, tmp_path: Pa
     assert (store.count(), store.generation) == before
 
 
-def test_a_missing_path_is_named(tmp_path: Path) -> None:
+def test_a_missing_path_is_named(tmp_path: Path, place: Place) -> None:
     with pytest.raises(IngestError, match=r"nope\.md: no such file"):
-        ingest_docs(_store(tmp_path / "c.db"), [tmp_path / "nope.md"])
+        ingest_docs(_store(place("c.db")), [tmp_path / "nope.md"])
 
 
 def test_a_stale_index_is_rebuilt_once_on_open(mini_corpus: Path) -> None:

@@ -17,31 +17,32 @@ import pytest
 from ragspine.storage.fact_store import FactStore
 from tests.cli import invoke
 from tests.ingestion.test_ingest_command import _book
+from tests.pg_stores import Place
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 ROOT = Path(__file__).parents[2]
 
 
-def _worker(tmp_path: Path, inbox: Path):  # type: ignore[no-untyped-def]
+def _worker(place: Place, inbox: Path):  # type: ignore[no-untyped-def]
     return invoke(
         "worker", "--inbox", str(inbox), "--once", "--settle", "0",
-        "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
+        "--db", str(place("facts.db")), "--corpus", str(place("chunks.db")),
     )  # fmt: skip
 
 
-def _count(tmp_path: Path) -> int:
-    with FactStore(tmp_path / "facts.db") as store:
+def _count(place: Place) -> int:
+    with FactStore(place("facts.db")) as store:
         return store.count()
 
 
-def test_the_worker_moves_each_file_to_done_or_failed(tmp_path: Path) -> None:
+def test_the_worker_moves_each_file_to_done_or_failed(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     _book(inbox / "ACME_HK_2024.xlsx", 455)
     (inbox / "notes.md").write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
     (inbox / "broken.pptx").write_bytes(b"not a deck")
     (inbox / "ignored.doc").write_text("x")
-    out = _worker(tmp_path, inbox)
+    out = _worker(place, inbox)
     assert out.returncode == 0, out.stderr
     assert "2 ingested, 1 failed" in out.stdout
     assert sorted(p.name for p in (inbox / "done").iterdir()) == ["ACME_HK_2024.xlsx", "notes.md"]
@@ -53,27 +54,29 @@ def test_the_worker_moves_each_file_to_done_or_failed(tmp_path: Path) -> None:
     assert "not a readable PPTX deck" in why and len(why.splitlines()) == 1
     assert "failed  broken.pptx: " in out.stderr
     assert (inbox / "ignored.doc").exists()  # not ours to move
-    assert _count(tmp_path) == 4
-    again = _worker(tmp_path, inbox)
-    assert "0 ingested, 0 failed" in again.stdout and _count(tmp_path) == 4
+    assert _count(place) == 4
+    again = _worker(place, inbox)
+    assert "0 ingested, 0 failed" in again.stdout and _count(place) == 4
 
 
-def test_a_file_ingested_but_not_moved_when_killed_is_not_ingested_twice(tmp_path: Path) -> None:
+def test_a_file_ingested_but_not_moved_when_killed_is_not_ingested_twice(
+    tmp_path: Path, place: Place
+) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     book = _book(inbox / "ACME_HK_2024.xlsx", 455)
     # the state a kill between commit and move leaves: in the stores, still in the inbox
     ingest = invoke(
-        "ingest", str(book), "--db", str(tmp_path / "facts.db"),
-        "--corpus", str(tmp_path / "chunks.db"),
+        "ingest", str(book), "--db", str(place("facts.db")),
+        "--corpus", str(place("chunks.db")),
     )  # fmt: skip
     assert ingest.returncode == 0
-    out = _worker(tmp_path, inbox)
+    out = _worker(place, inbox)
     assert "unchanged  ACME_HK_2024.xlsx" in out.stdout and (inbox / "done" / book.name).exists()
-    assert _count(tmp_path) == 4
+    assert _count(place) == 4
 
 
-def test_an_index_left_behind_is_caught_up_by_the_next_round(tmp_path: Path) -> None:
+def test_an_index_left_behind_is_caught_up_by_the_next_round(tmp_path: Path, place: Place) -> None:
     from ragspine.ingestion.pipeline import ingest_file
     from ragspine.profile import load_profile
     from ragspine.retrieval.chunking.chunk_store import ChunkStore
@@ -81,26 +84,28 @@ def test_an_index_left_behind_is_caught_up_by_the_next_round(tmp_path: Path) -> 
 
     inbox = tmp_path / "inbox"
     inbox.mkdir()
-    assert _worker(tmp_path, inbox).returncode == 0  # an empty corpus, indexed
+    assert _worker(place, inbox).returncode == 0  # an empty corpus, indexed
     notes = tmp_path / "notes.md"
     notes.write_text("# 说明\n\n香港门店的营业时间调整。\n", "utf-8")
-    corpus = tmp_path / "chunks.db"
+    corpus = place("chunks.db")
     # what a worker stopped between storing a file and indexing it leaves behind
     with ChunkStore(corpus) as chunks:
         ingest_file(notes, chunks=chunks, facts=None, profile=load_profile(None))
         generation, store_id = chunks.generation, chunks.store_id
     assert not CorpusIndex.load(index_dir_for(corpus)).is_current(generation, store_id)
-    out = _worker(tmp_path, inbox)  # nothing new in the inbox
+    out = _worker(place, inbox)  # nothing new in the inbox
     assert out.returncode == 0, out.stderr
     assert CorpusIndex.load(index_dir_for(corpus)).is_current(generation, store_id)
 
 
-def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path) -> None:
+def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(
+    tmp_path: Path, place: Place
+) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     proc = subprocess.Popen(
         [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2", "--settle", "0.2",
-         "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
+         "--db", str(place("facts.db")), "--corpus", str(place("chunks.db"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
@@ -118,7 +123,7 @@ def test_a_running_worker_picks_up_a_file_and_stops_on_interrupt(tmp_path: Path)
         "added  ACME_HK_2024.xlsx (0 chunks, 4 facts, 0 values not mapped, 0 conflicts)" in stdout
     )
     assert "watching" in stderr and "stopped" in stderr and "Traceback" not in stderr
-    assert _count(tmp_path) == 4
+    assert _count(place) == 4
     assert os.listdir(inbox) == ["done"]
 
 
@@ -146,14 +151,14 @@ def report_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_a_stop_asked_for_mid_file_finishes_that_file_first(
-    tmp_path: Path, report_pages: Path, signum: signal.Signals
+    tmp_path: Path, report_pages: Path, signum: signal.Signals, place: Place
 ) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     proc = subprocess.Popen(
         [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.2", "--settle", "0.2",
          "--profile", str(ROOT / "examples" / "jinyu" / "profile.yaml"),
-         "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
+         "--db", str(place("facts.db")), "--corpus", str(place("chunks.db"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     errors: list[str] = []

@@ -12,28 +12,29 @@ from pathlib import Path
 
 from ragspine.storage.fact_store import FactStore
 from tests.ingestion.test_ingest_command import _book
+from tests.pg_stores import Place
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 
 
-def _command(tmp_path: Path, inbox: Path, *flags: str) -> list[str]:
+def _command(place: Place, inbox: Path, *flags: str) -> list[str]:
     return [RAGSPINE, "worker", "--inbox", str(inbox), "--settle", "0",
-            "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db"),
+            "--db", str(place("facts.db")), "--corpus", str(place("chunks.db")),
             *flags]  # fmt: skip
 
 
-def test_a_second_worker_on_an_inbox_is_one_error_line(tmp_path: Path) -> None:
+def test_a_second_worker_on_an_inbox_is_one_error_line(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     first = subprocess.Popen(
-        _command(tmp_path, inbox, "--interval", "0.2"),
+        _command(place, inbox, "--interval", "0.2"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         assert first.stderr is not None
         assert "watching" in first.stderr.readline()  # it holds the inbox
         second = subprocess.run(
-            _command(tmp_path, inbox, "--once"), capture_output=True, text=True, timeout=60
+            _command(place, inbox, "--once"), capture_output=True, text=True, timeout=60
         )
     finally:
         first.send_signal(signal.SIGINT)
@@ -43,7 +44,9 @@ def test_a_second_worker_on_an_inbox_is_one_error_line(tmp_path: Path) -> None:
     assert "another worker is running on this inbox" in second.stderr
 
 
-def test_two_workers_racing_on_one_inbox_store_every_file_once(tmp_path: Path) -> None:
+def test_two_workers_racing_on_one_inbox_store_every_file_once(
+    tmp_path: Path, place: Place
+) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for n in range(6):
@@ -51,7 +54,7 @@ def test_two_workers_racing_on_one_inbox_store_every_file_once(tmp_path: Path) -
     _book(inbox / "ACME_HK_2024.xlsx", 455)
     racers = [
         subprocess.Popen(
-            _command(tmp_path, inbox, "--once"),
+            _command(place, inbox, "--once"),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -66,17 +69,17 @@ def test_two_workers_racing_on_one_inbox_store_every_file_once(tmp_path: Path) -
         f"note{n}.md" for n in range(6)
     ]
     assert sorted(os.listdir(inbox)) == ["done"]
-    with FactStore(tmp_path / "facts.db") as facts:
+    with FactStore(place("facts.db")) as facts:
         assert facts.count() == 4  # the workbook's facts once
     done = sum(int(out.split(" ingested")[0].split()[-1]) for out, _ in outs if "ingested" in out)
     assert done == 7  # each file ingested by exactly one of them
 
 
-def test_a_worker_killed_holding_the_inbox_leaves_it_free(tmp_path: Path) -> None:
+def test_a_worker_killed_holding_the_inbox_leaves_it_free(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     first = subprocess.Popen(
-        _command(tmp_path, inbox, "--interval", "0.2"),
+        _command(place, inbox, "--interval", "0.2"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert first.stderr is not None and "watching" in first.stderr.readline()
@@ -84,6 +87,6 @@ def test_a_worker_killed_holding_the_inbox_leaves_it_free(tmp_path: Path) -> Non
     first.communicate(timeout=30)
     time.sleep(0.1)
     again = subprocess.run(
-        _command(tmp_path, inbox, "--once"), capture_output=True, text=True, timeout=60
+        _command(place, inbox, "--once"), capture_output=True, text=True, timeout=60
     )
     assert again.returncode == 0, again.stderr

@@ -20,6 +20,7 @@ import pytest
 from ragspine.ingestion.inbox import InboxScan
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from tests.cli import invoke
+from tests.pg_stores import Place
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
 WAIT = 60.0  # seconds before a line that never comes fails the test (never a timing check)
@@ -69,10 +70,10 @@ def worker(tmp_path: Path) -> Iterator[tuple[Path, list[Running]]]:
         run.proc.kill()
 
 
-def _start(tmp_path: Path, inbox: Path, started: list[Running], *flags: str) -> Running:
+def _start(place: Place, inbox: Path, started: list[Running], *flags: str) -> Running:
     proc = subprocess.Popen(
         [RAGSPINE, "worker", "--inbox", str(inbox), "--interval", "0.1", *flags,
-         "--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")],
+         "--db", str(place("facts.db")), "--corpus", str(place("chunks.db"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     lines: queue.Queue[str] = queue.Queue()
@@ -89,10 +90,10 @@ def _start(tmp_path: Path, inbox: Path, started: list[Running], *flags: str) -> 
 
 
 def test_a_copy_that_pauses_is_ingested_whole(
-    tmp_path: Path, worker: tuple[Path, list[Running]]
+    tmp_path: Path, worker: tuple[Path, list[Running]], place: Place
 ) -> None:
     inbox, started = worker
-    run = _start(tmp_path, inbox, started, "--settle", "0.5")
+    run = _start(place, inbox, started, "--settle", "0.5")
     # the first part alone is no document (its front matter never ends): read half-written,
     # it would fail
     with (inbox / "notes.md").open("w", encoding="utf-8") as fh:
@@ -105,16 +106,16 @@ def test_a_copy_that_pauses_is_ingested_whole(
     said = run.stop()
     assert not (inbox / "failed").exists(), said
     assert [p.name for p in (inbox / "done").iterdir()] == ["notes.md"]
-    with ChunkStore(tmp_path / "chunks.db") as chunks:
+    with ChunkStore(place("chunks.db")) as chunks:
         assert any("海豚计划" in c.text for c in chunks.iter_chunks())  # the second part too
     assert sum("notes.md" in line for line in said) == 2  # waiting once, added once
 
 
 def test_a_file_it_never_reads_is_said_once(
-    tmp_path: Path, worker: tuple[Path, list[Running]]
+    tmp_path: Path, worker: tuple[Path, list[Running]], place: Place
 ) -> None:
     inbox, started = worker
-    run = _start(tmp_path, inbox, started, "--settle", "0")
+    run = _start(place, inbox, started, "--settle", "0")
     (inbox / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (inbox / "scans").mkdir()
     run.until("skipped  photo.png")
@@ -133,12 +134,12 @@ def test_a_file_it_never_reads_is_said_once(
     assert (inbox / "photo.png").exists()
 
 
-def test_once_leaves_a_file_still_changing_for_the_next_run(tmp_path: Path) -> None:
+def test_once_leaves_a_file_still_changing_for_the_next_run(tmp_path: Path, place: Place) -> None:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     notes = inbox / "notes.md"
     notes.write_text("# 说明\n\n门店营业时间调整。\n", "utf-8")
-    stores = ["--db", str(tmp_path / "facts.db"), "--corpus", str(tmp_path / "chunks.db")]
+    stores = ["--db", str(place("facts.db")), "--corpus", str(place("chunks.db"))]
     proc = subprocess.Popen(
         [RAGSPINE, "worker", "--inbox", str(inbox), "--once", "--settle", "2", *stores],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

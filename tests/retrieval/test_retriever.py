@@ -13,6 +13,7 @@ from ragspine.agent.agent import answer_question
 from ragspine.agent.llm_provider import MockProvider
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.storage.fact_store import FactStore
+from tests.pg_stores import Place
 
 BOARD_QUESTION = "董事会关于青松项目有什么决议?"
 
@@ -122,6 +123,7 @@ def test_a_query_of_figures_alone_ranks_nothing(retriever: HybridRetriever) -> N
 
 def test_a_rewrite_that_matches_only_stray_words_does_not_outrank_the_real_match(
     tmp_path: Path,
+    place: Place,
 ) -> None:
     """On a Chinese report, the English rewrite of 审计意见 ("audit … 2020") matches only the
     year and a stray English word; fused rank for rank it used to push those pages ahead."""
@@ -137,7 +139,7 @@ def test_a_rewrite_that_matches_only_stray_words_does_not_outrank_the_real_match
         "report.md": "# 审计报告\n\n我们认为，财务报表公允反映了公司2020年的财务状况，"
         "审计意见为标准无保留意见。\n"
     }
-    corpus = tmp_path / "chunks.db"
+    corpus = place("chunks.db")
     with ChunkStore(corpus) as store:
         store.init_schema()
         ingest_docs(store, write_docs(tmp_path / "docs", tables | opinion))

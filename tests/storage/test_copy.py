@@ -14,6 +14,7 @@ from ragspine.storage.copy import CopyError, checksum, copy_tables, verify
 from ragspine.storage.fact_store import FactStore
 from ragspine.storage.store import Store
 from tests.pg import Locate
+from tests.pg_stores import NewPlace
 
 # Kept out of a copy on purpose: the migrations' own history, and the corpus's counter (set
 # past both sides by advance_generation, never copied).
@@ -101,8 +102,8 @@ def test_tables_are_copied_with_their_ids_and_verified(tmp_path: Path, locate: L
         assert tuple(row) == (7, "答")
 
 
-def test_a_target_holding_rows_is_refused_unless_replaced(tmp_path: Path) -> None:
-    with FaqCache(f"{tmp_path}/a.db") as src, FaqCache(f"{tmp_path}/b.db") as dst:
+def test_a_target_holding_rows_is_refused_unless_replaced(new_place: NewPlace) -> None:
+    with FaqCache(new_place()("a.db")) as src, FaqCache(new_place()("b.db")) as dst:
         src.init_schema(), dst.init_schema()
         _faq_rows(src)
         _faq_rows(dst)
@@ -113,8 +114,8 @@ def test_a_target_holding_rows_is_refused_unless_replaced(tmp_path: Path) -> Non
         assert dst.connection.execute("SELECT answer FROM faq_item").fetchone()[0] == "答"
 
 
-def test_a_row_that_differs_after_the_copy_is_found(tmp_path: Path) -> None:
-    with FaqCache(f"{tmp_path}/a.db") as src, FaqCache(f"{tmp_path}/b.db") as dst:
+def test_a_row_that_differs_after_the_copy_is_found(new_place: NewPlace) -> None:
+    with FaqCache(new_place()("a.db")) as src, FaqCache(new_place()("b.db")) as dst:
         src.init_schema(), dst.init_schema()
         _faq_rows(src)
         copy_tables(src.connection, dst.connection, FaqCache.TABLES)
@@ -126,8 +127,8 @@ def test_a_row_that_differs_after_the_copy_is_found(tmp_path: Path) -> None:
         assert checks["faq_variant"].rows_from == checks["faq_variant"].rows_to == 1
 
 
-def test_columns_that_differ_are_refused_before_a_row_is_written(tmp_path: Path) -> None:
-    with FaqCache(f"{tmp_path}/a.db") as src, FaqCache(f"{tmp_path}/b.db") as dst:
+def test_columns_that_differ_are_refused_before_a_row_is_written(new_place: NewPlace) -> None:
+    with FaqCache(new_place()("a.db")) as src, FaqCache(new_place()("b.db")) as dst:
         src.init_schema(), dst.init_schema()
         _faq_rows(src)
         dst.connection.execute("ALTER TABLE faq_item ADD COLUMN extra TEXT")

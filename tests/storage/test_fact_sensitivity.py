@@ -3,14 +3,14 @@ their file's level where the chunk store knows it, else read as INTERNAL."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from ragspine.storage.fact_store import Fact, FactStore
-from ragspine.storage.migrate import apply_migrations, load_migrations
 from tests.pg import Locate
+from tests.pg_stores import Place
+from tests.storage.old_stores import store_at
 
 ROW = ("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M")
 
@@ -41,32 +41,39 @@ def test_the_level_roundtrips_and_moves_to_history(locate: Locate) -> None:
         assert next(store.iter_facts()).sensitivity == "PUBLIC"
 
 
-@pytest.mark.sqlite_only
-def _old_store(path: Path, docs: list[str]) -> None:
+def _old_store(
+    where: Path | str, docs: list[str], folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A fact store as the version before sensitivity (migrations 1-5) left it."""
-    conn = sqlite3.connect(path)
-    apply_migrations(conn, load_migrations("ragspine.storage.migrations")[:5])
-    for i, doc in enumerate(docs):
-        conn.execute(
-            "INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type,"
-            " period, value, unit, source_doc_id, source_locator)"
-            " VALUES ('REVENUE', 'ACME_CN', 'CN', 'TOTAL', 'FY', ?, 1, 'USD_M', ?, 'row=1')",
-            (str(2020 + i), doc),
-        )
-    conn.commit()
-    conn.close()
+    with store_at(FactStore, 5, folder, monkeypatch)(where) as old:
+        old.init_schema()
+        with old.connection as conn:
+            for i, doc in enumerate(docs):
+                conn.execute(
+                    "INSERT INTO fact_metric (metric_code, entity, geography, channel,"
+                    " period_type, period, value, unit, source_doc_id, source_locator)"
+                    " VALUES ('REVENUE', 'ACME_CN', 'CN', 'TOTAL', 'FY', ?, 1, 'USD_M', ?,"
+                    " 'row=1')",
+                    (str(2020 + i), doc),
+                )
 
 
-def test_facts_from_before_the_migration_read_as_internal(tmp_path: Path) -> None:
-    _old_store(tmp_path / "f.db", ["minutes.pptx"])
-    with FactStore(tmp_path / "f.db") as store:
+def test_facts_from_before_the_migration_read_as_internal(
+    tmp_path: Path, bare_place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _old_store(bare_place("f.db"), ["minutes.pptx"], tmp_path, monkeypatch)
+    with FactStore(bare_place("f.db")) as store:
         store.init_schema()
         assert [f.sensitivity for f in store.iter_facts()] == ["INTERNAL"]
 
 
-def test_they_take_their_file_level_where_it_is_known(tmp_path: Path) -> None:
-    _old_store(tmp_path / "f.db", ["minutes.pptx", "review.pptx", "unknown.xlsx"])
-    with FactStore(tmp_path / "f.db") as store:
+def test_they_take_their_file_level_where_it_is_known(
+    tmp_path: Path, bare_place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _old_store(
+        bare_place("f.db"), ["minutes.pptx", "review.pptx", "unknown.xlsx"], tmp_path, monkeypatch
+    )
+    with FactStore(bare_place("f.db")) as store:
         store.init_schema()
         levels = {"minutes.pptx": "RESTRICTED", "review.pptx": "PUBLIC"}
         assert store.adopt_levels(levels) == 2

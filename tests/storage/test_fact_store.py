@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from ragspine.errors import DuplicateFactError, StoreError, StoreNotFoundError
+from ragspine.errors import ConstraintError, DuplicateFactError, StoreError, StoreNotFoundError
 from ragspine.storage.fact_store import Fact, FactStore
 from tests.pg import Locate
+from tests.pg_stores import Place, store_absent
 
 SEED = Fact(
     "REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M",
@@ -72,21 +72,31 @@ def test_fact_without_lineage_or_code_is_refused(field: str) -> None:
         Fact(**values)
 
 
-@pytest.mark.sqlite_only
-def test_lineage_columns_are_not_null_in_sqlite(tmp_path: Path) -> None:
-    """The database itself refuses a fact without lineage, whoever writes it."""
-    store = _store(str(tmp_path / "facts.db"))
-    conn = sqlite3.connect(tmp_path / "facts.db")
-    cols = {r[1]: r for r in conn.execute("PRAGMA table_info(fact_metric)")}
-    for name in ("source_doc_id", "source_locator", "source_file_hash", "extractor_version"):
-        assert cols[name][3] == 1, f"{name} must be NOT NULL"
-    with pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type, period,"
-            " value, unit, source_doc_id, source_locator) VALUES"
-            " ('R','E','G','TOTAL','FY','2024',1,'U','doc','')"
-        )
-    store.close()
+_INSERT = (
+    "INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type, period,"
+    " value, unit, source_doc_id, source_locator, source_file_hash, extractor_version)"
+    " VALUES ('R', 'E', 'G', 'TOTAL', 'FY', '2024', 1, 'U', ?, ?, ?, ?)"
+)
+
+
+@pytest.mark.parametrize(
+    "lineage",
+    [
+        (None, "loc", "h", "x"),  # no source document
+        ("doc", None, "h", "x"),  # no locator
+        ("doc", "", "h", "x"),  # an empty locator
+        ("doc", "loc", None, "x"),  # no file hash
+        ("doc", "loc", "h", None),  # no extractor version
+    ],
+)
+def test_the_database_itself_refuses_a_fact_without_lineage(
+    locate: Locate, lineage: tuple[str | None, ...]
+) -> None:
+    """Whoever writes to the table, a fact without its lineage is refused by the schema."""
+    with _store(locate("facts.db")) as store:
+        with pytest.raises(ConstraintError):
+            store.connection.execute(_INSERT, lineage)
+        assert store.count() == 0
 
 
 def test_duplicate_is_refused_and_nothing_is_lost(locate: Locate) -> None:
@@ -119,13 +129,16 @@ def test_lookup_is_parameterised(locate: Locate) -> None:
     assert store.count() == 1
 
 
-def test_missing_database_names_the_path_and_the_fix(tmp_path: Path) -> None:
+def test_missing_database_names_the_path_and_the_fix(bare_place: Place) -> None:
+    where = bare_place("absent.db")
     with pytest.raises(StoreNotFoundError, match="ragspine fixtures") as err:
-        FactStore(tmp_path / "absent.db", create=False)
-    assert "absent.db" in str(err.value)
-    assert not (tmp_path / "absent.db").exists()
+        FactStore(where, create=False)
+    assert str(where) in str(err.value)
+    assert store_absent(FactStore, where)
 
 
+# SQLite's own: a file that is not a database (a PostgreSQL URL names a server, not a file)
+@pytest.mark.sqlite_only
 def test_a_file_that_is_not_sqlite_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not a database" * 100)

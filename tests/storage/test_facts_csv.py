@@ -18,6 +18,7 @@ from ragspine.profile import default_profile
 from ragspine.storage.fact_store import FactStore
 from ragspine.storage.facts_csv import read_facts_csv
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place, store_absent
 
 EXAMPLE_PROFILE = Path(__file__).parents[2] / "examples" / "jinyu" / "profile.yaml"
 HEADER = [
@@ -53,11 +54,11 @@ def _write(
     return path
 
 
-def _load(csv_file: Path, db: Path, *extra: str) -> Ran:
+def _load(csv_file: Path, db: Path | str, *extra: str) -> Ran:
     return invoke("facts", "load", str(csv_file), "--db", str(db), *extra, cwd=csv_file.parent)
 
 
-def _count(db: Path) -> int:
+def _count(db: Path | str) -> int:
     with FactStore(db, create=False) as store:
         return store.count()
 
@@ -71,17 +72,17 @@ def _one_error_line(out: Ran) -> str:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
+def db(tmp_path: Path, place: Place) -> Path | str:
     """A fact store holding one fact (EARLIER), loaded through the command."""
-    path = tmp_path / "facts.db"
+    path = place("facts.db")
     out = _load(_write(tmp_path / "earlier.csv", [EARLIER]), path)
     assert out.returncode == 0, out.stderr
     assert _count(path) == 1
     return path
 
 
-def test_a_good_file_loads_and_keeps_the_value_as_written(tmp_path: Path) -> None:
-    db = tmp_path / "facts.db"
+def test_a_good_file_loads_and_keeps_the_value_as_written(tmp_path: Path, place: Place) -> None:
+    db = place("facts.db")
     csv_file = _write(tmp_path / "facts.csv", [GOOD, EARLIER])
     out = _load(csv_file, db)
     assert out.returncode == 0, out.stderr
@@ -98,8 +99,8 @@ def test_a_good_file_loads_and_keeps_the_value_as_written(tmp_path: Path) -> Non
     assert "ACME_FY2030_Report.pdf · page=3,row=收入,col=2030" in asked.stdout
 
 
-def test_a_header_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
-    db = tmp_path / "facts.db"
+def test_a_header_with_a_byte_order_mark_loads(tmp_path: Path, place: Place) -> None:
+    db = place("facts.db")
     csv_file = _write(tmp_path / "excel.csv", [GOOD], encoding="utf-8-sig")
     assert csv_file.read_bytes().startswith(b"\xef\xbb\xbfmetric_code,")
     out = _load(csv_file, db)
@@ -124,7 +125,7 @@ def test_a_header_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_header_is_refused_and_nothing_is_inserted(
-    db: Path, tmp_path: Path, header: list[str], message: str
+    db: Path | str, tmp_path: Path, header: list[str], message: str
 ) -> None:
     csv_file = _write(tmp_path / "bad.csv", [GOOD], header=header)
     line = _one_error_line(_load(csv_file, db))
@@ -151,7 +152,7 @@ def test_a_bad_header_is_refused_and_nothing_is_inserted(
     ],
 )
 def test_a_bad_cell_names_file_line_and_column_and_nothing_is_inserted(
-    db: Path, tmp_path: Path, column: str, cell: str, message: str
+    db: Path | str, tmp_path: Path, column: str, cell: str, message: str
 ) -> None:
     # The bad row is the second: the good one before it is not loaded either.
     csv_file = _write(tmp_path / "bad.csv", [GOOD, {**GOOD, "period": "2031", column: cell}])
@@ -172,7 +173,7 @@ def test_a_bad_cell_names_file_line_and_column_and_nothing_is_inserted(
     ],
 )
 def test_a_period_code_that_does_not_fit_its_type_is_refused(
-    db: Path, tmp_path: Path, period_type: str, period: str
+    db: Path | str, tmp_path: Path, period_type: str, period: str
 ) -> None:
     row = {**GOOD, "period_type": period_type, "period": period}
     csv_file = _write(tmp_path / "bad.csv", [row])
@@ -191,7 +192,7 @@ def test_a_period_code_that_does_not_fit_its_type_is_refused(
     ],
 )
 def test_a_row_with_the_wrong_number_of_fields_is_refused(
-    db: Path, tmp_path: Path, row_text: str
+    db: Path | str, tmp_path: Path, row_text: str
 ) -> None:
     csv_file = _write(tmp_path / "bad.csv", [GOOD])
     csv_file.write_text(csv_file.read_text("utf-8") + row_text + "\r\n", "utf-8")
@@ -218,7 +219,7 @@ def test_a_row_with_the_wrong_number_of_fields_is_refused(
     ],
 )
 def test_the_demo_profile_refuses_codes_it_does_not_have(
-    db: Path, tmp_path: Path, column: str, cell: str, message: str
+    db: Path | str, tmp_path: Path, column: str, cell: str, message: str
 ) -> None:
     csv_file = _write(tmp_path / "bad.csv", [GOOD, {**GOOD, "period": "2031", column: cell}])
     line = _one_error_line(_load(csv_file, db))
@@ -226,19 +227,21 @@ def test_the_demo_profile_refuses_codes_it_does_not_have(
     assert _count(db) == 1
 
 
-def test_a_derived_metric_is_computed_never_loaded(tmp_path: Path) -> None:
+def test_a_derived_metric_is_computed_never_loaded(tmp_path: Path, bare_place: Place) -> None:
     row = {**GOOD, "metric_code": "GROSS_MARGIN", "entity": "JINYU", "unit": "PCT"}
     csv_file = _write(tmp_path / "derived.csv", [row])
-    db = tmp_path / "facts.db"
+    db = bare_place("facts.db")
     line = _one_error_line(_load(csv_file, db, "--profile", str(EXAMPLE_PROFILE)))
     assert line == (
         f"error: {csv_file}: line 2, column metric_code: 'GROSS_MARGIN' is not a stored metric "
         "of the profile (a derived metric is computed, not loaded)"
     )
-    assert not db.exists()  # the file is checked before the store is even opened
+    assert store_absent(FactStore, db)  # the file is checked before the store is even opened
 
 
-def test_the_profile_option_decides_which_codes_and_units_are_right(tmp_path: Path) -> None:
+def test_the_profile_option_decides_which_codes_and_units_are_right(
+    tmp_path: Path, place: Place
+) -> None:
     data = default_profile().model_dump()
     data["units"].append({"code": "CNY", "display": "元"})
     for metric in data["metrics"]:
@@ -247,7 +250,7 @@ def test_the_profile_option_decides_which_codes_and_units_are_right(tmp_path: Pa
     profile = tmp_path / "yuan.yaml"
     profile.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
     csv_file = _write(tmp_path / "yuan.csv", [{**GOOD, "unit": "CNY"}])
-    db = tmp_path / "facts.db"
+    db = place("facts.db")
     refused = _one_error_line(_load(csv_file, db))  # the demo profile: REVENUE is USD_M
     assert "column unit: 'CNY' is not REVENUE's unit 'USD_M'" in refused
     loaded = _load(csv_file, db, "--profile", str(profile))
@@ -259,7 +262,9 @@ def test_the_profile_option_decides_which_codes_and_units_are_right(tmp_path: Pa
     assert asked.stdout.startswith("中国内地 FY2030 收入:318,024,319.30 元"), asked.stdout
 
 
-def test_loading_the_same_file_twice_is_refused_as_a_duplicate(db: Path, tmp_path: Path) -> None:
+def test_loading_the_same_file_twice_is_refused_as_a_duplicate(
+    db: Path | str, tmp_path: Path
+) -> None:
     csv_file = _write(tmp_path / "facts.csv", [GOOD])
     first = _load(csv_file, db)
     assert first.returncode == 0 and first.stdout.endswith(f"; 2 facts in {db}\n")
@@ -273,11 +278,11 @@ def test_loading_the_same_file_twice_is_refused_as_a_duplicate(db: Path, tmp_pat
     assert _count(db) == 2
 
 
-def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
+def test_a_missing_file_is_one_line(tmp_path: Path, bare_place: Place) -> None:
     missing = tmp_path / "nope.csv"
-    line = _one_error_line(_load(missing, tmp_path / "facts.db"))
+    line = _one_error_line(_load(missing, bare_place("facts.db")))
     assert line == f"error: {missing}: no such file"
-    assert not (tmp_path / "facts.db").exists()
+    assert store_absent(FactStore, bare_place("facts.db"))
 
 
 # -- read_facts_csv, the library call under the command ---------------------------------------
@@ -311,7 +316,7 @@ def test_read_facts_csv_reports_the_callers_rule_at_its_line_and_column(tmp_path
     assert seen[0]["channel"] == "TOTAL"  # the rule sees the channel already defaulted
 
 
-def test_a_row_repeated_in_one_file_names_both_lines(db: Path, tmp_path: Path) -> None:
+def test_a_row_repeated_in_one_file_names_both_lines(db: Path | str, tmp_path: Path) -> None:
     csv_file = _write(tmp_path / "twice.csv", [GOOD, {**GOOD, "period": "2031"}, GOOD])
     line = _one_error_line(_load(csv_file, db))
     assert line.startswith(f"error: {csv_file}: line 4: fact REVENUE/ACME_CN/")
@@ -319,7 +324,9 @@ def test_a_row_repeated_in_one_file_names_both_lines(db: Path, tmp_path: Path) -
     assert _count(db) == 1
 
 
-def test_a_row_short_of_an_optional_trailing_column_is_refused(db: Path, tmp_path: Path) -> None:
+def test_a_row_short_of_an_optional_trailing_column_is_refused(
+    db: Path | str, tmp_path: Path
+) -> None:
     csv_file = tmp_path / "short.csv"
     header = "metric_code,entity,period_type,period,value,unit,source_doc_id,source_locator,"
     csv_file.write_text(

@@ -3,11 +3,6 @@ version, the same one stored again no new version, the history kept."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
-import pytest
-
 from ragspine.storage.fact_store import FactStore
 from tests.pg import Locate
 
@@ -38,9 +33,8 @@ def test_the_profile_stored_is_read_back_as_given_with_its_hash(
     assert len(got.sha256) == 64
 
 
-@pytest.mark.sqlite_only
-def test_only_a_different_profile_is_a_new_version(tmp_path: Path) -> None:
-    with _store(str(tmp_path / "facts.db")) as store:
+def test_only_a_different_profile_is_a_new_version(locate: Locate) -> None:
+    with _store(locate("facts.db")) as store:
         first, _ = store.remember_profile("a", A)
         again, before = store.remember_profile("a", A)
         assert again == first and before == first  # the same text: nothing new
@@ -48,7 +42,5 @@ def test_only_a_different_profile_is_a_new_version(tmp_path: Path) -> None:
         assert (second.version, before) == (2, first)
         back, _ = store.remember_profile("a", A)  # different from the current one: v3
         assert (back.version, back.sha256, store.stored_profile()) == (3, first.sha256, back)
-    rows = sqlite3.connect(tmp_path / "facts.db").execute(
-        "SELECT version, name FROM stored_profile ORDER BY version"
-    )
-    assert rows.fetchall() == [(1, "a"), (2, "b"), (3, "a")]  # add-only: the history kept
+        rows = store.connection.execute("SELECT version, name FROM stored_profile ORDER BY version")
+        assert rows.fetchall() == [(1, "a"), (2, "b"), (3, "a")]  # add-only: the history kept

@@ -6,6 +6,7 @@ import pytest
 
 from ragspine.errors import ConstraintError, StoreNotFoundError
 from ragspine.retrieval.chunking.chunk_store import ChunkStore, make_chunk_id
+from tests.pg_stores import Place, store_absent
 
 
 @pytest.mark.parametrize(
@@ -45,9 +46,10 @@ def test_deleting_a_document_removes_its_chunks(mini_corpus: Path) -> None:
     assert not store.delete_document("results.md")
 
 
-def test_missing_store_names_the_fix(tmp_path: Path) -> None:
+def test_missing_store_names_the_fix(bare_place: Place) -> None:
     with pytest.raises(StoreNotFoundError, match="ragspine ingest"):
-        ChunkStore(tmp_path / "none.db", create=False)
+        ChunkStore(bare_place("none.db"), create=False)
+    assert store_absent(ChunkStore, bare_place("none.db"))
 
 
 @pytest.mark.parametrize("page", [1, 2, 3, 1000])  # a page per chunk, uneven, exact, all at once
