@@ -38,13 +38,9 @@ def test_ingest_reports_each_file_and_builds_the_index(tmp_path: Path, place: Pl
         ("results.md", "added", 2),
     ]
     assert report.index_rebuilt
-<<<<<<< HEAD
-    assert CorpusIndex.load(index_dir_for(tmp_path / "c.db")).is_current(
+    assert CorpusIndex.load(index_dir_for(place("c.db"))).is_current(
         store.generation, store.store_id
     )
-=======
-    assert CorpusIndex.load(index_dir_for(place("c.db"))).is_current(store.generation)
->>>>>>> lane25f1
 
 
 def test_unchanged_files_are_skipped_by_content_hash(mini_corpus: Path, tmp_path: Path) -> None:
