@@ -18,6 +18,7 @@ from datetime import date
 from typing import Any
 
 from ragspine.agent.clarify import DECLINED_QUANTITY, declined_line
+from ragspine.agent.described_answer import described_answer, described_criteria
 from ragspine.agent.intent import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
@@ -98,6 +99,7 @@ class AgentResult:
     question: str = ""
     faq_id: int | None = None
     changes: list[str] = field(default_factory=list)  # metrics whose asked change is given
+    criteria: list[str] = field(default_factory=list)  # metrics that only picked the entity
 
     @property
     def language(self) -> Language:
@@ -129,6 +131,7 @@ class AgentResult:
                 "degraded": self.degraded,
                 "faq_id": self.faq_id,
                 "changes": self.changes,
+                "criteria": self.criteria,
                 "trace": {
                     "codes": t.codes,
                     "counts": t.counts,
@@ -243,11 +246,15 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
     tasks = subtasks(intent, clar, prof)
     trace.count("subtasks", len(tasks))
     with trace.span("structured"):
-        if not tasks:
+        if not tasks and intent.described is None:
             trace.code("structured", "no_query")
             answer, sources, results = say("no_query", lang), list[Source](), list[ToolResult]()
-        elif len(tasks) > 1:
-            multi = multi_subtask_answer(req, tasks, intent)
+        elif len(tasks) > 1 or intent.described is not None:
+            multi = (  # the fastest-growing market: its parts ranked on growth, then asked
+                described_answer(req, intent, clar)
+                if intent.described is not None
+                else multi_subtask_answer(req, tasks, intent)
+            )
             answer, sources, results, done.changes = (
                 multi.text,
                 multi.sources,
@@ -256,6 +263,7 @@ def _answer(req: Request, parser: IntentParser | None) -> AgentResult:
             )
             if done.changes:
                 trace.count("changes", len(done.changes))
+            done.criteria = described_criteria(intent, multi.results, clar)
         else:
             try:
                 answer, sources, results = _run_structured(req, tasks[0])

@@ -68,6 +68,12 @@ def _unranked(words: str, lang: Language, prof: DomainProfile) -> str:
     return say("unranked", lang, words=words, home=entity_name(prof.home_entity_code, prof, lang))
 
 
+def described_declined(words: str, prof: DomainProfile, lang: Language) -> str:
+    """「最大客户」cannot be told: no held figure picks it; no figure, never the company's."""
+    names = joined([entity_name(e.code, prof, lang) for e in prof.entities], lang)
+    return say("described.declined", lang, words=words, shown=names, home=home_name(prof, lang))
+
+
 def latest_complete_fiscal_year(reference_date: date) -> Period:
     return Period(FY, str(reference_date.year - 1))
 
@@ -135,6 +141,16 @@ def clarify_scope(
             declined=intent.unranked,
             decline_kind="ranking",
         )
+    # 1d. An entity described by no held criterion (表现最好的市场, its biggest customer).
+    described = intent.described
+    if described is not None and described.criterion is None:
+        return ClarificationResult(
+            mode=CLARIFY_OUT_OF_SCOPE_ENTITY,
+            narrowing_options=[prof.home_entity_code],
+            question=described_declined(described.words, prof, lang),
+            declined=described.words,
+            decline_kind=DECLINED_SUBJECT,
+        )
     # 2. A narrative question needs no slots.
     if intent.route == ROUTE_NARRATIVE:
         return ClarificationResult(mode=CLARIFY_NONE)
@@ -171,7 +187,8 @@ def clarify_scope(
     notes = [say("read_as", lang, written=w, read=r) for w, r in intent.corrections]
     options: list[str] = []  # codes and labels, for --json
     shown: list[str] = []  # the same, as the answer names them
-    if intent.entity is None and "entity" not in intent.unrecognized:
+    picked = intent.described is not None  # the fastest-growing market: no entity assumed
+    if intent.entity is None and "entity" not in intent.unrecognized and not picked:
         home = prof.entity(prof.home_entity_code)
         assumed["entity"] = home.code
         notes.append(say("assumed.entity", lang, home=home_name(prof, lang)))

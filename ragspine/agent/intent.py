@@ -18,6 +18,7 @@ from ragspine.agent.clarify import assumed_year, clarify_scope, latest_complete_
 from ragspine.agent.colloquial import colloquial_matches
 from ragspine.agent.counts import count_matches, net_additions, other_kinds
 from ragspine.agent.courtesy import asked_part
+from ragspine.agent.described import read_description
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.glosses import without_glossed
@@ -56,7 +57,7 @@ from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
 from ragspine.agent.question_cues import FIGURE_CUES, NARRATIVE_CUES
-from ragspine.agent.ranks import described_part, parts, rank_asked, rank_words, unrankable
+from ragspine.agent.ranks import parts, rank_asked, rank_words, unrankable
 from ragspine.agent.report_text import share_subject
 from ragspine.agent.residue_names import qualifier_subject
 from ragspine.agent.rules import ruled_sentences, without_ruled
@@ -187,7 +188,9 @@ def parse_intent(
         narrative=narrative_cue,
         rate=asked.span() if asked else None,
     )
-    described, subjects, part_words = described_part(text, reading.metrics, prof, subjects)
+    described_as, described, subjects, part_words = read_description(  # 最大的市场, the market
+        text, question, index, reading.metrics, prof, subjects, spans_of(scan, "entities")
+    )
     asked_cues = [  # how the question asks (增长了多少, 同比) and when: no part of a name
         *cues,
         *part_words,  # 最大的市场: a part described by its size, ranked
@@ -379,6 +382,7 @@ def parse_intent(
         unranked=unranked,
         corrections=read_as,
         stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
+        described=described_as,  # the fastest-growing market: ranked on growth, else declined
     )
 
 

@@ -14,10 +14,8 @@ from decimal import Decimal
 from ragspine.agent.names import entity_name, metric_name
 from ragspine.agent.query_tools import FoundResult, ToolResult
 from ragspine.agent.render import distinct_found, fact_amount, period_label
-from ragspine.agent.subjects import Subject
 from ragspine.agent.wording import ZH, Language, say
 from ragspine.profile import DomainProfile
-from ragspine.profile.vocabulary import group_anchor
 
 HIGH, LOW = "high", "low"
 
@@ -35,42 +33,6 @@ _HIGH = re.compile(
     r"(?:最|更)(?:高|大|多|好|强)|(?<![a-z])(?:highest|largest|biggest|most|best|strongest|top|"
     r"greatest|higher|larger|bigger|greater|more|stronger|better)(?![a-z])"
 )
-
-
-# A part described by its size instead of named: ACME最大的市场, the largest market / region.
-# A market's size is its revenue, so the part meant is the one with the highest (lowest) revenue
-# in the period asked. Only a question about that revenue is answered this way: any other figure
-# of "the largest market" needs the part found first, which one rank does not do (declined).
-_DESCRIBED = re.compile(
-    r"(?:最大|最小)\s*的?\s*(?:市场|地区|区域|分部|板块)|"
-    r"(?<![a-z])(?:largest|biggest|smallest)\s+(?:markets?|regions?|segments?)(?![a-z])"
-)
-
-
-def described_rank(text: str, metrics: list[str], profile: DomainProfile) -> str | None:
-    """HIGH or LOW where the question describes a part by its size (最大的市场, the smallest
-    region) and asks that part's revenue (the profile's metric the shipped REVENUE anchors):
-    every part is queried and the top one named, as for 哪个市场的收入最高."""
-    described = _DESCRIBED.search(text)
-    if described is None or _WHICH.search(text) is not None:
-        return None
-    if metrics != [group_anchor("REVENUE", profile).split(":", 1)[1]]:
-        return None
-    return LOW if "小" in described.group() or "smallest" in described.group() else HIGH
-
-
-def described_part(
-    text: str, metrics: list[str], profile: DomainProfile, subjects: list[Subject]
-) -> tuple[str | None, list[Subject], list[tuple[int, int]]]:
-    """The rank a part described by its size asks (``described_rank``), the subjects less any
-    inside the description (最大 is no entity's name), and the description's span, explained."""
-    direction = described_rank(text, metrics, profile)
-    described = _DESCRIBED.search(text)
-    if direction is None or described is None:
-        return None, subjects, []
-    start, end = described.span()
-    kept = [s for s in subjects if not (s.start < end and start < s.end)]
-    return direction, kept, [(start, end)]
 
 
 def rank_asked(text: str) -> str | None:

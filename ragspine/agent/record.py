@@ -146,6 +146,10 @@ class AnswerRecord(_Part):
     # a change (both sourced levels and their difference): the answer is about that change, not
     # about either level. Empty for a level, and for levels merely compared.
     changes: list[str] = Field(default_factory=list)
+    # The metrics whose figures only picked the entity a question describes (the fastest-growing
+    # market: each region's revenue growth, then the winner's asked figure): the answer is about
+    # the asked metric, not these. Empty elsewhere.
+    criteria: list[str] = Field(default_factory=list)
     trace: AnswerTrace = Field(default_factory=AnswerTrace)
 
     @property

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ragspine.agent.described import description_spans
 from ragspine.agent.glosses import without_glossed
 from ragspine.agent.rules import ruled_sentences
 from ragspine.profile import DomainProfile
@@ -39,10 +40,15 @@ _TAIL = re.compile(r"(?:的|在|公司的)+$")
 # The company's own counterparties: 前五名客户 is a disclosure of its own sales (the top five
 # customers' share), no ranking of listed companies.
 _OWN_PARTIES = r"(?:客户|供应商|经销商|股东|债务人|债权人|应收账款|欠款方|销售客户|采购)"
+# The company's own parts and parties an ordinal describes (第二大市场, 第三大客户): one of its own,
+# found or declined by agent/described.py, never a ranking of listed companies.
+_OWN_PARTS = r"(?:市场|地区|区域|分部|板块|业务|子公司|品牌|产品|门店|" + _OWN_PARTIES[3:]
 _RANKING = re.compile(
     r"哪[家几]|哪[一两三四五六七八九十\d]+家|哪些(?:上市)?公司|哪个公司|上市公司中|"
     r"前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家名位](?!\s*(?:的)?\s*" + _OWN_PARTIES + r")|"
-    r"第\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:高|低|多|少|大|小|名)|"
+    r"第\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:高|低|多|少|大|小|名)(?!\s*的?\s*"
+    + _OWN_PARTS
+    + r")|"
     r"(?:最高|最低|最多|最少|最大|最小).{0,30}上市公司|上市公司.{0,30}(?:最高|最低|最多|最少)|"
     r"多少(?:家)?(?:上市)?公司|上市公司(?:有|的)?(?:数量|个数)|"
     r"which (?:listed )?compan|how many (?:listed )?compan"
@@ -77,6 +83,8 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
     """Another company the question names, or a ranking across companies; None if neither."""
     text, index = fold_with_index(question)
     text = without_glossed(text)  # 店效(即单店收入): the glossed word names no company
+    for start, end in description_spans(text):  # 最赚钱的地区: a part described, no company
+        text = text[:start] + " " * (end - start) + text[end:]
     known = profile.memo("scope_known_pieces", lambda: _pieces(_known_words(profile)))
     home = profile.memo("scope_home_words", lambda: _home_words(profile))
     for match in _LEGAL.finditer(text):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol
 
+from ragspine.agent.described import Described
 from ragspine.agent.subjects import Subject
 from ragspine.profile.periods import Period
 
@@ -69,6 +70,9 @@ class ParsedIntent:
     # A share the question declines that a report may state beside its part (前五名客户销售额占
     # 年度销售总额的比例): answered from a passage that states it, else declined (report_text).
     stated: Subject | None = None
+    # An entity described instead of named (the fastest-growing market, 最大客户): the parts
+    # ranked on its criterion and the winner's figure given, or, criterion None, declined by it.
+    described: Described | None = None
 
     @property
     def is_multi(self) -> bool:

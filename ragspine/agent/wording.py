@@ -175,6 +175,18 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "only, no part of it to compare, and the company's own figure is not given in its "
         "place. No number is given, to avoid misleading.",
     },
+    "described.declined": {
+        ZH: "「{words}」无法确定是哪一个:事实表只有{shown}的数据,没有据以确定它的数字,不会用{home}"
+        "或其他实体的数字代替。为避免误导,不提供任何数字。",
+        EN: "“{words}” cannot be told from the fact table, which holds figures for {shown} only "
+        "and none that picks it; the figure of {home} or of another entity is not given in its "
+        "place. No number is given, to avoid misleading.",
+    },
+    "described.pick": {
+        ZH: "「{words}」按 {period} {metric}(比较上述各实体的数值)为{entity}({amount}):",
+        EN: "“{words}”, by {period} {metric} (comparing the figures above), is {entity} "
+        "({amount}):",
+    },
     "read_as": {ZH: "按「{read}」理解「{written}」", EN: "read “{written}” as “{read}”"},
     "ask_metric": {
         ZH: "请问您想查询哪个指标?例如:{names}。",

@@ -62,17 +62,3 @@ def test_a_part_described_by_its_size_is_the_top_of_a_revenue_rank(
     intent = parse_for("acme", question, jy)
     assert intent.metrics == ["REVENUE"] and intent.rank == rank, intent
     assert "ACME_GROUP" not in intent.entities and len(intent.entities) == 4, intent
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        # another figure of the largest market needs the part found first: never a rank of
-        # net profit (another part may earn most), never the group's figure
-        "ACME最大的市场2024年的净利润是多少?",
-        "ACME最大的市场2024年的门店数是多少?",
-    ],
-)  # fmt: skip
-def test_another_figure_of_a_described_part_is_no_rank(question: str, jy: DomainProfile) -> None:
-    intent = parse_for("acme", question, jy)
-    assert intent.rank is None and intent.unknown_subject == "最大", intent  # declined by it

@@ -52,12 +52,17 @@ def found_metrics(tool_results: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def metrics_about(
-    tool_results: Sequence[Mapping[str, Any]], changes: Sequence[str] = ()
+    tool_results: Sequence[Mapping[str, Any]],
+    changes: Sequence[str] = (),
+    criteria: Sequence[str] = (),
 ) -> list[str]:
     """What the answer is about: the found metrics, else the ones it looked for in vain. A
     metric whose change the record says it gives (``changes``: two periods' levels and their
-    difference, asked as a change) is that change, ``change(CODE)``, not its level."""
+    difference, asked as a change) is that change, ``change(CODE)``, not its level. A metric
+    the record says only picked an entity the question describes (``criteria``: each region's
+    growth, for the fastest-growing market's revenue) is no answer, where another is given."""
     found = found_metrics(tool_results)
+    found = [c for c in found if c not in criteria] or found
     if found:
         return [f"change({c})" if c in changes else c for c in found]
     missed = [metric_code(r) for r in tool_results if r.get("status") == "not_found"]

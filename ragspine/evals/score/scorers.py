@@ -69,6 +69,7 @@ class Observed:
     model_text: str | None = None  # the narrative model's prose before the guard
     forced_tool_call: bool = False  # the model answered without the tool; the engine queried
     changes: Sequence[str] = ()  # the metrics whose asked change the answer gives (the record's)
+    criteria: Sequence[str] = ()  # the metrics that only picked an entity described (the record's)
     declined: str | None = None  # what the record says was declined, as the question named it
     declined_kind: str | None = None  # … and which kind of decline (record version 2)
 
@@ -99,6 +100,7 @@ class Observed:
             model_text=model_text,
             forced_tool_call=record.trace.flags.get("forced_tool_call", False),
             changes=list(record.changes),
+            criteria=list(record.criteria),
             declined=clar.declined,
             declined_kind=clar.declined_kind,
         )
@@ -343,7 +345,7 @@ def score_metric(case: GoldenCase, seen: Observed) -> Check | None:
     want = case.expect.metric
     if want is None:
         return None
-    about = metrics_about(seen.tool_results, seen.changes)
+    about = metrics_about(seen.tool_results, seen.changes, seen.criteria)
     ok = about == [want]
     if ok:
         why = ""

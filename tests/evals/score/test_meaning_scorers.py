@@ -107,6 +107,14 @@ def test_declined(want: Any, seen: dict[str, Any], passed: bool, why: str) -> No
         # a level asked, answered with a change: another quantity too
         ("REVENUE", {"tool_results": [FACT, FACT | {"period": "2023"}], "changes": ["REVENUE"]},
          False, "answered change(REVENUE), asked REVENUE"),
+        # the fastest-growing market's revenue: the growths only picked the entity described
+        ("REVENUE", {"tool_results": [YOY, FACT], "criteria": ["REVENUE_YOY"]}, True, ""),
+        # the same figures with no criterion recorded: two metrics, the answer is about both
+        ("REVENUE", {"tool_results": [YOY, FACT]}, False,
+         "answered REVENUE_YOY, REVENUE, asked REVENUE"),
+        # a criterion alone, the asked figure missing: still about the criterion
+        ("REVENUE", {"tool_results": [YOY], "criteria": ["REVENUE_YOY"]}, False,
+         "answered REVENUE_YOY, asked REVENUE"),
     ],
 )  # fmt: skip
 def test_metric(want: str, seen: dict[str, Any], passed: bool, why: str) -> None:
