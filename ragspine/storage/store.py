@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Self
 
 from ragspine.storage.db import Connection, NoLock
+from ragspine.storage.generations import Counter
 from ragspine.storage.sqlite import open_sqlite
 from ragspine.store_location import Location, PgLocation, parse_location
 
@@ -28,6 +29,7 @@ class Store:
     HOW_TO_BUILD: str  # what a user runs when the file is missing
     SCHEMA: str  # its PostgreSQL schema: every store has its own, in one database
     TABLES: tuple[str, ...]  # what a copy carries (``storage.copy``), parents before children
+    GENERATION: str | None = None  # its counter's table, if it keeps one (storage.generations)
 
     def __init__(self, location: str | Path | PgLocation, *, create: bool = True) -> None:
         self.path: Location = parse_location(location)
@@ -53,6 +55,14 @@ class Store:
     @property
     def dialect(self) -> str:
         return self._conn.dialect
+
+    @property
+    def counter(self) -> Counter | None:
+        """The store's generation counter where reading it saves a round trip of rows: on
+        PostgreSQL (a SQLite file's own index answers as fast as a copy in memory)."""
+        if self.GENERATION is None or self._conn.dialect != "postgresql":
+            return None
+        return Counter(self._conn, f"{self.SCHEMA}.{self.GENERATION}")
 
     @property
     def connection(self) -> Connection:

@@ -15,6 +15,7 @@ from ragspine.errors import ConstraintError, StoreError
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document
 from ragspine.storage.db import Connection
+from ragspine.storage.generations import generation as read_generation
 from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
@@ -65,6 +66,7 @@ class ChunkStore(Store):
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_chunks"
     TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
+    GENERATION = "corpus_state"
     KIND = "chunk store"
     HOW_TO_BUILD = (
         "`ragspine ingest` files; or build the demo, `ragspine fixtures`, and point at it with "
@@ -163,7 +165,11 @@ class ChunkStore(Store):
     @property
     def generation(self) -> int:
         """The corpus's version: one single-row read, cheap enough for every search (a
-        replica's index follows a shared PostgreSQL corpus by it)."""
+        replica's index follows a shared PostgreSQL corpus by it). On PostgreSQL a request's
+        pinned generation (``storage.generations``) answers without a query."""
+        counter = self.counter
+        if counter is not None:
+            return read_generation(counter)
         with self._lock:
             (gen,) = self._conn.execute(
                 "SELECT generation FROM corpus_state WHERE id = 1"

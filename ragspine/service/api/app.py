@@ -21,10 +21,12 @@ from ragspine.engine import Engine
 from ragspine.errors import ConfigError
 from ragspine.service.api import errors, spec
 from ragspine.service.api.faq_hits import FaqHits
+from ragspine.service.api.pinning import PinGenerations
 from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
+from ragspine.storage.store import Store
 from ragspine.store_location import PgLocation
 
 logger = logging.getLogger("ragspine.service")
@@ -67,6 +69,11 @@ def create_app(
         app.state.networked = any(
             isinstance(where, PgLocation) for where in (settings.db, settings.faq)
         )
+        # What each question's one read of generations covers (``pinning``), and the copies
+        # held in memory that it brings up to date: none where every store is a local file.
+        stores = [s for s in (ring, opened.faq, opened.retriever and opened.retriever.store) if s]
+        app.state.counters = [s.counter for s in stores if isinstance(s, Store) and s.counter]
+        app.state.held = [s for s in (ring, opened.faq) if isinstance(s, Store) and s.counter]
         try:
             yield
         finally:
@@ -91,6 +98,7 @@ def create_app(
     spec.install(app)
     app.include_router(router)
     app.add_middleware(FaqHits)  # inside the body limit and the log: a hit is bounded, logged
+    app.add_middleware(PinGenerations)  # around FaqHits: a hit reads keys and FAQ from memory
     app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.body_timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app
