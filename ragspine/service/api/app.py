@@ -71,7 +71,8 @@ def create_app(
         )
         # What each question's one read of generations covers (``pinning``), and the copies
         # held in memory that it brings up to date: none where every store is a local file.
-        stores = [s for s in (ring, opened.faq, opened.retriever and opened.retriever.store) if s]
+        corpus = opened.retriever.store if opened.retriever else None
+        stores = [s for s in (ring, opened.faq, opened.store, corpus) if s is not None]
         app.state.counters = [s.counter for s in stores if isinstance(s, Store) and s.counter]
         app.state.held = [s for s in (ring, opened.faq) if isinstance(s, Store) and s.counter]
         try:
