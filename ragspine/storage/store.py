@@ -70,9 +70,16 @@ class Store:
         return self._conn
 
     def init_schema(self) -> int:
-        """Bring the schema up to date; returns the schema version. Idempotent."""
-        with self._lock:
-            return self._conn.migrate(self.MIGRATIONS)
+        """Bring the schema up to date; returns the schema version. Idempotent. A store whose
+        schema cannot be brought up is closed before the error goes on: its caller has nothing
+        to use, and a PostgreSQL pool left open would be collected later, maybe in one of its
+        own threads (which cannot join themselves)."""
+        try:
+            with self._lock:
+                return self._conn.migrate(self.MIGRATIONS)
+        except BaseException:
+            self.close()
+            raise
 
     @contextmanager
     def joined(self, other: Store) -> Iterator[Connection]:
