@@ -333,7 +333,6 @@ class FaqCache(Store):
             return Lookup("above_clearance", stored)
         return Lookup("hit", stored)
 
-
     def _variants(self, normalised: str) -> list[tuple[object, ...]]:
         """The stored variants with this normalised text, their item's columns first, by item."""
         if self.counter is None:
@@ -345,19 +344,17 @@ class FaqCache(Store):
 
     def refresh(self) -> Mapping[str, list[tuple[object, ...]]]:
         """PostgreSQL: every variant, by normalised text, as the store holds them now: those
-        held unless the generation moved past them, else all read again (the generation first,
+        held while the generation is theirs, else all read again (the generation first,
         so what is held is never older than the number it is held under)."""
         assert self.counter is not None
         now = generation(self.counter)
         held = self._held
-        if held is None or held[0] < now:  # held newer than a request's pin: newer is truer
+        if held is None or held[0] != now:  # != not <: a database replaced starts again
             with self._loading:
                 held = self._held
-                if held is None or held[0] < now:
+                if held is None or held[0] != now:
                     by: dict[str, list[tuple[object, ...]]] = {}
-                    for row in self._conn.execute(
-                        f"{_VARIANTS} ORDER BY i.id"
-                    ).fetchall():
+                    for row in self._conn.execute(f"{_VARIANTS} ORDER BY i.id").fetchall():
                         by.setdefault(str(row[8]), []).append(tuple(row[:8]))
                     held = self._held = (now, by)
         return held[1]

@@ -100,16 +100,16 @@ class PgKeys(Store):
         return self.refresh().caller(key)
 
     def refresh(self) -> KeyRing:
-        """The keys as the table holds them now: those held unless the generation moved past
-        them, else every key read again. The generation is read first, so what is held is never older
-        than the number it is held under (a write in between only costs another reload)."""
+        """The keys as the table holds them now: those held while the generation is theirs,
+        else every key read again. The generation is read first, so what is held is never
+        older than the number it is held under (a write in between only costs another reload)."""
         assert self.counter is not None  # a PostgreSQL store always has one
         now = generation(self.counter)
         held = self._held
-        if held is None or held[0] < now:  # held newer than the request's pin: newer is truer
+        if held is None or held[0] != now:  # != not <: a database replaced starts again
             with self._loading:
                 held = self._held
-                if held is None or held[0] < now:
+                if held is None or held[0] != now:
                     held = self._held = (now, self.ring())
         return held[1]
 

@@ -318,7 +318,7 @@ class FactStore(Store):
         self, *, metric_code: str, entity: str, period_type: str, period: str, channel: str
     ) -> Fact | None:
         """The one fact with exactly these controlled codes, or None. On PostgreSQL from the
-        lookups held, unless the generation moved past them (read first: what is held is never
+        lookups held while the generation is theirs (read first: what is held is never
         older than the number it is held under)."""
         key = (metric_code, entity, channel, period_type, period)
         counter = self.counter
@@ -327,7 +327,7 @@ class FactStore(Store):
                 return self._lookup_unlocked(*key)
         now = generation(counter)
         held_at, held = self._held
-        if held_at < now or len(held) >= LOOKUPS:  # held newer than a request's pin: truer
+        if held_at != now or len(held) >= LOOKUPS:  # != not <: a database replaced restarts
             held_at, held = self._held = (now, {})
         if key not in held:
             held[key] = self._lookup_unlocked(*key)

@@ -74,4 +74,3 @@ def pinned(pin: Pin) -> Iterator[None]:
         yield
     finally:
         _pinned.reset(token)
-

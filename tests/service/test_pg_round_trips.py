@@ -1,8 +1,8 @@
 """The statements one request costs on PostgreSQL, counted by the server (pg_stat_statements), so
 they cannot creep back: on a machine whose cores the workers share with the database, every
-round trip is paid twice. What does not change between writes (keys, FAQ items, the corpus's
-generation, fact lookups) is held in memory and revalidated by one query per request; and a key disabled
-through one replica is refused by another at its very next request."""
+round trip is paid twice. What does not change between writes (keys, FAQ items, fact lookups,
+the corpus's generation) is held in memory and revalidated by one query per request; and a key
+disabled through one replica is refused by another at its very next request."""
 
 from __future__ import annotations
 

@@ -30,9 +30,12 @@ class PinGenerations:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        state = scope["app"].state if scope["type"] == "http" else None
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != ASK:
+            await self.app(scope, receive, send)
+            return
+        state = scope["app"].state
         counters: list[Counter] = getattr(state, "counters", None) or []
-        if not counters or scope["method"] != "POST" or scope["path"] != ASK:
+        if not counters:
             await self.app(scope, receive, send)
             return
         try:
