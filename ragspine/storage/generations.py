@@ -1,10 +1,10 @@
 """Store generations: a counter per store, bumped in the same transaction as every write to it,
-so what a process holds in memory (keys, FAQ items, a search index) is known current by reading
-one number instead of the rows.
+so what a process holds in memory (keys, FAQ items, fact lookups, a search index) is known
+current by reading one number instead of the rows.
 
 A counter is a one-row table ``NAME_state (id = 1, generation)`` in the store's schema, bumped by
-a statement trigger on each of the store's tables: no write path, a copy's included, can forget
-it. Outside a request each read asks the database; inside a request (``pinned``) every store of a
+triggers on the tables what is held is read from: no write path, a copy's included, can forget
+it (the corpus's older counter is bumped by its writers' own statements). Outside a request each read asks the database; inside a request (``pinned``) every store of a
 database is read by ONE query at its start and the request's reads are answered from it, so a
 service pays one round trip per request however many stores it consults, and a write committed
 before the request began (a key disabled on another host) is seen by it.
