@@ -4,10 +4,11 @@ current by reading one number instead of the rows.
 
 A counter is a one-row table ``NAME_state (id = 1, generation)`` in the store's schema, bumped by
 triggers on the tables what is held is read from: no write path, a copy's included, can forget
-it (the corpus's older counter is bumped by its writers' own statements). Outside a request each read asks the database; inside a request (``pinned``) every store of a
-database is read by ONE query at its start and the request's reads are answered from it, so a
-service pays one round trip per request however many stores it consults, and a write committed
-before the request began (a key disabled on another host) is seen by it.
+it (the corpus's older counter is bumped by its writers' own statements). Outside a request
+each read asks the database; inside a request (``pinned``) every store of a database is read by
+ONE query at its start and the request's reads are answered from it, so a service pays one
+round trip per request however many stores it consults, and a write committed before the
+request began (a key disabled on another host) is seen by it.
 """
 
 from __future__ import annotations
