@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,8 +94,9 @@ class PgServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_server() -> PgServer:
-    """initdb and pg_ctl start; FileNotFoundError (saying so) where PostgreSQL is absent."""
+def start_server(settings: Sequence[str] = ()) -> PgServer:
+    """initdb and pg_ctl start; FileNotFoundError (saying so) where PostgreSQL is absent.
+    ``settings``: more ``name=value`` server settings (``shared_preload_libraries=…``)."""
     initdb, ctl = pg_bin("initdb"), pg_bin("pg_ctl")
     if initdb is None or ctl is None:
         raise FileNotFoundError(SKIP_REASON)
@@ -112,6 +113,7 @@ def start_server() -> PgServer:
             port = _free_port()
             options = f"-p {port} -h 127.0.0.1 -k {folder} -F -c full_page_writes=off"
             options += " -c synchronous_commit=off -c max_connections=200"
+            options += "".join(f" -c {setting}" for setting in settings)
             command = [*prefix, ctl, "-D", str(data), "-o", options, "-l", str(folder / "log")]
             started = subprocess.run([*command, "-w", "start"], capture_output=True, check=False)
             if started.returncode == 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -23,10 +23,10 @@ from benchmarks.pg_server import start_server as _start
 TEMPLATE = "ragspine_template"
 
 
-def start_server() -> PgServer:
-    """A throwaway server (``benchmarks.pg_server``) with a template database, every store
-    migrated, that ``database()`` copies by default."""
-    server = _start()
+def start_server(settings: Sequence[str] = ()) -> PgServer:
+    """A throwaway server (``benchmarks.pg_server``; ``settings`` passed on) with a template
+    database, every store migrated, that ``database()`` copies by default."""
+    server = _start(settings)
     try:
         _make_template(server)
     except BaseException:

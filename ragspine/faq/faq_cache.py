@@ -12,12 +12,19 @@ An item's level is at least each cited source's: ``faq add|import`` refuses a lo
 (``vetting.Library``), and the engine gives the cache its stores' document levels
 (``know_levels``), so an item labelled lower before (or a source re-ingested higher since) is
 served only to a caller cleared for every source it cites.
+
+On PostgreSQL the variants are held in memory, by their normalised text, and revalidated at each
+lookup by the FAQ's generation (``storage.generations``, bumped by every write in its
+transaction; in a service, read with the request's other counters in one query): an item added,
+disabled or changed on one host is seen by every replica at its next lookup. A SQLite file's own
+index answers as fast as a copy would, so it is read at each lookup.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -37,6 +44,7 @@ from ragspine.errors import DatabaseError, StoreError
 from ragspine.errors import FaqError as FaqError
 from ragspine.profile import DomainProfile
 from ragspine.sensitivity import LEVELS, Clearance, allowed_levels
+from ragspine.storage.generations import generation
 from ragspine.storage.store import Store
 from ragspine.text import fold
 
@@ -197,7 +205,10 @@ class FaqCache(Store):
     TABLES = ("faq_item", "faq_variant")
     KIND = "FAQ cache"
     HOW_TO_BUILD = "add items with `ragspine faq add` or `ragspine faq import`"
+    GENERATION = "faq_state"
     _levels: Mapping[str, str] = {}  # document id → its level, from the stores
+    _held: tuple[int, dict[str, list[tuple[object, ...]]]] | None = None  # see ``refresh``
+    _loading = threading.Lock()  # one reload at a time, in any cache: reloads are rare
 
     def know_levels(self, levels: Mapping[str, str]) -> None:
         """The stores' document levels: an item is served only within every source's."""
@@ -295,13 +306,7 @@ class FaqCache(Store):
         """
         valid_on = today or date.today()
         day = reference_date or valid_on
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT i.id, i.answer, i.sources, i.valid_from, i.valid_until, i.enabled,"
-                " i.sensitivity, v.slots FROM faq_variant v JOIN faq_item i ON i.id = v.item_id"
-                " WHERE v.normalised = ? ORDER BY i.id",
-                (normalise(question),),
-            ).fetchall()
+        rows = self._variants(normalise(question))
         if not rows:
             return Lookup("no_match")
         why, slots = readings(profile)(question, day)
@@ -328,6 +333,37 @@ class FaqCache(Store):
             return Lookup("above_clearance", stored)
         return Lookup("hit", stored)
 
+    def _variants(self, normalised: str) -> list[tuple[object, ...]]:
+        """The stored variants with this normalised text, their item's columns first, by item."""
+        if self.counter is None:
+            with self._lock:
+                return self._conn.execute(
+                    f"{_VARIANTS} WHERE v.normalised = ? ORDER BY i.id", (normalised,)
+                ).fetchall()
+        return self.refresh().get(normalised, [])
+
+    def refresh(self) -> Mapping[str, list[tuple[object, ...]]]:
+        """PostgreSQL: every variant, by normalised text, as the store holds them now: those
+        held while the generation is theirs, else all read again (the generation first,
+        so what is held is never older than the number it is held under)."""
+        assert self.counter is not None
+        now = generation(self.counter)
+        held = self._held
+        if held is None or held[0] != now:  # != not <: a database replaced starts again
+            with self._loading:
+                held = self._held
+                if held is None or held[0] != now:
+                    by: dict[str, list[tuple[object, ...]]] = {}
+                    for row in self._conn.execute(f"{_VARIANTS} ORDER BY i.id").fetchall():
+                        by.setdefault(str(row[8]), []).append(tuple(row[:8]))
+                    held = self._held = (now, by)
+        return held[1]
+
+
+_VARIANTS = (
+    "SELECT i.id, i.answer, i.sources, i.valid_from, i.valid_until, i.enabled, i.sensitivity,"
+    " v.slots, v.normalised FROM faq_variant v JOIN faq_item i ON i.id = v.item_id"
+)
 
 _WHY: dict[str, str] = {
     "structured": "it asks for a figure (or names a metric, company or period), which only the "

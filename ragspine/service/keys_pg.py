@@ -2,19 +2,24 @@
 ``ragspine_keys`` schema), and every replica reads the same ones.
 
 Only each key's SHA-256 is kept, with the clearance it carries and whether it is disabled, as
-in the keys file (``service.keys``). A service asks the table at each request (one indexed
-read), so a key disabled on one host is refused by every replica at its next request.
+in the keys file (``service.keys``). A service holds every key in memory and checks at each
+request that they are current by the keys' generation (``storage.generations``: bumped in the
+transaction of every write to the table, read with the request's other counters in one query),
+reloading them when it moved: a key disabled on one host is refused by every replica at its
+next request, and a request costs no read of the keys themselves.
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from ragspine.errors import ConstraintError, KeysError, first_problem
 from ragspine.service.keys import PREFIX, Caller, KeyEntry, KeyRing, LiveKeys, digest
+from ragspine.storage.generations import generation
 from ragspine.storage.store import Store
 from ragspine.store_location import Location, PgLocation
 
@@ -27,12 +32,15 @@ class PgKeys(Store):
     TABLES = ("api_key",)
     KIND = "API keys"
     HOW_TO_BUILD = "`ragspine keys new NAME --clearance LEVEL --db URL` makes the first"
+    GENERATION = "key_state"
 
     def __init__(self, location: str | Path | PgLocation, *, create: bool = True) -> None:
         super().__init__(location, create=create)
         if not isinstance(self.path, PgLocation):
             self.close()
             raise KeysError(f"{self.path}: API keys live in a keys file unless in PostgreSQL")
+        self._held: tuple[int, KeyRing] | None = None  # the keys, and the generation they are of
+        self._loading = threading.Lock()
 
     def new_key(self, name: str, clearance: str) -> str:
         """A fresh key for ``name``, its hash stored; the key itself is returned once."""
@@ -90,16 +98,25 @@ class PgKeys(Store):
         return int(n)
 
     def caller(self, key: str | None) -> Caller | None:
-        """The caller a key belongs to (one indexed read by its hash); None for no key, an
+        """The caller a key belongs to, from the keys held (``refresh``); None for no key, an
         unknown one or a disabled one."""
         if not key:
             return None
-        row = self._conn.execute(
-            "SELECT name, clearance, disabled FROM api_key WHERE sha256 = ?", (digest(key),)
-        ).fetchone()
-        if row is None or row[2]:
-            return None
-        return Caller(str(row[0]), str(row[1]))
+        return self.refresh().caller(key)
+
+    def refresh(self) -> KeyRing:
+        """The keys as the table holds them now: those held while the generation is theirs,
+        else every key read again. The generation is read first, so what is held is never
+        older than the number it is held under (a write in between only costs another reload)."""
+        assert self.counter is not None  # a PostgreSQL store always has one
+        now = generation(self.counter)
+        held = self._held
+        if held is None or held[0] != now:  # != not <: a database replaced starts again
+            with self._loading:
+                held = self._held
+                if held is None or held[0] != now:
+                    held = self._held = (now, self.ring())
+        return held[1]
 
 
 def service_keys(db: Location, keys_file: Path | None) -> LiveKeys | PgKeys:

@@ -4,6 +4,10 @@ Lineage (source document and locator) is NOT NULL at the bottom of the stack: a 
 exist without knowing where it came from. Every fact carries its source file's sensitivity, so
 the structured channel can hide it from a caller as the narrative channel hides the file's
 passages. Every query is parameterised.
+
+On PostgreSQL a lookup's answer is held in memory (at most ``LOOKUPS`` of them) and kept while
+the store's generation (``storage.generations``: bumped in the transaction of every write to the
+facts or the stored profile) has not moved; a service reads that generation once per question.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ from decimal import Decimal, InvalidOperation
 from ragspine.errors import ConstraintError, DatabaseError, DuplicateFactError, StoreError
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, check_level
 from ragspine.storage.db import Connection
+from ragspine.storage.generations import generation
 from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.storage.migrations"
+LOOKUPS = 4096  # lookups held per store on PostgreSQL; all dropped when it fills or moves on
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,8 @@ class FactStore(Store):
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_facts"
     TABLES = ("fact_metric", "fact_history", "source_file", "stored_profile")
+    GENERATION = "fact_state"
+    _held: tuple[int, dict[tuple[str, ...], Fact | None]] = (-1, {})  # see ``lookup``
     KIND = "fact database"
     HOW_TO_BUILD = (
         "fill it with `ragspine ingest` or `facts load`; or build the demo, `ragspine fixtures`, "
@@ -309,9 +317,21 @@ class FactStore(Store):
     def lookup(
         self, *, metric_code: str, entity: str, period_type: str, period: str, channel: str
     ) -> Fact | None:
-        """The one fact with exactly these controlled codes, or None."""
-        with self._lock:
-            return self._lookup_unlocked(metric_code, entity, channel, period_type, period)
+        """The one fact with exactly these controlled codes, or None. On PostgreSQL from the
+        lookups held while the generation is theirs (read first: what is held is never
+        older than the number it is held under)."""
+        key = (metric_code, entity, channel, period_type, period)
+        counter = self.counter
+        if counter is None:
+            with self._lock:
+                return self._lookup_unlocked(*key)
+        now = generation(counter)
+        held_at, held = self._held
+        if held_at != now or len(held) >= LOOKUPS:  # != not <: a database replaced restarts
+            held_at, held = self._held = (now, {})
+        if key not in held:
+            held[key] = self._lookup_unlocked(*key)
+        return held[key]
 
     def _lookup_unlocked(
         self, metric_code: str, entity: str, channel: str, period_type: str, period: str

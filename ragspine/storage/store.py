@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Self
 
 from ragspine.storage.db import Connection, NoLock
+from ragspine.storage.generations import Counter
 from ragspine.storage.sqlite import open_sqlite
 from ragspine.store_location import Location, PgLocation, parse_location
 
@@ -28,6 +29,7 @@ class Store:
     HOW_TO_BUILD: str  # what a user runs when the file is missing
     SCHEMA: str  # its PostgreSQL schema: every store has its own, in one database
     TABLES: tuple[str, ...]  # what a copy carries (``storage.copy``), parents before children
+    GENERATION: str | None = None  # its counter's table, if it keeps one (storage.generations)
 
     def __init__(self, location: str | Path | PgLocation, *, create: bool = True) -> None:
         self.path: Location = parse_location(location)
@@ -55,14 +57,29 @@ class Store:
         return self._conn.dialect
 
     @property
+    def counter(self) -> Counter | None:
+        """The store's generation counter where reading it saves a round trip of rows: on
+        PostgreSQL (a SQLite file's own index answers as fast as a copy in memory)."""
+        if self.GENERATION is None or self._conn.dialect != "postgresql":
+            return None
+        return Counter(self._conn, f"{self.SCHEMA}.{self.GENERATION}")
+
+    @property
     def connection(self) -> Connection:
         """The store's database, for a copy of its tables (``storage.copy``)."""
         return self._conn
 
     def init_schema(self) -> int:
-        """Bring the schema up to date; returns the schema version. Idempotent."""
-        with self._lock:
-            return self._conn.migrate(self.MIGRATIONS)
+        """Bring the schema up to date; returns the schema version. Idempotent. A store whose
+        schema cannot be brought up is closed before the error goes on: its caller has nothing
+        to use, and a PostgreSQL pool left open would be collected later, maybe in one of its
+        own threads (which cannot join themselves)."""
+        try:
+            with self._lock:
+                return self._conn.migrate(self.MIGRATIONS)
+        except BaseException:
+            self.close()
+            raise
 
     @contextmanager
     def joined(self, other: Store) -> Iterator[Connection]:

@@ -167,4 +167,5 @@ def test_the_service_answers_hits_on_the_short_path_inside_the_limit_and_the_log
     from ragspine.service.settings import ServiceSettings
 
     layers = [m.cls.__name__ for m in create_app(ServiceSettings()).user_middleware]  # type: ignore[attr-defined]
-    assert layers == ["_RequestLog", "_BodyLimit", "FaqHits"]  # outermost first
+    # outermost first; the generations pinned around FaqHits, so a hit reads keys and FAQ held
+    assert layers == ["_RequestLog", "_BodyLimit", "PinGenerations", "FaqHits"]

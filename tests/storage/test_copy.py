@@ -16,9 +16,10 @@ from ragspine.storage.store import Store
 from tests.pg import Locate
 from tests.pg_stores import NewPlace
 
-# Kept out of a copy on purpose: the migrations' own history, and the corpus's counter (set
-# past both sides by advance_generation, never copied).
-NOT_COPIED = {"schema_migrations", "corpus_state"}
+# Kept out of a copy on purpose: the migrations' own history, the corpus's counter (set past
+# both sides by advance_generation, never copied), and the other stores' generations (the
+# copy's own writes move the target's: storage.generations).
+NOT_COPIED = {"schema_migrations", "corpus_state", "fact_state", "faq_state", "key_state"}
 
 
 def _tables(store: Store) -> set[str]:

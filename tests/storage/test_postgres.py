@@ -89,7 +89,7 @@ def test_a_database_never_migrated_is_not_found_unless_created(pg_url: str) -> N
     with pytest.raises(StoreNotFoundError, match="fact database not found in postgresql://"):
         FactStore(pg_url, create=False)
     with FactStore(pg_url) as store:
-        assert store.init_schema() == 7 and store.count() == 0
+        assert store.init_schema() == 8 and store.count() == 0
 
 
 def test_a_changed_migration_is_refused_on_postgresql_too(pg_url: str) -> None:
@@ -97,6 +97,18 @@ def test_a_changed_migration_is_refused_on_postgresql_too(pg_url: str) -> None:
         conn.execute("UPDATE ragspine_facts.schema_migrations SET checksum = 'x' WHERE number = 2")
     with FactStore(pg_url) as store, pytest.raises(MigrationError, match="0002_version_lineage"):
         store.init_schema()
+
+
+def test_a_store_that_cannot_migrate_closes_its_pool(pg_url: str) -> None:
+    """Left open, the pool would be collected later, maybe in one of its own threads, which
+    cannot join themselves (``ConnectionPool.__del__ cannot join current thread``)."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE ragspine_facts.schema_migrations SET checksum = 'x' WHERE number = 2")
+    store = FactStore(pg_url)  # opened as `Engine.open` opens it, then migrated
+    with pytest.raises(MigrationError):
+        store.init_schema()
+    with pytest.raises(StoreUnavailableError, match="closed"):
+        store.count()
 
 
 def test_a_server_out_of_reach_is_one_error_without_the_password(pg_url: str) -> None:

@@ -16,6 +16,8 @@ from ragspine.errors import ConstraintError, StoreError
 from ragspine.retrieval.chunking.chunker import ChunkDraft
 from ragspine.retrieval.documents import Document
 from ragspine.storage.db import Connection
+from ragspine.storage.generations import generation as read_generation
+from ragspine.storage.generations import is_pinned
 from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
@@ -66,6 +68,7 @@ class ChunkStore(Store):
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_chunks"
     TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
+    GENERATION = "corpus_state"
     KIND = "chunk store"
     HOW_TO_BUILD = (
         "`ragspine ingest` files; or build the demo, `ragspine fixtures`, and point at it with "
@@ -166,11 +169,21 @@ class ChunkStore(Store):
         """The store's id and the corpus's generation: one single-row read, cheap enough for
         every search (a replica's index follows a shared PostgreSQL corpus by it). The id is
         random, made with the store (migration 0002): a store made again at the same place
-        has another, so an index saved for the old one is never taken as current."""
+        has another, so an index saved for the old one is never taken as current. On
+        PostgreSQL a request's pinned generation (``storage.generations``) answers without a
+        query, with the id this store object read first (a database replaced under a running
+        service is caught by its counter going back, which reloads)."""
+        counter = self.counter
+        known = getattr(self, "_store_id", None)
+        if counter is not None and known is not None and is_pinned():
+            return known, read_generation(counter)
         with self._lock:
             row = self._conn.execute(
                 "SELECT store_id, generation FROM corpus_state WHERE id = 1"
             ).fetchone()
+        self._store_id: str | None = str(row[0])
+        if counter is not None and is_pinned():
+            return str(row[0]), read_generation(counter)
         return str(row[0]), int(row[1])
 
     @property

@@ -19,12 +19,15 @@ from fastapi import FastAPI
 
 from ragspine.engine import Engine
 from ragspine.errors import ConfigError
+from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.service.api import errors, spec
 from ragspine.service.api.faq_hits import FaqHits
+from ragspine.service.api.pinning import PinGenerations
 from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
+from ragspine.storage.store import Store
 from ragspine.store_location import PgLocation
 
 logger = logging.getLogger("ragspine.service")
@@ -48,17 +51,22 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ring = keys if keys is not None else service_keys(settings.db, settings.keys)
-        if not len(ring):
-            raise ConfigError(
-                "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
+        try:
+            if not len(ring):
+                raise ConfigError(
+                    "no API keys: create one with `ragspine keys new NAME --clearance LEVEL`"
+                )
+            opened = engine or Engine.open(
+                settings.db,
+                settings.corpus,
+                profile=settings.profile,
+                provider=settings.provider,
+                faq=settings.faq,
             )
-        opened = engine or Engine.open(
-            settings.db,
-            settings.corpus,
-            profile=settings.profile,
-            provider=settings.provider,
-            faq=settings.faq,
-        )
+        except BaseException:  # a start that fails leaves no pool of the keys' open
+            if keys is None and isinstance(ring, PgKeys):
+                ring.close()
+            raise
         app.state.engine, app.state.keys = opened, ring
         app.state.settings = settings
         app.state.engine_limiter = anyio.CapacityLimiter(ENGINE_THREADS)
@@ -67,6 +75,13 @@ def create_app(
         app.state.networked = any(
             isinstance(where, PgLocation) for where in (settings.db, settings.faq)
         )
+        # What each question's one read of generations covers (``pinning``), and the copies
+        # held in memory that it brings up to date: none where every store is a local file.
+        # (By type alone: a part passed in may be a stand-in that any other use would trip.)
+        corpus = opened.retriever.store if isinstance(opened.retriever, HybridRetriever) else None
+        stores = [s for s in (ring, opened.faq, opened.store, corpus) if isinstance(s, Store)]
+        app.state.counters = [s.counter for s in stores if s.counter is not None]
+        app.state.held = [s for s in (ring, opened.faq) if isinstance(s, Store) and s.counter]
         try:
             yield
         finally:
@@ -91,6 +106,7 @@ def create_app(
     spec.install(app)
     app.include_router(router)
     app.add_middleware(FaqHits)  # inside the body limit and the log: a hit is bounded, logged
+    app.add_middleware(PinGenerations)  # around FaqHits: a hit reads keys and FAQ from memory
     app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.body_timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app

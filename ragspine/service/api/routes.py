@@ -24,6 +24,7 @@ from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
 from ragspine.service.api.spec import problems
 from ragspine.service.keys import Caller
+from ragspine.storage.generations import is_pinned
 
 T = TypeVar("T")
 
@@ -82,8 +83,9 @@ def key_of(headers: Mapping[str, str]) -> str | None:
 async def off_loop(state: Any, call: Callable[..., T], *args: Any) -> T:
     """``call(*args)`` on the event loop for local stores, on a thread where the service's
     stores are across the network (``state.networked``: a PostgreSQL database), so a slow
-    socket never stalls every other request on the loop."""
-    if getattr(state, "networked", False):
+    socket never stalls every other request on the loop; on the loop again when the request's
+    generations were pinned (``pinning``): the keys and FAQ it reads are then in memory."""
+    if getattr(state, "networked", False) and not is_pinned():
         return await anyio.to_thread.run_sync(call, *args)
     return call(*args)
 

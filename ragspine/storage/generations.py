@@ -1,0 +1,77 @@
+"""Store generations: a counter per store, bumped in the same transaction as every write to it,
+so what a process holds in memory (keys, FAQ items, fact lookups, a search index) is known
+current by reading one number instead of the rows.
+
+A counter is a one-row table ``NAME_state (id = 1, generation)`` in the store's schema, bumped by
+triggers on the tables what is held is read from: no write path, a copy's included, can forget
+it (the corpus's older counter is bumped by its writers' own statements). Outside a request
+each read asks the database; inside a request (``pinned``) every store of a database is read by
+ONE query at its start and the request's reads are answered from it, so a service pays one
+round trip per request however many stores it consults, and a write committed before the
+request began (a key disabled on another host) is seen by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from ragspine.storage.db import Connection
+
+Pin = dict[tuple[str, str], int]  # (database, "schema.table") → generation
+_pinned: ContextVar[Pin | None] = ContextVar("ragspine_generations", default=None)
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One store's counter: its connection and its ``schema.table``."""
+
+    conn: Connection
+    table: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return str(self.conn), self.table
+
+
+def generation(counter: Counter) -> int:
+    """The store's generation: the request's pinned value, else one single-row read."""
+    pin = _pinned.get()
+    if pin is not None and counter.key in pin:
+        return pin[counter.key]
+    (gen,) = counter.conn.execute(f"SELECT generation FROM {counter.table} WHERE id = 1").fetchone()
+    return int(gen)
+
+
+def read_all(counters: Sequence[Counter]) -> Pin:
+    """Every counter's generation: one query per database (a UNION of single-row reads)."""
+    by_db: dict[str, list[Counter]] = {}
+    for c in counters:
+        by_db.setdefault(c.key[0], []).append(c)
+    found: Pin = {}
+    for group in by_db.values():
+        tables = list(dict.fromkeys(c.table for c in group))
+        sql = " UNION ALL ".join(
+            f"SELECT {i}, generation FROM {t} WHERE id = 1" for i, t in enumerate(tables)
+        )
+        for i, gen in group[0].conn.execute(sql).fetchall():
+            found[(group[0].key[0], tables[int(i)])] = int(gen)
+    return found
+
+
+def is_pinned() -> bool:
+    """Whether this context's reads answer from a pin (a service's request)."""
+    return _pinned.get() is not None
+
+
+@contextmanager
+def pinned(pin: Pin) -> Iterator[None]:
+    """``generation`` answers from ``pin`` inside the block (and the threads it hands work to,
+    which copy its context)."""
+    token = _pinned.set(pin)
+    try:
+        yield
+    finally:
+        _pinned.reset(token)
