@@ -14,12 +14,17 @@ naming the store or the staff itself (physical, retail, offline, operating, full
 place or the company (Taiwan, ACME). Any other word glued before the noun makes another kind of
 thing (cold stores are warehouses, flagship stores a format, part-time employees a part): its
 count is not the metric's, so no match, and the question is declined by its words.
+
+The counted noun is the whole noun written there (``counted_nouns``): 店 in 多少位店长, 门店 in
+多少个门店经理, store in how many store managers only open another thing's name, declined whole.
+A measure word the noun does not take says so too: 位/名 count people, never stores.
 """
 
 from __future__ import annotations
 
 import re
 
+from ragspine.agent.counted_nouns import whole_noun_cjk, whole_noun_en
 from ragspine.agent.subject_words import COMMON_EN, OUTSIDE_HEADS_CJK
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
@@ -50,7 +55,7 @@ def net_additions(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
     (this period's count less the last one's; a net closure is negative), never its level."""
     return [
         (kind, AliasMatch(code, m.start(), m.end()))
-        for kind, code, _, net in _count_patterns(profile)
+        for kind, code, _, net, _ in _count_patterns(profile)
         if net is not None
         for m in net.finditer(text)
     ]
@@ -62,20 +67,23 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
     closures are other quantities."""
     return [
         (kind, AliasMatch(code, m.start(), m.end()))
-        for kind, code, pattern, _ in _count_patterns(profile)
+        for kind, code, pattern, _, measures in _count_patterns(profile)
         if pattern is not None
         for m in pattern.finditer(text)
-        if not _NOT_THE_COUNT.search(text, 0, m.start())
+        if _measure_fits(m, measures)
+        and not _NOT_THE_COUNT.search(text, 0, m.start())
         and not _OPENED.match(text, m.end())
         and _own_words(m.groupdict().get("between"), profile)
+        and _longer_noun(text, m, profile) is None
     ]
 
 
 def other_kinds(text: str, profile: DomainProfile) -> list[tuple[int, int]]:
-    """Where "how many" counts another kind of the noun (how many cold stores): the span from the
-    first word not the count's own to the noun's end, the name a decline says (cold stores)."""
+    """Where "how many" counts another kind of the noun: the span from the first word not the
+    count's own to the noun's end (how many cold stores), or the whole noun the count's noun
+    only opens (多少位店长: 店长; store managers), the name a decline says."""
     out = []
-    for _, _, pattern, _ in _count_patterns(profile):
+    for _, _, pattern, _, measures in _count_patterns(profile):
         for m in pattern.finditer(text) if pattern is not None else ():
             between = m.groupdict().get("between")
             if between and not _own_words(between, profile):
@@ -84,7 +92,27 @@ def other_kinds(text: str, profile: DomainProfile) -> list[tuple[int, int]]:
                     if w.group() not in _known_names(profile):
                         out.append((at + w.start(), m.end()))
                         break
+            longer = _longer_noun(text, m, profile)
+            if longer is None and not _measure_fits(m, measures):  # 多少位店: not a store
+                longer = next((m.span(g) for g in ("n1", "n2", "n3") if m.group(g)), None)
+            if longer is not None:
+                out.append(longer)
     return out
+
+
+def _longer_noun(text: str, m: re.Match[str], profile: DomainProfile) -> tuple[int, int] | None:
+    """The whole noun the count's noun in ``m`` only opens (counted_nouns.py), or None."""
+    for group in ("n1", "n2", "n3", "en"):
+        if m.groupdict().get(group):
+            start, end = m.span(group)
+            if group == "en":  # the noun with its plural s
+                plural, end = bool(m.group("plural")), m.end()
+                whole = whole_noun_en(text, (start, end), plural, _known_names(profile))
+            else:
+                read = [(w.start, w.end) for _, w in glossary_for(profile).scan(text)]
+                whole = whole_noun_cjk(text, (start, end), read)
+            return (start, whole) if whole > end else None
+    return None
 
 
 def _own_words(between: str | None, profile: DomainProfile) -> bool:
@@ -111,19 +139,33 @@ def _known_names(profile: DomainProfile) -> frozenset[str]:
     return profile.memo("count_own_words", build)
 
 
-# Counts every company may be asked for; a profile that holds none answers "not held".
+# Counts every company may be asked for; a profile that holds none answers "not held". Each
+# with the measure words its noun takes: stores 家/间/个, people 名/位/个 (多少位店长: a person).
 _SHIPPED_COUNTS = {
-    "STORE_COUNT": ({"门店", "店铺", "分店", "店", "网点"}, {"store", "shop", "outlet", "door"}),
+    "STORE_COUNT": (
+        {"门店", "店铺", "店面", "分店", "店", "网点"},
+        {"store", "shop", "outlet", "door"},
+    ),
     "EMPLOYEES": ({"员工", "职工", "雇员"}, {"employee"}),
 }
+_MEASURES = {"STORE_COUNT": "家间个", "EMPLOYEES": "名位个人"}
+_ANY_MEASURE = "家间个名位人"
+_MEASURE_WORD = re.compile(rf"(?:多少|几)\s*([{_ANY_MEASURE}])")
 
 
-_Patterns = tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None]
+def _measure_fits(m: re.Match[str], measures: str) -> bool:
+    """Whether the measure word the count took is one its noun takes: 多少家门店, not 多少位店
+    (位 counts people: the noun is a person's, 店长, never the stores)."""
+    word = _MEASURE_WORD.search(m.group())
+    return word is None or word.group(1) in measures
+
+
+_Patterns = tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None, str]
 
 
 def _count_patterns(profile: DomainProfile) -> list[_Patterns]:
     """Per count metric (or shipped count the profile lacks): its kind, code, the pattern asking
-    its level and the one asking its net additions."""
+    its level, the one asking its net additions and the measure words its noun takes."""
 
     def build() -> list[_Patterns]:
         out = []
@@ -139,14 +181,17 @@ def _count_patterns(profile: DomainProfile) -> list[_Patterns]:
                 if (m := re.fullmatch(r"(?:number of |count of )?([a-z ]+?)(?: count)?", a.lower()))
             }
             en = {w.rstrip("s") for w in en if " " not in w}
-            for zh_shipped, en_shipped in _SHIPPED_COUNTS.values():
+            measures = _ANY_MEASURE
+            for group, (zh_shipped, en_shipped) in _SHIPPED_COUNTS.items():
                 if (zh | en) & (zh_shipped | en_shipped):  # 门店数 also reads 店铺, outlets
-                    zh, en = zh | zh_shipped, en | en_shipped
+                    zh, en, measures = zh | zh_shipped, en | en_shipped, _MEASURES[group]
             held |= zh | en
-            out.append(("metrics", spec.code, _count_pattern(zh, en), _net_pattern(zh, en)))
+            pattern = _count_pattern(zh, en)
+            out.append(("metrics", spec.code, pattern, _net_pattern(zh, en), measures))
         for group, (zh, en) in _SHIPPED_COUNTS.items():
             if not (zh | en) & held:
-                out.append(("quantity", group, _count_pattern(zh, en), _net_pattern(zh, en)))
+                pattern = _count_pattern(zh, en)
+                out.append(("quantity", group, pattern, _net_pattern(zh, en), _MEASURES[group]))
         return out
 
     return profile.memo("count_patterns", build)
@@ -173,21 +218,23 @@ def _net_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
 
 
 def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
+    """The count asked of these nouns, the noun in a group per branch (n1, n2, n3, en) for the
+    whole-noun reading (``_longer_noun``)."""
     parts = []
     if zh:
         nouns = "|".join(sorted(map(re.escape, zh), key=len, reverse=True))
         nouns = rf"(?:{nouns})(?!{OUTSIDE_HEADS_CJK.pattern})"  # 员工工会: a union, not staff
-        unit = r"(?:家|间|个|名|位|人)"
+        unit = rf"[{_ANY_MEASURE}]"
         # 几 counts only with its counting word: 门店几点营业 asks the time, not a count
         many = rf"(?:多少\s*{unit}?(?![点时分秒天日周月年次岁号])|几\s*{unit})"
-        parts.append(rf"{many}\s*(?:{nouns})")
-        parts.append(rf"(?:{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*{many}")
+        parts.append(rf"{many}\s*(?P<n1>{nouns})")
+        parts.append(rf"(?P<n2>{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*{many}")
         # 香港的门店2024年有多少家: a period between, then a counting word
-        parts.append(rf"(?:{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*(?:家|间|个|名|位|人)")
+        parts.append(rf"(?P<n3>{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*{unit}")
     if en:
         nouns = "|".join(sorted(map(re.escape, en), key=len, reverse=True))
         parts.append(
             rf"(?<![a-z])how\s+many\s+(?!(?:new|more|additional|closed|opened)\b)"
-            rf"(?P<between>(?:[a-z'-]+\s+){{0,2}}?)(?:{nouns})s?(?![a-z])"
+            rf"(?P<between>(?:[a-z'-]+\s+){{0,2}}?)(?P<en>{nouns})(?P<plural>s?)(?![a-z])"
         )
     return re.compile("|".join(parts)) if parts else None

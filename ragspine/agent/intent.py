@@ -319,8 +319,8 @@ def parse_intent(
         if declined and glued:  # how much did ACME spend on sea freight: the name, whole
             declined, unnamed_at = original_words(question, index, glued), glued
         first = unnamed_at[0] if unnamed_at else -1
-        for sort in other_kinds(text, prof):  # how many cold stores: the kind, with its noun
-            if sort[0] <= first < sort[1]:
+        for sort in other_kinds(text, prof):  # how many cold stores, 多少位店长: the whole noun
+            if declined is None or sort[0] <= first < sort[1]:
                 declined, unnamed_at = original_words(question, index, sort), sort
     if reading.declined in counted:  # 有多少家门店 of a company without stores: 门店数
         declined = quantity_name(counted[reading.declined], in_english(question))

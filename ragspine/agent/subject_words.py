@@ -39,6 +39,8 @@ GENERIC_CJK = frozenset(
         "律师事务所 高管 董事 监事 经理 员工 职工 股东 客户 供应商 人员 品牌 子品牌 自营品牌 "
         "平均 每间 每店 单店 店均 人均 周末 周日 周六 平日 工作日 节假日 假日 节日 春节 晚间 "
         "夜间 早间 早班 晚班 夜班 高峰 旺季 淡季 "
+        # a count's own words (多少个店长, 几位店员): the number asked is no part of a name
+        "多少 几个 几位 几名 几家 几间 "
     ).split()
 )
 # An organisation's kind word: written right after its name it is part of the name (物业公司,
