@@ -33,6 +33,7 @@ STORE_FIXTURES = frozenset(
         "mini_corpus",  # a small corpus, one document per level
         "pg_url",  # a fresh database
         "place",  # the test's own stores, on the suite's backend
+        "places",  # stores a module builds once, or a test's second deployment
         "locate",  # a store on each backend
     }
 )

@@ -13,6 +13,7 @@ import pytest
 
 from ragspine.agent.record import RECORD_VERSION, AnswerRecord
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place, on_postgres
 from tests.retrieval.conftest import write_docs
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -148,20 +149,21 @@ def test_bad_reference_date_is_a_usage_error(demo_db: Path) -> None:
     assert out.returncode == 2 and "reference-date" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
-    db = tmp_path / "sub" / "facts.db"
-    built = run("fixtures", "--db", str(db), cwd=tmp_path)
+def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path, place: Place) -> None:
+    db = str(place("sub/facts.db"))
+    built = run("fixtures", "--db", db, cwd=tmp_path)
     assert (
         built.returncode == 0 and "demo facts" in built.stdout and "demo documents" in built.stdout
     )
-    assert (tmp_path / "data" / "demo" / "chunks.db").is_file()  # the demo's corpus, in the cwd
-    again = run("fixtures", "--db", str(db), cwd=tmp_path)  # rebuilding replaces, never duplicates
+    # the demo's corpus: a file in the cwd, or --db's database (one database holds both)
+    corpus = db if on_postgres() else "data/demo/chunks.db"
+    assert on_postgres() or (tmp_path / corpus).is_file()
+    again = run("fixtures", "--db", db, cwd=tmp_path)  # rebuilding replaces, never duplicates
     assert again.returncode == 0 and again.stdout == built.stdout
-    out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
+    out = run("ask", "--db", db, "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
     assert out.returncode == 0 and out.stdout.startswith("查不到:中国内地 FY2025 收入")
     # Issue 3's done-when: the number with its source, then an attribution citing the MD&A.
-    why = run("ask", "--db", str(db), "--corpus", "data/demo/chunks.db",
-              "为什么中国内地FY2024收入下降?", cwd=tmp_path)  # fmt: skip
+    why = run("ask", "--db", db, "--corpus", corpus, "为什么中国内地FY2024收入下降?", cwd=tmp_path)
     number, attribution = why.stdout.split("\n\n归因分析:\n")
     assert number.startswith("中国内地 FY2024 收入:1,320 百万美元(来源:ACME_FY2024_Review.pptx")
     assert "(来源:ACME_FY2024_MDA.md section=" in attribution.split("\n")[0]
