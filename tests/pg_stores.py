@@ -123,7 +123,12 @@ def places(request: pytest.FixtureRequest) -> Callable[[Path], Place]:
     ``places(folder)`` is a ``place`` whose stores are files in ``folder``, or on ``make
     test-postgres`` a new database of the session's server (each call its own)."""
     if not on_postgres():
-        return lambda folder: lambda name: folder / name
+
+        def made(folder: Path) -> Place:
+            folder.mkdir(parents=True, exist_ok=True)
+            return lambda name: folder / name
+
+        return made
     server: PgServer = request.getfixturevalue("pg_server")
 
     def new(folder: Path) -> Place:
