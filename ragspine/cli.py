@@ -11,6 +11,7 @@ import click
 
 from ragspine.cli_errors import known_errors
 from ragspine.cli_options import (
+    DEMO_HOME,
     LEVEL,
     clearance_option,
     corpus_option,
@@ -26,6 +27,7 @@ from ragspine.cli_options import (
 from ragspine.evals.run.cli import live_from
 from ragspine.ingestion.cli_cache import cache_from, no_cache_option
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
+from ragspine.store_location import Location
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -103,18 +105,19 @@ def ask(
 @db_option(demo=True)
 @corpus_option(demo=True)
 @known_errors
-def fixtures(db: Path, corpus: Path) -> None:
+def fixtures(db: Location, corpus: Location) -> None:
     """Build the ACME demo fact store and document corpus (each replaced atomically), in
     data/demo/ apart from your own stores: RAGSPINE_HOME=data/demo points commands at it.
 
     The demo's decks and workbook are written as real .pptx/.xlsx files beside the database
-    (demo_files/) and the fact store is built by ingesting them. They are the same bytes on
-    every build (fixed dates), so a rebuild changes no source hash and no cassette key.
+    (demo_files/; data/demo/demo_files/ for a PostgreSQL one) and the fact store is built by
+    ingesting them. They are the same bytes on every build (fixed dates), so a rebuild changes
+    no source hash and no cassette key.
     """
     from ragspine.demo.corpus import build_demo_corpus
     from ragspine.demo.facts import build_demo_store
 
-    files = db.parent / "demo_files"
+    files = (db.parent if isinstance(db, Path) else DEMO_HOME) / "demo_files"
     n = build_demo_store(db, files=files)
     click.echo(f"wrote {n} demo facts to {db}, ingested from the decks and workbook in {files}")
     report = build_demo_corpus(corpus)

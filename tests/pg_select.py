@@ -35,6 +35,7 @@ STORE_FIXTURES = frozenset(
         "place",  # the test's own stores, on the suite's backend
         "bare_place",  # the same, where no store was made yet
         "new_place",  # a new place at each call
+        "places",  # stores a module builds once, or a test's second deployment
         "locate",  # a store on each backend
     }
 )

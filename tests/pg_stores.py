@@ -118,6 +118,27 @@ def place(tmp_path: Path, request: pytest.FixtureRequest) -> Place:
     return lambda name: url
 
 
+@pytest.fixture(scope="session")
+def places(request: pytest.FixtureRequest) -> Callable[[Path], Place]:
+    """Places for stores a module or a session builds once, or for a test's second deployment:
+    ``places(folder)`` is a ``place`` whose stores are files in ``folder``, or on ``make
+    test-postgres`` a new database of the session's server (each call its own)."""
+    if not on_postgres():
+
+        def made(folder: Path) -> Place:
+            folder.mkdir(parents=True, exist_ok=True)
+            return lambda name: folder / name
+
+        return made
+    server: PgServer = request.getfixturevalue("pg_server")
+
+    def new(folder: Path) -> Place:
+        url = server.database()
+        return lambda name: url
+
+    return new
+
+
 @pytest.fixture(scope="session", autouse=True)
 def pg_index_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """On ``make test-postgres`` the search indexes of PostgreSQL corpora (each in a folder

@@ -10,6 +10,7 @@ import yaml
 
 from ragspine.sensitivity import DEFAULT_CLEARANCE, LEVELS, Clearance, allowed_levels
 from tests.cli import invoke
+from tests.pg_stores import Place
 
 FIELD = "Input should be 'PUBLIC', 'INTERNAL' or 'RESTRICTED'"
 CHOICE = "'SECRET' is not one of 'PUBLIC', 'INTERNAL', 'RESTRICTED'."
@@ -71,14 +72,14 @@ def test_an_unknown_level_gets_the_same_message_wherever_it_is_written(
 
 
 def test_a_level_is_written_as_its_plain_string(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    tmp_path: Path, place: Place, demo_db: Path, demo_corpus: Path
 ) -> None:
     keys = tmp_path / "keys.yaml"
     made = invoke("keys", "new", "board", "--clearance", "RESTRICTED", "--file", str(keys))
     assert made.returncode == 0, made.stderr
     assert "clearance: RESTRICTED\n" in keys.read_text("utf-8")  # no Python object tag
     assert yaml.safe_load(keys.read_text("utf-8"))["keys"][0]["clearance"] == "RESTRICTED"
-    faq = str(tmp_path / "faq.db")
+    faq = str(place("faq.db"))
     added = invoke(
         "faq", "add", "--question", "会员积分怎么用?", "--answer", "积分可抵现。",
         "--source", "ACME_Membership_Program.md#section=1.1,para=1", "--sensitivity", "PUBLIC",

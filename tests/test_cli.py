@@ -13,6 +13,7 @@ import pytest
 
 from ragspine.agent.record import RECORD_VERSION, AnswerRecord
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place, facts_beside, on_postgres
 from tests.retrieval.conftest import write_docs
 
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -57,9 +58,9 @@ def test_ask_json_is_the_whole_result(demo_db: Path) -> None:
 
 
 def test_ask_with_a_faq_answers_a_vetted_item_as_the_service_does(
-    demo_db: Path, demo_corpus: Path, tmp_path: Path
+    demo_db: Path, demo_corpus: Path, tmp_path: Path, place: Place
 ) -> None:
-    faq = tmp_path / "faq.db"
+    faq = place("faq.db")
     demo_items = Path(__file__).parents[1] / "ragspine" / "demo" / "faq.yaml"
     stores = ["--db", str(demo_db), "--corpus", str(demo_corpus)]
     assert run("faq", "import", str(demo_items), "--faq", str(faq), *stores).returncode == 0
@@ -148,20 +149,21 @@ def test_bad_reference_date_is_a_usage_error(demo_db: Path) -> None:
     assert out.returncode == 2 and "reference-date" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
-    db = tmp_path / "sub" / "facts.db"
-    built = run("fixtures", "--db", str(db), cwd=tmp_path)
+def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path, place: Place) -> None:
+    db = str(place("sub/facts.db"))
+    built = run("fixtures", "--db", db, cwd=tmp_path)
     assert (
         built.returncode == 0 and "demo facts" in built.stdout and "demo documents" in built.stdout
     )
-    assert (tmp_path / "data" / "demo" / "chunks.db").is_file()  # the demo's corpus, in the cwd
-    again = run("fixtures", "--db", str(db), cwd=tmp_path)  # rebuilding replaces, never duplicates
+    # the demo's corpus: a file in the cwd, or --db's database (one database holds both)
+    corpus = db if on_postgres() else "data/demo/chunks.db"
+    assert on_postgres() or (tmp_path / corpus).is_file()
+    again = run("fixtures", "--db", db, cwd=tmp_path)  # rebuilding replaces, never duplicates
     assert again.returncode == 0 and again.stdout == built.stdout
-    out = run("ask", "--db", str(db), "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
+    out = run("ask", "--db", db, "中国内地FY2025的REVENUE是多少", cwd=tmp_path)
     assert out.returncode == 0 and out.stdout.startswith("查不到:中国内地 FY2025 收入")
     # Issue 3's done-when: the number with its source, then an attribution citing the MD&A.
-    why = run("ask", "--db", str(db), "--corpus", "data/demo/chunks.db",
-              "为什么中国内地FY2024收入下降?", cwd=tmp_path)  # fmt: skip
+    why = run("ask", "--db", db, "--corpus", corpus, "为什么中国内地FY2024收入下降?", cwd=tmp_path)
     number, attribution = why.stdout.split("\n\n归因分析:\n")
     assert number.startswith("中国内地 FY2024 收入:1,320 百万美元(来源:ACME_FY2024_Review.pptx")
     assert "(来源:ACME_FY2024_MDA.md section=" in attribution.split("\n")[0]
@@ -171,17 +173,23 @@ def test_fixtures_builds_a_store_that_ask_can_use(tmp_path: Path) -> None:
 # -- documents ------------------------------------------------------------------------------
 
 
-def test_ingest_adds_replaces_and_skips_as_a_user_sees_it(tmp_path: Path) -> None:
+def _stores(tmp_path: Path, place: Place) -> tuple[str, list[str]]:
+    """A corpus on the suite's backend, and the flags naming it and its facts' store."""
+    corpus = str(place("c.db"))
+    return corpus, ["--corpus", corpus, "--db", facts_beside(corpus, tmp_path)]
+
+
+def test_ingest_adds_replaces_and_skips_as_a_user_sees_it(tmp_path: Path, place: Place) -> None:
     docs = write_docs(tmp_path / "docs")
-    corpus = tmp_path / "c.db"
-    first = run("ingest", "--corpus", str(corpus), str(tmp_path / "docs"))
+    corpus, stores = _stores(tmp_path, place)
+    first = run("ingest", *stores, str(tmp_path / "docs"))
     assert first.returncode == 0, first.stderr
     assert "    added  board.md (1 chunks)" in first.stdout
     assert first.stdout.strip().endswith(
         "3 added, 0 replaced, 0 unchanged; 4 chunks in " + str(corpus) + "; index rebuilt"
     )
     docs[0].write_text(docs[0].read_text("utf-8") + "\n# 新增\n新的段落。\n", "utf-8")
-    second = run("ingest", "--corpus", str(corpus), *map(str, docs))
+    second = run("ingest", *stores, *map(str, docs))
     assert "replaced  results.md (3 chunks)" in second.stdout
     assert "unchanged  pricing.md" in second.stdout
     assert "1 replaced, 2 unchanged; 5 chunks" in second.stdout
@@ -195,28 +203,34 @@ def test_ingest_adds_replaces_and_skips_as_a_user_sees_it(tmp_path: Path) -> Non
         ({"notes.doc": "x"}, "notes.doc: cannot ingest .doc"),  # a type no reader reads
     ],
 )
-def test_ingest_bad_file_is_one_line(tmp_path: Path, files: dict[str, str], message: str) -> None:
+def test_ingest_bad_file_is_one_line(
+    tmp_path: Path, place: Place, files: dict[str, str], message: str
+) -> None:
     paths = write_docs(tmp_path / "docs", files)
-    out = run("ingest", "--corpus", str(tmp_path / "c.db"), *map(str, paths))
+    out = run("ingest", *_stores(tmp_path, place)[1], *map(str, paths))
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr
 
 
-def test_ingest_refuses_two_files_with_one_document_id_and_writes_nothing(tmp_path: Path) -> None:
+def test_ingest_refuses_two_files_with_one_document_id_and_writes_nothing(
+    tmp_path: Path, place: Place
+) -> None:
     (first,) = write_docs(tmp_path / "a", {"notes.md": "# 甲\n第一份。\n"})
     (second,) = write_docs(tmp_path / "b", {"notes.md": "# 乙\n第二份。\n"})
-    corpus = tmp_path / "c.db"
-    out = run("ingest", "--corpus", str(corpus), str(first), str(second))
+    _, stores = _stores(tmp_path, place)
+    out = run("ingest", *stores, str(first), str(second))
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr == f"error: {second}: same document id as {first} (notes.md)\n"
-    alone = run("ingest", "--corpus", str(corpus), str(first))  # nothing was left half-written
+    alone = run("ingest", *stores, str(first))  # nothing was left half-written
     assert "1 added, 0 replaced, 0 unchanged; 1 chunks in " in alone.stdout
 
 
-def test_ask_uses_the_corpus_within_the_clearance(demo_db: Path, tmp_path: Path) -> None:
+def test_ask_uses_the_corpus_within_the_clearance(
+    demo_db: Path, tmp_path: Path, place: Place
+) -> None:
     write_docs(tmp_path / "docs")
-    corpus = tmp_path / "c.db"
-    assert run("ingest", "--corpus", str(corpus), str(tmp_path / "docs")).returncode == 0
+    corpus, stores = _stores(tmp_path, place)
+    assert run("ingest", *stores, str(tmp_path / "docs")).returncode == 0
     q = "董事会关于青松项目有什么决议?"
     staff = run("ask", "--db", str(demo_db), "--corpus", str(corpus), q)
     assert staff.returncode == 0 and "青松" not in staff.stdout.replace(q, "")

@@ -8,6 +8,7 @@ profile can answer for it: the ACME demo's says 「示例科技」不在本系�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from openpyxl import Workbook
 
 from ragspine.storage.fact_store import FactStore
 from tests.cli import invoke
+from tests.pg_stores import Place
+from tests.service.conftest import deployment
 from tests.small_company import (
     ANSWER,
     FACTS,
@@ -29,24 +32,30 @@ from tests.small_company import (
 ROOT = Path(__file__).parents[1]
 
 
-def loaded(tmp_path: Path) -> Path:
-    """A fact store filled by `facts load --profile` the company's profile; returns it."""
+def loaded(tmp_path: Path, place: Place) -> Path | str:
+    """A fact store (on the suite's backend) filled by `facts load --profile` the company's
+    profile; returns it."""
     profile = company(tmp_path)
-    out = run("facts", "load", tmp_path / "facts.csv", "--db", tmp_path / "f.db",
+    db = place("f.db")
+    out = run("facts", "load", tmp_path / "facts.csv", "--db", db,
               "--profile", profile, cwd=tmp_path)  # fmt: skip
     assert out.returncode == 0, out.stderr
-    return tmp_path / "f.db"
+    return db
 
 
-def test_ask_without_profile_answers_for_the_company_facts_load_stored(tmp_path: Path) -> None:
-    db = loaded(tmp_path)
+def test_ask_without_profile_answers_for_the_company_facts_load_stored(
+    tmp_path: Path, place: Place
+) -> None:
+    db = loaded(tmp_path, place)
     out = run("ask", QUESTION, "--db", db, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(ANSWER) and OUT_OF_SCOPE not in out.stdout
     assert out.stderr == ""  # no profile given: nothing to say
 
 
-def test_ingest_and_worker_store_their_profile_for_ask(tmp_path: Path) -> None:
+def test_ingest_and_worker_store_their_profile_for_ask(
+    tmp_path: Path, places: Callable[[Path], Place]
+) -> None:
     profile = company(tmp_path)
     book = Workbook()
     sheet = book.active
@@ -57,19 +66,23 @@ def test_ingest_and_worker_store_their_profile_for_ask(tmp_path: Path) -> None:
     (tmp_path / "inbox").mkdir()
     book.save(tmp_path / "inbox" / "shili.xlsx")
     book.save(tmp_path / "shili.xlsx")
-    for fill, db in (
-        (["ingest", tmp_path / "shili.xlsx"], tmp_path / "i.db"),
-        (["worker", "--inbox", tmp_path / "inbox", "--once"], tmp_path / "w.db"),
+    for fill, name in (
+        (["ingest", tmp_path / "shili.xlsx"], "i"),
+        (["worker", "--inbox", tmp_path / "inbox", "--once"], "w"),
     ):
-        out = run(*fill, "--db", db, "--corpus", tmp_path / f"{db.stem}.chunks.db",
+        place = places(tmp_path / name)  # each its own deployment
+        db = place("facts.db")
+        out = run(*fill, "--db", db, "--corpus", place("chunks.db"),
                   "--profile", profile, cwd=tmp_path)  # fmt: skip
         assert out.returncode == 0, out.stderr
         asked = run("ask", QUESTION, "--db", db, cwd=tmp_path)
         assert asked.stdout.startswith(ANSWER), (fill[0], asked.stdout)
 
 
-def test_an_override_that_differs_is_used_and_said_once_on_stderr(tmp_path: Path) -> None:
-    db = loaded(tmp_path)
+def test_an_override_that_differs_is_used_and_said_once_on_stderr(
+    tmp_path: Path, place: Place
+) -> None:
+    db = loaded(tmp_path, place)
     other = tmp_path / "other.yaml"
     out = run("ask", QUESTION, "--db", db, "--profile", other, cwd=tmp_path)
     assert out.returncode == 0 and OUT_OF_SCOPE in out.stdout  # the override is used
@@ -81,8 +94,10 @@ def test_an_override_that_differs_is_used_and_said_once_on_stderr(tmp_path: Path
     assert same.stdout.startswith(ANSWER) and same.stderr == ""  # the stored one: no line
 
 
-def test_a_different_profile_stored_is_a_new_version_and_says_so(tmp_path: Path) -> None:
-    db = loaded(tmp_path)
+def test_a_different_profile_stored_is_a_new_version_and_says_so(
+    tmp_path: Path, place: Place
+) -> None:
+    db = loaded(tmp_path, place)
     (tmp_path / "empty.csv").write_text(FACTS.splitlines()[0] + "\n", "utf-8")
     again = run("facts", "load", tmp_path / "empty.csv", "--db", db, "--profile",
                 tmp_path / "shili.yaml", cwd=tmp_path)  # fmt: skip
@@ -101,15 +116,18 @@ def test_a_different_profile_stored_is_a_new_version_and_says_so(tmp_path: Path)
     assert stored is not None and (stored.version, stored.text) == (2, edited.read_text("utf-8"))
 
 
-def test_a_store_that_remembers_no_profile_keeps_the_acme_default(tmp_path: Path) -> None:
+def test_a_store_that_remembers_no_profile_keeps_the_acme_default(
+    tmp_path: Path, place: Place
+) -> None:
     acme = tmp_path / "acme.csv"
     row = "REVENUE,ACME_HK,FY,2024,TOTAL,455,USD_M,hk.xlsx,row=1,INTERNAL"
     acme.write_text(f"{FACTS.splitlines()[0]}\n{row}\n", "utf-8")
-    out = run("facts", "load", acme, "--db", tmp_path / "f.db", cwd=tmp_path)
+    db = place("f.db")
+    out = run("facts", "load", acme, "--db", db, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    with FactStore(tmp_path / "f.db", create=False) as store:
+    with FactStore(db, create=False) as store:
         assert store.stored_profile() is None  # no profile given: none stored
-    asked = run("ask", "香港FY2024营收", "--db", tmp_path / "f.db", cwd=tmp_path)
+    asked = run("ask", "香港FY2024营收", "--db", db, cwd=tmp_path)
     assert "455 百万美元" in asked.stdout
 
 
@@ -119,8 +137,8 @@ def test_the_demo_store_remembers_the_acme_profile(demo_db: Path) -> None:
     assert stored is not None and stored.text == (ROOT / "ragspine/profile/acme.yaml").read_text()
 
 
-def test_eval_run_uses_the_stored_profile(tmp_path: Path) -> None:
-    db = loaded(tmp_path)
+def test_eval_run_uses_the_stored_profile(tmp_path: Path, place: Place) -> None:
+    db = loaded(tmp_path, place)
     golden = tmp_path / "golden.yaml"
     golden.write_text(
         "suite: shili\ndefaults: {reference_date: 2024-06-30}\ncases:\n  - id: shili-revenue\n"
@@ -141,9 +159,9 @@ def test_eval_run_uses_the_stored_profile(tmp_path: Path) -> None:
 
 
 def test_audit_and_serve_say_an_override_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, place: Place, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = loaded(tmp_path)
+    db = loaded(tmp_path, place)
     other = tmp_path / "other.yaml"
     from dataclasses import fields
 
@@ -156,12 +174,13 @@ def test_audit_and_serve_say_an_override_once(
     audit = run("eval", "audit", "--cases", tmp_path / "missing.yaml", "--db", db,
                 "--profile", other, cwd=tmp_path)  # fmt: skip
     assert audit.stderr.startswith(line + f"using {other}\n")
-    serve = invoke("serve", "--db", str(db), "--profile", str(other), cwd=tmp_path,
-                   env={**UNSET, "RAGSPINE_API_KEYS": "t:INTERNAL:" + "0" * 64})  # fmt: skip
+    deployment(tmp_path, db, db).new_key("t", "INTERNAL")  # in keys.yaml, or the database
+    serve = invoke("serve", "--db", str(db), "--keys", str(tmp_path / "keys.yaml"),
+                   "--profile", str(other), cwd=tmp_path, env=UNSET)  # fmt: skip
     assert serve.returncode == 0 and serve.stderr.startswith(line + f"using {other}\n")
 
 
-def test_serve_answers_with_the_stored_profile(tmp_path: Path) -> None:
+def test_serve_answers_with_the_stored_profile(tmp_path: Path, place: Place) -> None:
     import httpx
 
     from ragspine.service.api.app import create_app
@@ -169,7 +188,7 @@ def test_serve_answers_with_the_stored_profile(tmp_path: Path) -> None:
     from ragspine.service.settings import ServiceSettings
     from tests.service.test_faq_short_circuit import serving
 
-    db = loaded(tmp_path)
+    db = loaded(tmp_path, place)
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
     app = create_app(ServiceSettings(db=db), keys=load_keys(tmp_path / "keys.yaml"))
     with serving(app) as url:
@@ -188,13 +207,15 @@ def test_serve_answers_with_the_stored_profile(tmp_path: Path) -> None:
         ["faq", "import", "{tmp}/items.yaml"],
     ],
 )  # fmt: skip
-def test_faq_items_are_screened_with_the_stored_profile(tmp_path: Path, command: list[str]) -> None:
-    db = loaded(tmp_path)
+def test_faq_items_are_screened_with_the_stored_profile(
+    tmp_path: Path, place: Place, command: list[str]
+) -> None:
+    db = loaded(tmp_path, place)
     (tmp_path / "items.yaml").write_text(
         "- questions: ['香港的退货政策是什么?']\n  answer: 凭小票可以退货。\n"
         "  sources: [{doc: 示例科技_2023_年报.pdf, locator: 'page=5,row=营业收入,col=2023'}]\n",
         "utf-8",
     )
     args = [c.replace("{tmp}", str(tmp_path)) for c in command]
-    out = run(*args, "--faq", tmp_path / "faq.db", "--db", db, cwd=tmp_path)
+    out = run(*args, "--faq", place("faq.db"), "--db", db, cwd=tmp_path)
     assert out.returncode == 0, out.stderr  # the ACME profile refuses 香港: its entity

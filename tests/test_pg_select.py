@@ -25,6 +25,7 @@ def _item(fixtures: tuple[str, ...], marked: bool = False, backend: str | None =
         (_item(("tmp_path", "demo_db")), True),  # the demo's facts
         (_item(("demo", "demo_db", "demo_corpus")), True),  # an engine built on them
         (_item(("place", "tmp_path")), True),  # its own stores, on the suite's backend
+        (_item(("places", "tmp_path")), True),  # stores of its own, built once a module
         (_item(("tmp_path",), marked=True), True),  # marked: it opens one by itself
         (_item(("tmp_path", "jy")), False),  # a parser test: a profile, no store
         (_item(("locate", "backend"), backend="postgresql"), True),  # its PostgreSQL half

@@ -11,6 +11,7 @@ from ragspine.ingestion.pipeline import RunReport, ingest_paths_all
 from ragspine.profile import default_profile
 from ragspine.retrieval.chunking.chunk_store import ChunkStore
 from ragspine.retrieval.index import index_dir_for
+from ragspine.store_location import Location, PgLocation, parse_location
 
 
 def demo_corpus_files() -> list[Path]:
@@ -18,10 +19,15 @@ def demo_corpus_files() -> list[Path]:
     return sorted(Path(str(root)).glob("*.*"))
 
 
-def build_demo_corpus(path: str | Path) -> RunReport:
-    """Rebuild the demo chunk store and its index from scratch at ``path``, through the same
-    pipeline as `ragspine ingest` (passages only: the demo's facts come from its decks)."""
-    target = Path(path)
+def build_demo_corpus(path: str | Location) -> RunReport:
+    """Rebuild the demo chunk store and its index from scratch at ``path`` (a database's copied
+    in, ``demo.staged``), through the same pipeline as `ragspine ingest` (passages only: the demo's
+    facts come from its decks)."""
+    from ragspine.demo.staged import copied_in
+
+    target = parse_location(path)
+    if isinstance(target, PgLocation):
+        return copied_in(target, ChunkStore, build_demo_corpus)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".corpus.", dir=target.parent))
     try:

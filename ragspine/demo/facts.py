@@ -14,6 +14,7 @@ from pathlib import Path
 from ragspine.profile import DomainProfile, default_profile, demo_profile_text
 from ragspine.sensitivity import INTERNAL, PUBLIC
 from ragspine.storage.fact_store import Fact, FactStore
+from ragspine.store_location import Location, PgLocation, parse_location
 
 YEARS = (2022, 2023, 2024)
 DETAIL_YEAR = 2024
@@ -206,17 +207,21 @@ def demo_facts(profile: DomainProfile | None = None) -> list[Fact]:
     return facts
 
 
-def build_demo_store(path: str | Path, files: str | Path | None = None) -> int:
+def build_demo_store(path: str | Location, files: str | Path | None = None) -> int:
     """Write the demo decks and workbook (into ``files``, or a scratch folder), ingest them into
-    a fact store at ``path`` (replaced atomically); returns the number of facts.
+    a fact store at ``path`` (replaced atomically; a database's copied in, ``demo.staged``); returns
+    the number of facts.
 
     The facts come from the files, not from this module, so every locator is a real cell. The
     store remembers the demo profile, as one filled by `ingest --profile` remembers its own.
     """
     from ragspine.demo.files import write_demo_files
+    from ragspine.demo.staged import copied_in
     from ragspine.ingestion.pipeline import ingest_file
 
-    target = Path(path)
+    target = parse_location(path)
+    if isinstance(target, PgLocation):
+        return copied_in(target, FactStore, lambda file: build_demo_store(file, files))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".fact_metric.", suffix=".db", dir=target.parent)
     os.close(fd)

@@ -54,6 +54,7 @@ def test_a_clause_that_says_what_is_asked_is_kept(question: str) -> None:
     assert asked_part(question, default_profile()) == question
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "figure"),
     [

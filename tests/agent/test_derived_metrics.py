@@ -14,6 +14,7 @@ from ragspine.engine import Engine
 from ragspine.llm.mock import MockProvider
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.storage.fact_store import Fact, FactStore
+from tests.pg_stores import Place
 
 PROFILE = DomainProfile.model_validate(
     {
@@ -68,8 +69,8 @@ def _fact(metric: str, year: str, text: str, unit: str = "CNY") -> Fact:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> FactStore:
-    s = FactStore(tmp_path / "facts.db")
+def store(place: Place) -> FactStore:
+    s = FactStore(place("facts.db"))
     s.init_schema()
     s.insert_facts(
         [

@@ -11,6 +11,7 @@ from ragspine.engine import Engine
 from tests.agent.asking import ask
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "line"),
     [

@@ -43,6 +43,7 @@ def test_the_event_a_document_question_presumes(question: str, event: str | None
     assert events == ([event] if event else []), intent.subjects
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "english"),
     [
@@ -64,6 +65,7 @@ def test_an_event_no_passage_names_is_not_found(
     assert in_english(result.answer) == english, result.answer  # in the question's language
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "doc"),
     [

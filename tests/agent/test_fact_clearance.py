@@ -4,6 +4,7 @@ restrictive operand), several sub-tasks, assumed slots and composite answers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from ragspine.agent.llm_provider import MockProvider
 from ragspine.agent.query_tools import execute_query_metric
 from ragspine.engine import Engine
 from ragspine.storage.fact_store import Fact, FactStore
+from tests.pg_stores import Place
 from tests.storage.test_fact_sensitivity import _old_store
 
 REF = date(2025, 6, 30)
@@ -38,10 +40,11 @@ def _facts(*, with_restricted: bool) -> list[Fact]:
 
 
 @pytest.fixture
-def stores(tmp_path: Path) -> dict[bool, FactStore]:
+def stores(tmp_path: Path, places: Callable[[Path], Place]) -> Iterator[dict[bool, FactStore]]:
+    """Two fact stores on the suite's backend, with and without the RESTRICTED facts."""
     out = {}
     for restricted in (True, False):
-        store = FactStore(tmp_path / f"facts-{restricted}.db")
+        store = FactStore(places(tmp_path / f"facts-{restricted}")("facts.db"))
         store.init_schema()
         store.insert_facts(_facts(with_restricted=restricted))
         out[restricted] = store
@@ -125,6 +128,9 @@ def test_a_restricted_caller_gets_the_figure(stores: dict[bool, FactStore], ques
     assert any(s["doc"] == BOARD for s in got.sources), got.answer
 
 
+# SQLite's own: a store written before sensitivity was recorded is a SQLite file (the
+# PostgreSQL backend came after it)
+@pytest.mark.sqlite_only
 def test_an_engine_gives_old_facts_their_file_level(tmp_path: Path, demo_corpus: Path) -> None:
     """A fact store from before sensitivity was recorded: its facts from the board minutes take
     that file's RESTRICTED level as soon as an engine opens it with the corpus."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from ragspine.agent.narrative import NarrativeHit
 from ragspine.storage.fact_store import Fact, FactStore
 from tests.fakes.providers import ScriptedProvider, text_reply, tool_reply
 from tests.fakes.retrievers import FakeRetriever
+from tests.pg_stores import Place
 
 REF = date(2025, 6, 30)
 
@@ -223,7 +223,7 @@ def test_a_quote_cut_inside_a_number_is_not_a_quote(store: FactStore, reply: str
     assert (REMOVED_MARKER in result.answer) is not shown
 
 
-def test_a_unit_declared_with_its_scale_is_held_at_that_scale(tmp_path: Path) -> None:
+def test_a_unit_declared_with_its_scale_is_held_at_that_scale(place: Place) -> None:
     """Facts in 万元: a narrative figure in 亿元 is checked at scale against them, as declared
     in the profile, not guessed from the unit's code."""
     from ragspine.evals.audit.findings import audit_answer
@@ -243,7 +243,7 @@ def test_a_unit_declared_with_its_scale_is_held_at_that_scale(tmp_path: Path) ->
             ],
         }
     )  # fmt: skip
-    store = FactStore(tmp_path / "facts.db")
+    store = FactStore(place("facts.db"))
     store.init_schema()
     store.insert_facts(
         [Fact("REVENUE", "CO", "", "TOTAL", "FY", "2020", 158190.56, "CNY_10K", "r.pdf", "p=1")]

@@ -122,6 +122,7 @@ def test_a_count_noun_before_a_bodys_head_word_is_no_count(text: str, counted: l
     assert [m.code for _, m in count_matches(text, default_profile())] == counted
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name", "excluded"),
     [

@@ -19,6 +19,7 @@ def ask(engine: Engine, question: str) -> AgentResult:
     return engine.ask(question, reference_date=ref, clearance="INTERNAL")
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [

@@ -48,6 +48,7 @@ def computed(result: AgentResult, metric: str, shown: str) -> None:
     assert shown in result.answer and formula_given(result)
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "shown"),
     [
@@ -77,6 +78,7 @@ def test_1_how_much_it_grew_without_a_percentage_is_still_the_two_levels(demo: E
     assert found(result) == ["REVENUE", "REVENUE"] and "较 FY2023 变化:+45" in result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [
@@ -104,6 +106,7 @@ def test_2_a_per_store_phrase_is_revenue_per_store(demo: Engine, question: str) 
     computed(ask(demo, question), "REVENUE_PER_STORE", shown)
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name", "absent"),
     [
@@ -127,6 +130,7 @@ def test_2_a_per_unit_figure_the_profile_lacks_is_declined_whole(
     assert result.trace.codes["declined"] == "quantity"
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [
@@ -145,6 +149,7 @@ def test_3_the_growth_of_a_count_is_declined_not_the_count(
     assert result.trace.codes["declined"] == "quantity"
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "shown"),
     [
@@ -189,6 +194,7 @@ def test_4_a_share_of_something_no_metric_names_is_declined_not_the_whole(
     assert "2,398" not in result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [
@@ -214,6 +220,7 @@ def test_5_beside_a_declined_quantity_a_listed_metric_is_still_answered(demo: En
     assert result.answer.startswith("「净利润现金含量」不在事实表中")
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name", "absent"),
     [
@@ -236,6 +243,7 @@ def test_6_a_metric_question_about_an_unknown_name_is_declined_by_it(
     assert absent not in result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "english"),
     [
@@ -263,6 +271,7 @@ def test_6_the_cleared_caller_is_answered_from_the_document_that_names_it(demo: 
     assert {s["doc"] for s in result.sources} == {"ACME_Board_Minutes_2024Q4.md"}
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [
@@ -278,6 +287,7 @@ def test_6_a_figure_asked_of_a_name_no_passage_holds_is_declined_by_that_name(
     assert re.search(r"\d", result.answer.replace(name, "")) is None
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric"),
     [
@@ -320,6 +330,7 @@ def test_7_the_group_listed_with_an_entity_is_both(demo: Engine) -> None:
     assert "876 家" in result.answer and "97 家" in result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     "question",
     [

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place
 
 JINYU = Path(__file__).parents[2] / "examples" / "jinyu"
 
@@ -25,9 +27,12 @@ def ask_json(*args: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def jinyu_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """金宇生物's facts, loaded as a user loads them (no documents: declines need none)."""
-    db = tmp_path_factory.mktemp("jinyu") / "facts.db"
+def jinyu_db(
+    tmp_path_factory: pytest.TempPathFactory, places: Callable[[Path], Place]
+) -> Path | str:
+    """金宇生物's facts, loaded as a user loads them (no documents: declines need none), on the
+    suite's backend."""
+    db = places(tmp_path_factory.mktemp("jinyu"))("facts.db")
     profile = str(JINYU / "profile.yaml")
     loaded = invoke(
         "facts", "load", str(JINYU / "facts.csv"), "--db", str(db), "--profile", profile

@@ -30,6 +30,7 @@ def declines(result: AgentResult, name: str) -> None:
     assert result.clarification.declined == name and name in result.answer, result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "shown"),
     [
@@ -64,6 +65,7 @@ def test_1_a_level_is_not_a_change(demo: Engine) -> None:
     assert found(result) == ["GROSS_MARGIN"] and result.to_record().changes == []
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [

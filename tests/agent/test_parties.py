@@ -99,6 +99,7 @@ def test_a_known_word_inside_a_persons_name_is_not_read() -> None:
     assert intent.unknown_subject == "店长陈香港"
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name", "excluded"),
     [

@@ -28,6 +28,7 @@ def found(result: AgentResult) -> list[tuple[str, str]]:
     ]
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "entity"),
     [
@@ -62,6 +63,7 @@ def test_a_held_metric_asked_another_way_is_answered(
     assert (metric, entity) in found(result), result.answer
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "not_metric"),
     [

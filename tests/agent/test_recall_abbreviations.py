@@ -30,6 +30,7 @@ def found(engine: Engine, question: str) -> list[tuple[str, str, str]]:
     ]
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "period"),
     [
@@ -60,6 +61,7 @@ def test_numerals_that_are_no_year_name_none(demo: Engine, question: str) -> Non
     assert read(demo, question).periods == []
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "metric", "entity"),
     [
@@ -89,6 +91,7 @@ def test_a_held_metric_in_shorthand_is_read_as_it(
     assert intent.unknown_subject is None and intent.declined is None, intent
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "not_metric"),
     [

@@ -21,13 +21,17 @@ from ragspine.demo.facts import demo_facts
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
 from ragspine.storage.fact_store import Fact, FactStore
+from tests.pg_stores import Place
 
 QUESTIONS = Path(__file__).parents[3] / "shared" / "realworld" / "questions_labelled_1000.jsonl"
 
 
 @pytest.fixture(scope="module")
-def acme_2019_2021(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo facts plus a fact for every ACME metric and entity in FY2019-FY2021."""
+def acme_2019_2021(
+    tmp_path_factory: pytest.TempPathFactory, places: Callable[[Path], Place]
+) -> Path | str:
+    """The demo facts plus a fact for every ACME metric and entity in FY2019-FY2021, on the
+    suite's backend."""
     prof = default_profile()
     facts = list(demo_facts(prof))
     keys = {f.key for f in facts}
@@ -42,7 +46,7 @@ def acme_2019_2021(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 if fact.key not in keys:
                     facts.append(fact)
                     keys.add(fact.key)
-    path = tmp_path_factory.mktemp("history") / "facts.db"
+    path = places(tmp_path_factory.mktemp("history"))("facts.db")
     with FactStore(path) as store:
         store.init_schema()
         store.insert_facts(facts)
@@ -51,7 +55,7 @@ def acme_2019_2021(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.skipif(not QUESTIONS.is_file(), reason="needs ../shared/realworld beside the repo")
 def test_no_real_question_about_another_company_gets_an_acme_number(
-    acme_2019_2021: Path, demo_corpus: Path, printed: Callable[[str], None]
+    acme_2019_2021: Path | str, demo_corpus: Path, printed: Callable[[str], None]
 ) -> None:
     rows = [json.loads(line) for line in QUESTIONS.read_text("utf-8").splitlines()]
     answered: Counter[str] = Counter()

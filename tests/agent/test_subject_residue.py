@@ -11,6 +11,7 @@ from ragspine.engine import Engine
 from tests.agent.asking import ask, found
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [
@@ -58,6 +59,7 @@ def test_name_pieces(text: str, pieces: list[str]) -> None:
     assert [text[s:e] for s, e in name_pieces(text, (0, len(text)))] == pieces
 
 
+@pytest.mark.stores  # the engine it asks is named by a parameter
 @pytest.mark.parametrize(
     ("which", "question", "name"),
     [

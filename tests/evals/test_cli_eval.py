@@ -12,12 +12,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from ragspine.evals.run.records import read_results
 from tests.cli import Ran, invoke
+from tests.pg_stores import Place
 
 ROOT = Path(__file__).parents[2]
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -28,9 +30,10 @@ def run(*args: str) -> Ran:
 
 
 @pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    folder = tmp_path_factory.mktemp("stores")
-    db, corpus = folder / "f.db", folder / "c.db"
+def stores(tmp_path_factory: pytest.TempPathFactory, places: Callable[[Path], Place]) -> list[str]:
+    """The demo built by `ragspine fixtures`, on the suite's backend."""
+    place = places(tmp_path_factory.mktemp("stores"))
+    db, corpus = place("f.db"), place("c.db")
     assert run("fixtures", "--db", str(db), "--corpus", str(corpus)).returncode == 0
     return ["--db", str(db), "--corpus", str(corpus)]
 
@@ -73,17 +76,17 @@ def test_a_subset_gates_only_when_it_says_so(tmp_path: Path, stores: list[str]) 
 
 
 def test_a_deliberate_regression_reads_in_one_screen_of_the_diff(
-    tmp_path: Path, stores: list[str]
+    tmp_path: Path, place: Place, stores: list[str]
 ) -> None:
     """Two causes at once: a fact gone from the store (香港 FY2023 revenue, so a status changes)
     and one stored value changed (香港 FY2024 revenue 455 → 456). (An alias dropped from the
     profile no longer makes a cause: the shipped metric phrases still name the metric.)"""
-    import shutil
-    import sqlite3
+    from ragspine.storage.fact_store import FactStore
+    from tests.pg_stores import copy_store
 
-    db = tmp_path / "f.db"
-    shutil.copy(stores[1], db)
-    with sqlite3.connect(db) as conn:
+    db = place("f.db")
+    copy_store(FactStore, stores[1], db)
+    with FactStore(db, create=False) as store, store.connection as conn:
         conn.execute(
             "UPDATE fact_metric SET value = 456, value_text = '456' WHERE metric_code = 'REVENUE'"
             " AND entity = 'ACME_HK' AND period = '2024' AND channel = 'TOTAL'"

@@ -1,5 +1,6 @@
 """Access probes, driven as a caller (or an attacker) drives them: the `ragspine` CLI on real
-SQLite files and a real `ragspine serve` process with real keys of each clearance.
+stores (SQLite files, or a PostgreSQL database on `make test-postgres`) and a real `ragspine serve`
+process with real keys of each clearance.
 
 The stores are the demo's, plus a RESTRICTED board pack deck ingested as a user ingests it
 (`ragspine ingest --sensitivity RESTRICTED`), holding SEA's FY2025 revenue, and an FAQ item
@@ -15,7 +16,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,8 @@ import httpx
 import pytest
 
 from tests.cli import invoke
-from tests.service.conftest import free_port
+from tests.pg_stores import Place
+from tests.service.conftest import deployment, free_port
 
 ROOT = Path(__file__).parents[2]
 RAGSPINE = str(Path(sys.executable).parent / "ragspine")
@@ -74,15 +76,16 @@ def _board_pack(path: Path) -> Path:
 
 @dataclass(frozen=True)
 class Stores:
-    db: Path
-    corpus: Path
-    faq: Path
+    db: Path | str  # on `make test-postgres` all three are one database's URL
+    corpus: Path | str
+    faq: Path | str
 
 
 @pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> Stores:
+def stores(tmp_path_factory: pytest.TempPathFactory, places: Callable[[Path], Place]) -> Stores:
     root = tmp_path_factory.mktemp("probes")
-    s = Stores(root / "facts.db", root / "chunks.db", root / "faq.db")
+    place = places(root)
+    s = Stores(place("facts.db"), place("chunks.db"), place("faq.db"))
     paths = ["--db", str(s.db), "--corpus", str(s.corpus)]
     assert invoke("fixtures", *paths).returncode == 0
     deck = _board_pack(root / BOARD_PACK)
@@ -144,9 +147,10 @@ class Served:
 def served(stores: Stores, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     root = tmp_path_factory.mktemp("served")
     keys_file = root / "keys.yaml"
+    at = deployment(root, stores.db, stores.corpus).keys  # keys.yaml, or the database's table
     keys = {}
     for level in ("PUBLIC", "INTERNAL", "RESTRICTED"):
-        made = invoke("keys", "new", level.lower(), "--clearance", level, "--file", str(keys_file))
+        made = invoke("keys", "new", level.lower(), "--clearance", level, *at)
         assert made.returncode == 0, made.stderr
         keys[level] = made.stdout.strip()
     port, log = free_port(), root / "serve.log"

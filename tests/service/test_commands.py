@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ragspine.service.keys import digest, load_keys
 from tests.cli import invoke
+from tests.pg_stores import Place
 from tests.service.conftest import RAGSPINE, deployment, free_port
 
 
@@ -24,9 +25,9 @@ def test_a_new_key_is_printed_once_and_only_its_hash_is_kept(tmp_path: Path) -> 
 
 
 def test_faq_items_are_added_listed_disabled_and_imported(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    tmp_path: Path, place: Place, demo_db: Path, demo_corpus: Path
 ) -> None:
-    faq = str(tmp_path / "faq.db")
+    faq = str(place("faq.db"))
     stores = ["--db", str(demo_db), "--corpus", str(demo_corpus)]  # the sources must be there
     added = invoke(
         "faq", "add", "--question", "退货政策是什么?", "--question", "What is the return policy?",
@@ -95,9 +96,9 @@ def test_a_broken_import_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_spaced_out_figure_questions_are_refused_and_an_import_is_all_or_nothing(
-    tmp_path: Path,
+    tmp_path: Path, place: Place
 ) -> None:
-    faq = str(tmp_path / "faq.db")
+    faq = str(place("faq.db"))
     for spaced in ("rev enue", "收 入 多 少", "2 0 2 4 年 收 入"):
         out = invoke(
             "faq", "add", "--question", spaced, "--answer", "a", "--source", "d#l", "--faq", faq

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ragspine.evals.run.records import read_results, read_run
 from tests.cli import invoke
+from tests.pg_stores import Place
 
 DEMO_FAQ = Path(__file__).parents[3] / "ragspine" / "demo" / "faq.yaml"
 SUITE = """\
@@ -50,9 +51,9 @@ def _run(tmp: Path, db: Path, corpus: Path, *extra: str) -> Path:
 
 
 def test_a_golden_case_takes_and_tests_the_faq_route(
-    tmp_path: Path, demo_db: Path, demo_corpus: Path
+    tmp_path: Path, place: Place, demo_db: Path, demo_corpus: Path
 ) -> None:
-    faq = tmp_path / "faq.db"
+    faq = place("faq.db")
     imported = invoke(
         "faq", "import", str(DEMO_FAQ), "--faq", str(faq), "--db", str(demo_db),
         "--corpus", str(demo_corpus),

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +8,7 @@ import pytest
 from ragspine.evals.audit.findings import SlotNames
 from ragspine.evals.golden.suite import Expect, GoldenCase, SourceRef
 from ragspine.evals.score.scorers import Observed, score, unsupported_numbers
+from tests.pg_stores import Place
 
 FACT = {
     "status": "found",
@@ -303,13 +303,13 @@ def test_a_vetted_answer_is_held_to_its_items_sources(answer: str, bad: list[str
         "2020年第五季度的营业收入是多少",  # an unrecognised period
     ],
 )
-def test_the_scorers_read_the_record_as_query_metric_gave_it(question: str, tmp_path: Path) -> None:
+def test_the_scorers_read_the_record_as_query_metric_gave_it(question: str, place: Place) -> None:
     from ragspine.engine import Engine
     from ragspine.llm.mock import MockProvider
     from ragspine.storage.fact_store import FactStore
     from tests.agent.test_derived_metrics import PROFILE, REF, _fact
 
-    store = FactStore(tmp_path / "facts.db")
+    store = FactStore(place("facts.db"))
     store.init_schema()
     store.insert_facts(
         [
