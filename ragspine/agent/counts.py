@@ -238,3 +238,13 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
             rf"(?P<between>(?:[a-z'-]+\s+){{0,2}}?)(?P<en>{nouns})(?P<plural>s?)(?![a-z])"
         )
     return re.compile("|".join(parts)) if parts else None
+
+
+def counted_metric(noun: str, profile: DomainProfile) -> str | None:
+    """The held count metric a bare counted noun names (stores, 门店): a part ranked "by
+    stores" is ranked on its store count. Read by the count's own "how many" pattern."""
+    asked = f"how many {noun}" if noun.isascii() else f"多少{noun}"
+    for kind, code, pattern, _ in _count_patterns(profile):
+        if kind == "metrics" and pattern is not None and pattern.fullmatch(asked):
+            return code
+    return None

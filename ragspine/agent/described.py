@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from ragspine.agent.quantity import Reading
 from ragspine.agent.subjects import Subject
 from ragspine.profile import DomainProfile
 from ragspine.profile.vocabulary import group_anchor
+
+if TYPE_CHECKING:
+    from ragspine.agent.stated_criteria import Stated
 
 HIGH, LOW = "high", "low"  # as ranks.HIGH / ranks.LOW
 
@@ -158,24 +163,31 @@ def read_description(
     text: str,
     question: str,
     index: list[int],
-    metrics: list[str],
+    reading: Reading,
     profile: DomainProfile,
     subjects: list[Subject],
     entity_spans: list[tuple[int, int]],
+    stated: Stated | None = None,
 ) -> tuple[Described | None, str | None, list[Subject], list[tuple[int, int]]]:
     """The description the question makes (``Described``, criterion None when declined), the
     rank to make instead when the asked metric is the criterion itself (最大的市场的收入: a
-    revenue rank, ranks.py), the subjects less any inside the description, and its span."""
+    revenue rank, ranks.py), the subjects less any inside the description, and its span. A
+    stated criterion (stated_criteria.py) replaces the default one, its words the description's;
+    where nothing else is asked, it is the asked metric (which market is largest by stores)."""
     found = find_description(text, profile, entity_spans)
     if found is None:
         return None, None, subjects, []
     (start, end), criterion, way, part = found
+    if stated is not None:
+        (start, end), criterion = stated.whole, stated.code
+        if criterion is not None and not reading.metrics and reading.declined is None:
+            reading.metrics, reading.spans = [criterion], [(criterion, *stated.span)]
     kept = [s for s in subjects if not (s.start < end and start < s.end)]
     words = question[index[start] : index[end - 1] + 1].strip() if end <= len(index) else question
     others = [c for c in profile.entity_codes if c != profile.home_entity_code]
     place = _place(text[start:end])
     if not (part and others):  # a customer, a store; a profile of the company alone
         criterion = None
-    if criterion is not None and metrics == [criterion] and place == 1:
+    if criterion is not None and reading.metrics == [criterion] and place == 1:
         return None, way, kept, [(start, end)]  # the criterion asked of its own winner: a rank
     return Described(words, criterion, way, place), None, kept, [(start, end)]

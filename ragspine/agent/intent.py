@@ -76,6 +76,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine.agent.stated_criteria import stated_criterion, without_stated
 from ragspine.agent.stray_words import (
     glued_entity,
     glued_subject,
@@ -128,6 +129,8 @@ def parse_intent(
     text = without_retracted(text, ref, glossary)  # 去年,哦不对,是2023年: 2023 is asked
     read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
     scan = as_written(glossary.scan(text), text, question, index, prof)  # OP, never op / OPEN
+    ranked_by = stated_criterion(text, scan, prof, spans_of(scan, "entities"))  # market by stores
+    text, scan = without_stated(text, scan, ranked_by)  # how the market is ranked: not asked
     taken = [(m.start, m.end) for _, m in scan]
     counted: dict[tuple[int, int], str] = {}
     for kind, m in count_matches(text, prof):  # 有多少家门店, how many stores
@@ -189,7 +192,7 @@ def parse_intent(
         rate=asked.span() if asked else None,
     )
     described_as, described, subjects, part_words = read_description(  # 最大的市场, the market
-        text, question, index, reading.metrics, prof, subjects, spans_of(scan, "entities")
+        text, question, index, reading, prof, subjects, spans_of(scan, "entities"), ranked_by
     )
     asked_cues = [  # how the question asks (增长了多少, 同比) and when: no part of a name
         *cues,
