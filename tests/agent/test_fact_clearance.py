@@ -128,14 +128,13 @@ def test_a_restricted_caller_gets_the_figure(stores: dict[bool, FactStore], ques
     assert any(s["doc"] == BOARD for s in got.sources), got.answer
 
 
-# SQLite's own: a store written before sensitivity was recorded is a SQLite file (the
-# PostgreSQL backend came after it)
-@pytest.mark.sqlite_only
-def test_an_engine_gives_old_facts_their_file_level(tmp_path: Path, demo_corpus: Path) -> None:
+def test_an_engine_gives_old_facts_their_file_level(
+    tmp_path: Path, bare_place: Place, demo_corpus: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A fact store from before sensitivity was recorded: its facts from the board minutes take
     that file's RESTRICTED level as soon as an engine opens it with the corpus."""
-    db = tmp_path / "old.db"
-    _old_store(db, ["ACME_Board_Minutes_2024Q4.md"])
+    db = bare_place("old.db")
+    _old_store(db, ["ACME_Board_Minutes_2024Q4.md"], tmp_path, monkeypatch)
     with Engine.open(db, demo_corpus) as engine:
         (fact,) = engine.store.iter_facts()
         assert fact.sensitivity == "RESTRICTED"
