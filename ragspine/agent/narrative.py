@@ -25,6 +25,7 @@ from ragspine.agent.request import (
     note_provider_error,
 )
 from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject, in_english, mentions
+from ragspine.agent.distinct_terms import unheld_term
 from ragspine.agent.unheld_words import unheld_phrase
 from ragspine.agent.wording import EN, say
 from ragspine.errors import ProviderError
@@ -102,6 +103,11 @@ def run_narrative(
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")
         return NarrativeAnswer(say("narrative.no_subject.figure", lang, name=unheld), [])
+    term = None if define is not None or facts or named else _unheld_term(req)
+    if term is not None:  # Bitcoin, USDA: a name no passage holds, whatever is asked of it
+        trace.code("narrative", "no_subject")
+        trace.code("declined", "subject")
+        return NarrativeAnswer(say("narrative.no_name", lang, name=term), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
@@ -212,6 +218,19 @@ def _unheld(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
         return [h.text for h in retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)]
 
     return unheld_phrase(req.question, req.profile, passages, [h.text for h in hits])
+
+
+def _unheld_term(req: Request) -> str | None:
+    """A distinctive name of the question (``distinct_terms``) no passage the caller may read
+    holds."""
+    retriever = req.retriever
+    if retriever is None:
+        return None
+
+    def passages(query: str) -> list[str]:
+        return [h.text for h in retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)]
+
+    return unheld_term(req.question, req.profile, passages)
 
 
 def _framing(term: str, names: list[str], hits: Sequence[NarrativeHit], req: Request) -> str:

@@ -2,7 +2,11 @@
 
 1. A ratio asked with its percentage word first (how much percent is A in B, what percent is A
    of B): the ratio A / B, as its postposed form is, never the two levels;
-2. 同比 glued after a metric that is itself a growth rate (同店同比): that growth, not its change.
+2. 同比 glued after a metric that is itself a growth rate (同店同比): that growth, not its change;
+3. a distinctive name (Bitcoin, USDA) no passage holds: an honest not-found naming it, for a
+   yes/no question too;
+4. a decline names the user's phrase: a hyphenated compound is one word (point-of-sale), a
+   verb of spending names no quantity (spend on share buybacks: share buybacks).
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from datetime import date
 import pytest
 
 from ragspine.agent.intent import parse_intent
+from ragspine.engine import Engine
+from tests.agent.asking import ask
 
 REF = date(2025, 6, 30)
 
@@ -71,3 +77,82 @@ def test_yoy_glued_after_a_growth_restates_it(
 ) -> None:
     intent = parse_intent(question, REF)
     assert intent.metrics == metrics and intent.change is change, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        # a capitalised word inside the sentence: a name
+        ("Can I pay with Bitcoin at ACME stores in Hong Kong?", ["Bitcoin"]),
+        # an acronym, the company's own name (the glossary's) left out
+        ("Has ACME's loyalty app been approved by the FDA?", ["FDA"]),
+        # two capitalised words, 'of' between: one name
+        ("Does ACME bank with the Bank of Ceylon?", ["Bank of Ceylon"]),
+        # the word opening the sentence, a month: no name
+        ("Which stores opened in March 2024?", []),
+        # Title Case throughout: no word is marked by its capital
+        ("What Is The Store Opening Plan For Next Year?", []),
+        # a Chinese question with a Latin name in it
+        ("ACME的门店支持Apple Pay吗?", ["Apple Pay"]),
+    ],
+)  # fmt: skip
+def test_distinctive_terms_are_names_the_user_marks(question: str, terms: list[str]) -> None:
+    from ragspine.agent.distinct_terms import distinct_terms
+    from ragspine.profile import default_profile
+
+    assert distinct_terms(question, default_profile()) == terms
+
+
+def test_a_name_no_passage_holds_is_said_not_found() -> None:
+    from ragspine.agent.distinct_terms import unheld_term
+    from ragspine.profile import default_profile
+
+    texts = ["ACME Club members can pay with cards in Hong Kong stores."]
+
+    def passages(query: str) -> list[str]:
+        return texts  # the fake retriever: the one passage, whatever is asked
+
+    profile = default_profile()
+    assert unheld_term("Can I pay with Bitcoin at ACME stores?", profile, passages) == "Bitcoin"
+    # a name a passage holds: judged by the passages, not declined here
+    assert (
+        unheld_term(
+            "Can I pay at ACME Club stores with a Mastercard?",
+            profile,
+            lambda q: [*texts, "Mastercard holders earn double points."],
+        )
+        is None
+    )
+
+
+def test_a_yes_no_question_about_a_name_in_no_document_is_declined(demo: Engine) -> None:
+    result = ask(demo, "Can I pay with Bitcoin at ACME stores in Hong Kong?")
+    assert "Bitcoin" in result.answer and not result.tool_results, result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "declined"),
+    [
+        # a hyphenated compound whose first word another reader takes (how many point…)
+        ("How many point-of-sale terminals does ACME run across its stores?",
+         "point-of-sale terminals"),
+        # a hyphenated compound no reader takes
+        ("How many self-checkout kiosks did ACME install in 2024?", "self-checkout kiosks"),
+        # the verb of spending is the frame: what was spent on is named
+        ("How much did ACME spend on share buybacks in 2024?", "share buybacks"),
+        # paid for: the same
+        ("How much did ACME pay for the new headquarters in 2024?", "new headquarters"),
+        # a noun after spend, as before
+        ("How much did ACME spend on sea freight in 2024?", "sea freight"),
+    ],
+)  # fmt: skip
+def test_a_decline_names_the_users_whole_phrase(question: str, declined: str) -> None:
+    intent = parse_intent(question, REF)
+    assert intent.metrics == [] and intent.declined == declined, intent
+
+
+def test_points_asked_is_a_word_not_a_compounds_first_part() -> None:
+    from ragspine.agent.modifiers import points_asked
+
+    assert points_asked("how many point-of-sale terminals") is None
+    assert points_asked("by how many points did it rise") is not None  # the word itself
