@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ragspine.agent.asked import event_words
 from ragspine.agent.attributes import unanswered
 from ragspine.agent.definitions import defined_names, defining_hits
+from ragspine.agent.distinct_terms import unheld_term
 from ragspine.agent.grounding import ground
 from ragspine.agent.passage_periods import by_period
 from ragspine.agent.query_tools import Source, ToolResult
@@ -25,7 +26,6 @@ from ragspine.agent.request import (
     note_provider_error,
 )
 from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject, in_english, mentions
-from ragspine.agent.distinct_terms import unheld_term
 from ragspine.agent.unheld_words import unheld_phrase
 from ragspine.agent.wording import EN, say
 from ragspine.errors import ProviderError
