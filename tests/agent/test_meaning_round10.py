@@ -12,11 +12,13 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from ragspine.agent.intent import parse_intent
 from ragspine.engine import Engine
+from ragspine.profile import DomainProfile, load_profile
 from tests.agent.asking import ask
 
 REF = date(2025, 6, 30)
@@ -156,3 +158,38 @@ def test_points_asked_is_a_word_not_a_compounds_first_part() -> None:
 
     assert points_asked("how many point-of-sale terminals") is None
     assert points_asked("by how many points did it rise") is not None  # the word itself
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "metrics"),
+    [
+        # 收益: Hong Kong's IFRS word for revenue
+        ("demo", "香港2024年的收益是多少?", ["REVENUE"]),
+        # a line ending in 收益 that the profile holds wins, longest first
+        ("jy", "金宇生物2021年的投资收益是多少?", ["INVESTMENT_INCOME"]),
+        ("jy", "金宇生物2021年的其他收益是多少?", ["OTHER_INCOME"]),
+        # liabs: the analyst's shortening of liabilities
+        ("jy", "What were Jinyu's total liabs at the end of 2020?", ["TOTAL_LIABILITIES"]),
+        # 开销 / 开支: R&D expenses in other words
+        ("jy", "金宇生物2019年研发开销是多少?", ["RD_EXPENSES"]),
+        # the people on the payroll: the employees
+        ("jy", "How many people were on Jinyu's payroll at the end of 2021?", ["EMPLOYEES"]),
+    ],
+)  # fmt: skip
+def test_a_held_metric_in_other_words_is_recalled(
+    which: str, question: str, metrics: list[str], jy_profile: DomainProfile
+) -> None:
+    profile = jy_profile if which == "jy" else None
+    ref = date(2022, 6, 30) if which == "jy" else REF
+    assert parse_intent(question, ref, profile=profile).metrics == metrics
+
+
+@pytest.fixture(scope="module")
+def jy_profile() -> DomainProfile:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        return load_profile(Path(__file__).parents[2] / "examples" / "jinyu" / "profile.yaml")
+
+
+def test_a_qualifier_before_shouyi_is_never_revenue(jinyu: Engine) -> None:
+    result = ask(jinyu, "金宇生物2021年的理财收益是多少?")  # no line names 理财收益
+    assert not result.tool_results and "理财" in result.answer, result.answer
