@@ -4,9 +4,11 @@ A proper noun, an acronym or a capitalised name the user writes (Bitcoin, USDA, 
 picks out one thing; passages that do not name it are about something else, whatever else of
 the question they share (ACME's stores in Hong Kong, a vaccine's sales). So where no passage
 the caller may read holds the term (the retriever, asked for the term alone, returns none that
-holds it) the answer is an honest not-found naming it, for any question: a figure, a yes/no
-question (Can I pay with Bitcoin …?), why or how. A proper name is written as it is in any
-script, so a Chinese corpus is judged too (USDA named in no passage).
+holds it, nor any such passage's document title or name) the answer is an honest not-found
+naming it, for any question: a figure, a yes/no question (Can I pay with Bitcoin …?), why or
+how. A proper name is mostly written as it is in any script, so a Chinese corpus is judged too
+(USDA named in no passage); a document named for it (ACME_PIPL_Compliance_Guideline, written
+in Chinese) is about it.
 
 Distinctive, in the question as written: a word of two capitals or more (USDA, POS), or a
 capitalised word that does not open its sentence (Bitcoin); never a word the profile's glossary

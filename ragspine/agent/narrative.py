@@ -103,7 +103,7 @@ def run_narrative(
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")
         return NarrativeAnswer(say("narrative.no_subject.figure", lang, name=unheld), [])
-    term = None if define is not None or facts or named else _unheld_term(req)
+    term = None if define is not None or facts or named else _unheld_term(req, hits)
     if term is not None:  # Bitcoin, USDA: a name no passage holds, whatever is asked of it
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")
@@ -220,15 +220,20 @@ def _unheld(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
     return unheld_phrase(req.question, req.profile, passages, [h.text for h in hits])
 
 
-def _unheld_term(req: Request) -> str | None:
-    """A distinctive name of the question (``distinct_terms``) no passage the caller may read
-    holds."""
+def _unheld_term(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
+    """A distinctive name of the question (``distinct_terms``) that no passage the caller may
+    read holds, nor its document's title or name (a guideline named for PIPL, written in
+    Chinese, is about PIPL)."""
     retriever = req.retriever
     if retriever is None:
         return None
 
+    def labelled(found: Sequence[NarrativeHit]) -> list[str]:
+        return [f"{h.text} {h.title} {h.doc_id}" for h in found]
+
     def passages(query: str) -> list[str]:
-        return [h.text for h in retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)]
+        found = retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)
+        return [*labelled(found), *labelled(hits)]
 
     return unheld_term(req.question, req.profile, passages)
 

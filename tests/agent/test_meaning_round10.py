@@ -193,3 +193,11 @@ def jy_profile() -> DomainProfile:
 def test_a_qualifier_before_shouyi_is_never_revenue(jinyu: Engine) -> None:
     result = ask(jinyu, "金宇生物2021年的理财收益是多少?")  # no line names 理财收益
     assert not result.tool_results and "理财" in result.answer, result.answer
+
+
+def test_a_name_a_document_is_named_for_is_not_declined(demo: Engine) -> None:
+    # PIPL is in no passage (the guideline is written in Chinese) but names the document
+    result = ask(
+        demo, "What does the PIPL guideline say about cross-border transfers of member data?"
+    )
+    assert "ACME_PIPL_Compliance_Guideline.md" in result.answer, result.answer
