@@ -46,7 +46,10 @@ _VERBS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"(?:多少|几)\s*(?:号|个)?\s*人(?=\s*(?:呢|啊|呀|吗)?\s*(?:[?？。!！,,;；]|$))|"
             r"(?<![a-z])how\s+many\s+(?:people|persons|staff)\s+(?:did|does|do|will)\s+"
-            r"[^?？.]{1,40}?\s+(?P<en>employ|have\s+on\s+(?:its|the)\s+payroll)(?![a-z])"
+            r"[^?？.]{1,40}?\s+(?P<en>employ|have\s+on\s+(?:its|the)\s+payroll)(?![a-z])|"
+            # how many people were on X's payroll: on the payroll is employed
+            r"(?<![a-z])how\s+many\s+(?:people|persons|staff)\s+(?:were|are|was|is)\s+on\s+"
+            r"[^?？.]{0,40}?(?P<en_on>payroll)(?![a-z])"
         ),
     ),
     (  # how big the store network is: how many stores (the network alone is a document topic)
@@ -65,9 +68,15 @@ def colloquial_matches(text: str, profile: DomainProfile) -> list[tuple[str, Ali
     out = []
     for group, pattern in _VERBS:
         for m in pattern.finditer(text):
-            if group == "EMPLOYEES" and not m.group("en") and not _of_the_whole(text, m, profile):
+            on = m.groupdict().get("en_on")  # on the payroll: named by payroll
+            if (
+                group == "EMPLOYEES"
+                and not (m.group("en") or on)
+                and not _of_the_whole(text, m, profile)
+            ):
                 continue  # 会员有多少人: the members are counted, not the company's people
-            start, end = m.span("en") if m.group("en") else m.span()
+            named = "en" if m.group("en") else "en_on" if m.groupdict().get("en_on") else None
+            start, end = m.span(named) if named else m.span()
             kind, code = group_anchor(group, profile).split(":", 1)
             out.append((kind, AliasMatch(code, start, end)))
     return out

@@ -22,7 +22,7 @@ from ragspine.agent.described import read_description
 from ragspine.agent.elided import with_elided
 from ragspine.agent.exclusions import decline_excluded, without_excluded
 from ragspine.agent.glosses import without_glossed
-from ragspine.agent.growth_of_growth import growth_of_growth
+from ragspine.agent.growth_of_growth import growth_of_growth, restated_growths
 from ragspine.agent.initialisms import as_written
 from ragspine.agent.intent_route import narrative_subjects, route_of
 from ragspine.agent.intent_text import (
@@ -246,7 +246,7 @@ def parse_intent(
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}
-        change = not set(metrics) <= growths
+        change = not set(metrics) <= growths | restated_growths(text, yoy, reading.spans, prof)
     inside = reading.wholes  # 占集团收入的比重: 集团 is the whole; share of Hong Kong's revenue:
     entity_matches = [  # Hong Kong owns the whole and is the entity
         m

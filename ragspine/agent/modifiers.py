@@ -24,7 +24,7 @@ from ragspine.agent.modifier_base import (
 )
 from ragspine.agent.part_shares import part_share_after
 from ragspine.agent.per_amount import per_amount_ratio
-from ragspine.agent.ratios import ratio_after, share_after
+from ragspine.agent.ratios import asked_share, ratio_after, share_after
 from ragspine.agent.sub_items import sub_item_after, sub_item_before
 from ragspine.agent.windows import window_at
 from ragspine.profile.glossary import AliasMatch
@@ -120,7 +120,7 @@ _RATE_ASKED = re.compile(
     r"(?:增长|变动|下降|上升|减少|增加|下滑|提高|提升|降低|上涨|下跌)(?:的)?百分比|"
     r"(?<![a-z])(?:by\s+(?:what|how\s+many|which)\s+(?:percent(?:age)?|%)|"
     r"what\s+(?:percent(?:age)?|%)\s+(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)|"
-    r"how\s+many\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"
+    r"how\s+(?:many|much)\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"
     r"as\s+a\s+percentage(?!\s+of)|percentage\s+(?:increase|decrease|growth|change|rise|decline|"
     r"drop|fall|gain)|(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)\s+in\s+"
     r"percent(?:age)?)(?![a-z])"
@@ -133,7 +133,7 @@ _YOY_HOW_MUCH = re.compile(
 # A change asked in points: only a difference of two percentages is in points.
 _POINTS = re.compile(
     r"(?:几|多少)\s*个?\s*百分点|百分点|(?<![a-z])(?:percentage[\s-]+points?|basis\s+points?|"
-    r"pp|bps|how\s+many\s+points?)(?![a-z])"
+    r"pp|bps|how\s+many\s+points?)(?![a-z-])"
 )
 _HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
 _PER_ANYWHERE = [
@@ -313,7 +313,11 @@ def modifier_at(
     r = per_amount_ratio(text, m, metrics) or ratio_after(text, m, metrics)  # 每100元Y…多少X
     if r is not None:
         return r
-    share = share_after(text, m, metrics) or part_share_after(text, m, parts or [])
+    share = (
+        share_after(text, m, metrics)
+        or part_share_after(text, m, parts or [])
+        or asked_share(text, m, metrics)
+    )
     if share is not None:
         return share
     for lead in leads:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ragspine.agent.asked import event_words
 from ragspine.agent.attributes import unanswered
 from ragspine.agent.definitions import defined_names, defining_hits
+from ragspine.agent.distinct_terms import unheld_term
 from ragspine.agent.grounding import ground
 from ragspine.agent.passage_periods import by_period
 from ragspine.agent.query_tools import Source, ToolResult
@@ -102,6 +103,11 @@ def run_narrative(
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")
         return NarrativeAnswer(say("narrative.no_subject.figure", lang, name=unheld), [])
+    term = None if define is not None or facts or named else _unheld_term(req, hits)
+    if term is not None:  # Bitcoin, USDA: a name no passage holds, whatever is asked of it
+        trace.code("narrative", "no_subject")
+        trace.code("declined", "subject")
+        return NarrativeAnswer(say("narrative.no_name", lang, name=term), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
@@ -212,6 +218,24 @@ def _unheld(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
         return [h.text for h in retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)]
 
     return unheld_phrase(req.question, req.profile, passages, [h.text for h in hits])
+
+
+def _unheld_term(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
+    """A distinctive name of the question (``distinct_terms``) that no passage the caller may
+    read holds, nor its document's title or name (a guideline named for PIPL, written in
+    Chinese, is about PIPL)."""
+    retriever = req.retriever
+    if retriever is None:
+        return None
+
+    def labelled(found: Sequence[NarrativeHit]) -> list[str]:
+        return [f"{h.text} {h.title} {h.doc_id}" for h in found]
+
+    def passages(query: str) -> list[str]:
+        found = retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)
+        return [*labelled(found), *labelled(hits)]
+
+    return unheld_term(req.question, req.profile, passages)
 
 
 def _framing(term: str, names: list[str], hits: Sequence[NarrativeHit], req: Request) -> str:

@@ -2,7 +2,8 @@
 ratio of X to Y, X除以Y, X divided by Y (X / Y); X是Y的几倍, how many times Y was X (a multiple:
 X / Y); and a share written after its part — 占比, 占Y的比重, X as a percentage of Y — or asked
 of it postposed: X是Y的百分之几 / 几成, X was what percentage (share, proportion) of Y, X
-relative to Y (X / Y, whose whole is Y with what owns it).
+relative to Y (X / Y, whose whole is Y with what owns it); and asked with its percentage word
+first: how much percent is X in Y, what percent(age) is X of Y (``asked_share``: X / Y).
 
 ``quantity.py`` maps each to the profile's derived metric of that formula shape, or declines it.
 """
@@ -58,6 +59,37 @@ def _share_after(s: re.Match[str], metrics: list[AliasMatch]) -> Modifier | None
             return None
         whole, end = ((whole[0], at.end), at.end) if at else (whole, end)
     return Modifier(SHARE, s.start(), end, whole=whole, postposed=name in _POSTPOSED)
+
+
+# What percent is X of Y, how much percent is X in Y: the percentage word asked first, then the
+# part after a copula, then its whole after of / in / relative to.
+_ASKED_FIRST = re.compile(
+    r"(?<![a-z])(?:what|how\s+(?:much|many)|which)\s+(?:percent(?:age)?|%|share|proportion|"
+    r"fraction|portion)\s+(?:is|are|was|were)\s+(?:[a-z0-9'’&.-]+\s+){0,5}?$"
+)
+_ASKED_WHOLE = re.compile(
+    r"(?:'s|’s)?\s+(?:of|in|within|among|relative\s+to|out\s+of)\s+"
+    r"(?P<whole>(?:[a-z0-9'’&-]+\s*){1,4})"
+)
+
+
+def asked_share(text: str, m: AliasMatch, metrics: list[AliasMatch]) -> Modifier | None:
+    """A ratio asked with its percentage word first (how much percent is X in Y, what percent
+    is X of Y): X / Y, postposed as X was what percentage of Y is. X's words (its owner, a
+    year) stand between the copula and the metric word, no other metric among them; the whole
+    must end with a metric word: what percent is X in 2024 names no whole and is no ratio. The
+    modifier spans the metric word to the whole: X's owner before it stays X's."""
+    first = _ASKED_FIRST.search(text, 0, m.start)
+    if first is not None and any(first.start() <= w.start < m.start for w in metrics):
+        return None
+    after = _ASKED_WHOLE.match(text, m.end) if first else None
+    if first is None or after is None:
+        return None
+    at = next((w for w in metrics if after.start("whole") <= w.start < after.end("whole")), None)
+    if at is None:
+        return None
+    whole = (after.start("whole"), at.end)
+    return Modifier(SHARE, m.end, at.end, whole=whole, postposed=True)
 
 
 # X as a multiple of Y: 流动资产是流动负债的几倍, 相当于…的多少倍; X was how many times Y; how many

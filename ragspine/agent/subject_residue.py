@@ -82,7 +82,9 @@ _FRAME_EN = frozenset(
         "respective respectively actual actually exact "
         # a vague word for "the numbers": no quantity named, so "which metric?" is asked
         "numbers performance result results data stats statistics financials metric metrics "
-        "kpi kpis"
+        "kpi kpis "
+        # a verb of spending names no quantity: what was spent on does (spend on share buybacks)
+        "spend spends spent pay pays paid invest invests invested"
     ).split()
 )
 # A metric name's qualifier the common words hold (net promoter score, gross merchandise value):
@@ -91,6 +93,9 @@ _QUALIFIER_EN = frozenset(("net", "gross", "operating", "total"))
 _LAST_WORD = re.compile(r"(?<![a-z'’-])([a-z]+)\s+$")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+(?:[a-z0-9]+[\u4e00-\u9fff]*)*|[a-z0-9]+[\u4e00-\u9fff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: one word
+# A hyphenated compound is one word, whatever another reader took of it (how many points:
+# point of point-of-sale): words glued by hyphens before the residue are its name's start.
+_HYPHENED = re.compile(r"(?<![a-z0-9-])[a-z0-9]+(?:-[a-z0-9]+)*-$")
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
 _CLAUSE_END = re.compile(r"[?？。!！;；,,]")
 
@@ -233,6 +238,8 @@ def unnamed_quantity(
             for s, e in runs[1:]:
                 if _OF_JOIN.fullmatch(text, first[1], s):
                     first = (first[0], e)
+            glued = _HYPHENED.search(text, 0, first[0])  # point-of-sale: a compound is one word
+            first = (glued.start(), first[1]) if glued else first
             lead = _LAST_WORD.search(rest[: first[0]])
             while lead and lead.group(1) in _QUALIFIER_EN:  # net promoter score: the whole name
                 first = (lead.start(1), first[1])

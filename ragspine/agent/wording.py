@@ -236,6 +236,12 @@ MESSAGES: dict[str, dict[Language, str]] = {
         EN: "“{name}” is not mentioned in any passage of the documents available to you, so "
         "no figure can be given for it; nothing is guessed.",
     },
+    # A name the user wrote (Bitcoin, USDA) that no passage holds: whatever is asked of it.
+    "narrative.no_name": {
+        ZH: "「{name}」:检索到的文档中没有提到它,无法据实回答;为避免误导,不提供任何推测。",
+        EN: "“{name}” is not mentioned in any passage of the documents available to you, so "
+        "the question cannot be answered from them; nothing is guessed.",
+    },
     # The name is found, the quantity asked of it is not: said by both.
     "narrative.no_asked.figure": {
         ZH: "「{name}」的「{asked}」:检索到的文档中没有提到,无法据实回答;"
