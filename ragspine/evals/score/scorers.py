@@ -276,9 +276,17 @@ _GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 def _in_answer(text: str, answer: str) -> bool:
-    """Plain containment, with thousands separators ignored on both sides: an expectation of
-    1320 is met by 1,320 and an exclusion of 1320 is broken by it."""
-    return _GROUPED.sub("", text) in _GROUPED.sub("", answer)
+    """Containment, with thousands separators ignored on both sides (an expectation of 1320 is
+    met by 1,320 and an exclusion of 1320 is broken by it), and a figure matched as a whole
+    number: 339 is not inside 603339 (a file name a citation quotes), nor 5.1 inside 15.1 or
+    5.12. An expectation that begins or ends with a digit matches only where the answer's
+    number begins or ends there."""
+    want = _GROUPED.sub("", text)
+    if not want:
+        return True
+    head = r"(?<![\d.])" if want[0].isdigit() else ""
+    tail = r"(?!\.?\d)" if want[-1].isdigit() else ""
+    return re.search(head + re.escape(want) + tail, _GROUPED.sub("", answer)) is not None
 
 
 @scorer("answer_contains")

@@ -326,3 +326,24 @@ def test_the_scorers_read_the_record_as_query_metric_gave_it(question: str, plac
     assert list(seen.tool_results) == result.tool_results  # not a field lost, none added
     assert list(seen.sources) == result.sources and seen.answer == result.answer
     assert (seen.route, seen.question) == (result.route, question)
+
+
+@pytest.mark.parametrize(
+    ("want", "answer", "found"),
+    [
+        ("339", "员工 1,580 人(来源:statements_600201_603339.xlsx)", False),  # inside a file name
+        ("5.1", "同店销售增长:15.1%", False),  # the tail of another number
+        ("5.1", "同店销售增长:5.12%", False),  # the head of a more precise one
+        ("5.1%", "同店销售增长:5.1%", True),  # the figure itself
+        ("1320", "收入:1,320 百万美元", True),  # thousands separators ignored
+        ("21 million", "net profit: 21 million USD", True),  # a figure with its words
+        ("FY2024", "FY2024 revenue", True),  # text that only ends with a digit
+        ("查不到", "查不到:…", True),  # no digits: plain containment
+    ],
+)
+def test_a_figure_is_matched_as_a_whole_number(want: str, answer: str, found: bool) -> None:
+    """An expected or excluded figure matches where the answer's own number is that figure,
+    never a run of digits inside a longer number or a file name."""
+    contains = _checks(_case(answer_contains=[want]), _seen(answer=answer))["answer_contains"]
+    excludes = _checks(_case(answer_excludes=[want]), _seen(answer=answer))["answer_excludes"]
+    assert contains.passed is found and excludes.passed is not found
