@@ -277,15 +277,15 @@ _GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 def _in_answer(text: str, answer: str) -> bool:
     """Containment, with thousands separators ignored on both sides (an expectation of 1320 is
-    met by 1,320 and an exclusion of 1320 is broken by it), and a figure matched as a whole
-    number: 339 is not inside 603339 (a file name a citation quotes), nor 5.1 inside 15.1 or
-    5.12. An expectation that begins or ends with a digit matches only where the answer's
-    number begins or ends there."""
+    met by 1,320 and an exclusion of 1320 is broken by it), and a figure matched from where the
+    answer's number begins: 339 is not inside 603339 (a file name a citation quotes), nor 5.1
+    inside 15.1, nor 12 inside 120. A figure written with decimals is met at that precision
+    (17.3 by 17.30, as golden cases write a rounded figure)."""
     want = _GROUPED.sub("", text)
     if not want:
         return True
     head = r"(?<![\d.])" if want[0].isdigit() else ""
-    tail = r"(?!\.?\d)" if want[-1].isdigit() else ""
+    tail = r"(?!\d)" if want[-1].isdigit() and "." not in want else ""
     return re.search(head + re.escape(want) + tail, _GROUPED.sub("", answer)) is not None
 
 

@@ -333,7 +333,8 @@ def test_the_scorers_read_the_record_as_query_metric_gave_it(question: str, plac
     [
         ("339", "员工 1,580 人(来源:statements_600201_603339.xlsx)", False),  # inside a file name
         ("5.1", "同店销售增长:15.1%", False),  # the tail of another number
-        ("5.1", "同店销售增长:5.12%", False),  # the head of a more precise one
+        ("12", "门店数:120 家", False),  # the head of a longer whole number
+        ("17.3", "占比:17.30%", True),  # a figure with decimals, met at the precision written
         ("5.1%", "同店销售增长:5.1%", True),  # the figure itself
         ("1320", "收入:1,320 百万美元", True),  # thousands separators ignored
         ("21 million", "net profit: 21 million USD", True),  # a figure with its words
