@@ -27,7 +27,7 @@ from ragspine.cli_options import (
 from ragspine.evals.run.cli import live_from
 from ragspine.ingestion.cli_cache import cache_from, no_cache_option
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
-from ragspine.store_location import Location
+from ragspine.store_location import Location, check_one_transaction
 
 
 def _to_date(value: datetime | None) -> date | None:
@@ -199,6 +199,7 @@ def ingest(
     from ragspine.storage.fact_store import FactStore
 
     given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
+    check_one_transaction(db, corpus)  # before either store is made
     label = period_label(period) if period is not None else None
     if report_file is not None:
         check_report_path(report_file)

@@ -115,3 +115,19 @@ def is_postgres(value: str | Path | PgLocation | None) -> bool:
     return isinstance(value, PgLocation) or (
         isinstance(value, str) and value.partition("://")[0].lower() in SCHEMES
     )
+
+
+def check_one_transaction(db: Location, corpus: Location) -> None:
+    """Ingesting writes a file's facts and passages in one transaction, so its two stores must
+    be SQLite files (one attached to the other) or one PostgreSQL database. Said before either
+    store is opened: a refused command makes no store (not ``data/fact_metric.db`` by default,
+    no schema in the database), and a worker blames no file for its flags."""
+    if isinstance(db, Path) and isinstance(corpus, Path):
+        return
+    if isinstance(db, PgLocation) and db == corpus:
+        return
+    raise ConfigError(
+        f"{db} and {corpus}: a file's facts and passages are written in one transaction, so "
+        "both stores must be SQLite files or one PostgreSQL database (give --db the corpus's "
+        "URL, or leave --corpus to --db's database)"
+    )

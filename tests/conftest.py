@@ -18,7 +18,8 @@ from ragspine.demo.facts import build_demo_store
 from ragspine.storage.fact_store import FactStore
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, local_client_env
-from tests.pg_stores import EMPTY, on_postgres
+from tests.fakes.corpora import Stores, empty_corpus
+from tests.pg_stores import EMPTY, Place, on_postgres
 
 REF = date(2025, 6, 30)
 # pg_server, pg_url, backend, locate: a real PostgreSQL; pg_stores: the demo's stores on it;
@@ -125,6 +126,13 @@ def demo_corpus(demo_corpus_file: Path, request: pytest.FixtureRequest) -> Path 
     if not on_postgres():
         return demo_corpus_file
     return str(request.getfixturevalue("pg_stores").corpus(demo_corpus_file))
+
+
+@pytest.fixture
+def facts_alone(demo_db: Path | str, place: Place) -> Stores:
+    """The demo's facts and an empty corpus on the suite's backend: a run on facts alone (a
+    corpus a command is given must exist)."""
+    return demo_db, empty_corpus(place("none.db"))
 
 
 JINYU = Path(__file__).parents[1] / "examples" / "jinyu"

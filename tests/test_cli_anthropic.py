@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.demo.facts import build_demo_store
 from tests.cli import invoke
 from tests.fakes.anthropic_server import (
     FakeAnthropicServer,
@@ -29,7 +28,7 @@ QUESTION = "中国内地FY2024的REVENUE是多少"
 ARGS = {"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"}
 
 
-def _argv(db: Path) -> list[str]:
+def _argv(db: Path | str) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -58,11 +57,9 @@ def _clean_env(tmp: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def runs(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, demo_db: Path | str
 ) -> Iterator[tuple[dict[str, subprocess.CompletedProcess[str]], list[RecordedRequest]]]:
     tmp = tmp_path_factory.mktemp("cli_anthropic")
-    db = tmp / "f.db"
-    build_demo_store(db)
     (tmp / "no_ca").mkdir()
     with FakeAnthropicServer() as server:
         server.script(
@@ -73,7 +70,7 @@ def runs(
         envs = {"ok": base | {"ANTHROPIC_API_KEY": "test-key"}, "no_key": base}
         procs = {
             name: subprocess.Popen(
-                _argv(db),
+                _argv(demo_db),  # the session's demo facts, read only
                 env=env,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

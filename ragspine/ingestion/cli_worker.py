@@ -24,6 +24,7 @@ from ragspine.cli_options import (
 )
 from ragspine.ingestion.limit_options import file_limit_options, limits_from
 from ragspine.interrupts import stop_requested
+from ragspine.store_location import check_one_transaction
 
 
 @click.command()
@@ -104,6 +105,7 @@ def worker(
         click.echo(f"error: {exc} (trying again in {interval:g} s)", err=True)
 
     given = GivenProfile(profile) if profile is not None else None  # a bad one creates no store
+    check_one_transaction(db, corpus)  # before either store is made
     with inbox_lock(inbox), ChunkStore(corpus) as chunks, FactStore(db) as facts:
         chunks.init_schema()
         facts.init_schema()

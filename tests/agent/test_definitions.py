@@ -4,7 +4,8 @@ defines the term, never from one that merely mentions it next to the company's f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -12,8 +13,8 @@ from ragspine.agent.definitions import NO_DEFINITION, defines, defining_hits, de
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
 from ragspine.retrieval.base import NarrativeHit
-from ragspine.storage.fact_store import FactStore
 from tests.cli import invoke
+from tests.pg_stores import Place, facts_beside
 
 
 @pytest.mark.parametrize(
@@ -130,18 +131,19 @@ published: 2025-03-01
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+def engine(
+    tmp_path_factory: pytest.TempPathFactory, places: Callable[[Path], Place]
+) -> Iterator[Engine]:
     root = tmp_path_factory.mktemp("definitions")
     docs = root / "docs"
     docs.mkdir()
     (docs / "policies.md").write_text(POLICIES, "utf-8")
     (docs / "figures.md").write_text(FIGURES, "utf-8")
-    corpus = root / "chunks.db"
-    out = invoke("ingest", "--corpus", str(corpus), str(docs), cwd=root)
+    corpus = places(root)("chunks.db")
+    db = facts_beside(corpus, root)
+    stores = ["--corpus", str(corpus), "--db", db]
+    out = invoke("ingest", *stores, str(docs), cwd=root)
     assert out.returncode == 0 and "2 added" in out.stdout, out.stderr
-    db = root / "facts.db"
-    with FactStore(db) as store:
-        store.init_schema()
     with Engine.open(db, corpus, profile=default_profile()) as opened:
         yield opened
 

@@ -21,7 +21,7 @@ import yaml
 
 from ragspine.evals.run.records import read_run
 from tests.cli import invoke
-from tests.fakes.corpora import empty_corpus
+from tests.fakes.corpora import Stores
 
 ROOT = Path(__file__).parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "evals.yml"
@@ -205,11 +205,12 @@ cases:
 
 @pytest.mark.slow
 def test_the_action_replays_a_cassette_strictly_with_no_key_and_gates_it(
-    tmp_path: Path, demo_db: Path
+    tmp_path: Path, facts_alone: Stores
 ) -> None:
     golden, tape = tmp_path / "golden.yaml", tmp_path / "cassettes" / "mock"
+    db, corpus = facts_alone
     golden.write_text(GOLDEN, "utf-8")
-    stores = ["--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db"))]
+    stores = ["--db", str(db), "--corpus", str(corpus)]
     recorded = invoke("eval", "run", "--golden", str(golden), "--out", str(tmp_path / "rec"),
                       "--cassette", str(tape), "--cassette-mode", "record", *stores)  # fmt: skip
     assert recorded.returncode == 0, recorded.stderr
@@ -221,7 +222,7 @@ def test_the_action_replays_a_cassette_strictly_with_no_key_and_gates_it(
     inputs = {
         "name": "demo", "golden": str(golden), "baseline": str(tmp_path / "base"),
         "thresholds": str(tmp_path / "thresholds.yaml"), "cassette": str(tape),
-        "db": str(demo_db), "corpus": str(empty_corpus(tmp_path / "none.db")), "ragspine": RAGSPINE,
+        "db": str(db), "corpus": str(corpus), "ragspine": RAGSPINE,
     }  # fmt: skip
 
     rc, outputs, summary = _run_action(inputs, tmp_path)

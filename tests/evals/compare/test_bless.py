@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine.evals.run.records import RESULTS_FILE, RUN_FILE, SUMMARY_FILE, read_run
+from ragspine.store_location import is_postgres, parse_location
 from tests.cli import invoke
 from tests.evals.compare.test_diff import ROUTE_FAIL, make_run, result
-from tests.fakes.corpora import empty_corpus
+from tests.fakes.corpora import Stores
 
 GREEN = [result("a"), result("b"), result("c")]
 REGRESSED = [result("a", failed=ROUTE_FAIL, route="narrative"), result("b"), result("c")]
@@ -91,18 +92,25 @@ cases:
 """
 
 
-def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db_file: Path) -> None:
+def _kept(location: Path | str) -> str:
+    """A store outside the project as a baseline keeps it: a file by its name alone, a database
+    by its URL as printed (a server, not a path of this machine; never its password)."""
+    return str(parse_location(location)) if is_postgres(location) else Path(location).name
+
+
+def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, facts_alone: Stores) -> None:
     """A run given absolute paths (its golden set, its stores, a cassette, which the endpoint
     names too): blessed from inside the project, each path under it is stored relative; one
     outside it, by its name alone."""
+    db, corpus = facts_alone
     project = tmp_path / "project"
     golden = project / "golden"
     golden.mkdir(parents=True)
     (golden / "paths.yaml").write_text(GOLDEN, "utf-8")
     run, tape = project / "reports" / "run", project / "tape"
     ran = invoke(
-        "eval", "run", "--golden", str(golden), "--db", str(demo_db_file),
-        "--corpus", str(empty_corpus(tmp_path / "none.db")), "--out", str(run),
+        "eval", "run", "--golden", str(golden), "--db", str(db), "--corpus", str(corpus),
+        "--out", str(run),
         "--cassette", str(tape), "--cassette-mode", "record",
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
@@ -117,5 +125,5 @@ def test_a_baseline_names_no_path_of_this_machine(tmp_path: Path, demo_db_file: 
     record = read_run(baseline)
     assert record.golden_path == "golden"  # under the project: relative
     assert record.options["cassette"] == "tape" and record.endpoint == "cassette tape (record)"
-    assert record.options["db"] == demo_db_file.name  # outside it: the name alone
-    assert record.options["corpus"] == "none.db"
+    assert record.options["db"] == _kept(db)  # outside it: the name alone
+    assert record.options["corpus"] == _kept(corpus)

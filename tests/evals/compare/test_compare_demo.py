@@ -17,13 +17,14 @@ import pytest
 
 from tests.cli import invoke
 from tests.fakes import compare_demo
+from tests.pg_stores import Place
 
 ROOT = Path(__file__).parents[3]
 
 
-def _fixtures(data: Path) -> None:
+def _fixtures(stores: list[str], cwd: Path) -> None:
     """`make fixtures`: the demo decks, fact store and corpus, built anew."""
-    built = invoke("fixtures", "--db", str(data / "fact_metric.db"), "--corpus", str(data / "c.db"))
+    built = invoke("fixtures", *stores, cwd=cwd)
     assert built.returncode == 0, built.stderr
 
 
@@ -37,13 +38,12 @@ def _bytes(folder: Path) -> dict[str, bytes | None]:
 
 @pytest.mark.slow
 def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, place: Place, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = tmp_path / "data"
-    _fixtures(data)
+    stores = ["--db", str(place("fact_metric.db")), "--corpus", str(place("c.db"))]
+    _fixtures(stores, tmp_path)
     args = [
-        "--out", str(tmp_path / "demo"), "--golden", str(ROOT / "golden"),
-        "--db", str(data / "fact_metric.db"), "--corpus", str(data / "c.db"),
+        "--out", str(tmp_path / "demo"), "--golden", str(ROOT / "golden"), *stores,
         "--filter", "suite:structured or suite:narrative",
     ]  # fmt: skip
     assert compare_demo.main(args) == 0  # 0: the gate refused the sloppy model
@@ -65,7 +65,7 @@ def test_the_sloppy_model_is_found_worse_and_its_fabrications_caught(
 
     tapes = tmp_path / "demo" / "cassettes"
     recorded = _bytes(tapes)
-    _fixtures(data)  # `make compare-demo` builds the fixtures again before every run
+    _fixtures(stores, tmp_path)  # `make compare-demo` builds the fixtures again before every run
     assert compare_demo.main(args) == 0
     again = capsys.readouterr().out
     assert "== careful-1: 0 API calls" in again and "== sloppy-1: 0 API calls" in again

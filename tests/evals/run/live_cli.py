@@ -1,5 +1,5 @@
 """A two-case golden set run by `ragspine eval run` against the fake Messages API, the way a
-user runs a live model: the real SDK, the demo fact store, no corpus, no retries."""
+user runs a live model: the real SDK, the demo fact store, an empty corpus, no retries."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import text_message, tool_use_message
-from tests.fakes.corpora import empty_corpus
+from tests.fakes.corpora import Stores
 
 GOLDEN = """\
 defaults: {reference_date: 2025-06-30}
@@ -40,12 +40,13 @@ KEY = {"ANTHROPIC_API_KEY": "sk-test-preflight"}
 NO_KEY = {"ANTHROPIC_API_KEY": None}
 
 
-def run_live(tmp_path: Path, demo_db: Path, *args: str, env: dict[str, str | None]) -> Ran:
+def run_live(tmp_path: Path, stores: Stores, *args: str, env: dict[str, str | None]) -> Ran:
+    """The run on ``stores`` (``facts_alone``: the demo's facts, an empty corpus)."""
     golden = tmp_path / "golden"
     golden.mkdir(exist_ok=True)
     (golden / "pre.yaml").write_text(GOLDEN, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--db", str(stores[0]), "--corpus", str(stores[1]),
         "--max-retries", "0", *args, env=env,
     )  # fmt: skip

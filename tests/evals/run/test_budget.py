@@ -10,6 +10,7 @@ from ragspine.evals.run.records import read_results, read_run, read_summary
 from tests.cli import invoke
 from tests.evals.run.live_cli import KEY, PRICES, REPLIES, run_live
 from tests.fakes.anthropic_server import FakeAnthropicServer, Reply, error_body
+from tests.fakes.corpora import Stores
 
 
 def _prices(tmp_path: Path) -> str:
@@ -19,17 +20,17 @@ def _prices(tmp_path: Path) -> str:
 
 
 def test_replays_from_a_cassette_cost_nothing_against_the_budget(
-    fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
     env = KEY | {"ANTHROPIC_BASE_URL": fake_anthropic.url}
     tape, prices = str(tmp_path / "tape"), _prices(tmp_path)
     fake_anthropic.script(*REPLIES)
-    recorded = run_live(tmp_path, demo_db, "--out", str(tmp_path / "rec"), "--cassette", tape,
+    recorded = run_live(tmp_path, facts_alone, "--out", str(tmp_path / "rec"), "--cassette", tape,
                         "--prices", prices, env=env)  # fmt: skip
     assert recorded.returncode == 0, recorded.stderr
 
     # $0.112 of replies, none paid now: a budget of one cent does not stop the run
-    replay = run_live(tmp_path, demo_db, "--out", str(tmp_path / "replay"), "--cassette", tape,
+    replay = run_live(tmp_path, facts_alone, "--out", str(tmp_path / "replay"), "--cassette", tape,
                       "--prices", prices, "--budget", "0.01", env=env)  # fmt: skip
     assert replay.returncode == 0, replay.stderr
     assert len(fake_anthropic.requests) == 4  # the recording's calls only
@@ -45,12 +46,12 @@ def test_replays_from_a_cassette_cost_nothing_against_the_budget(
 
 
 def test_the_budget_is_a_total_for_the_run_folder_across_resume(
-    fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
     env = KEY | {"ANTHROPIC_BASE_URL": fake_anthropic.url}
     run = tmp_path / "run"
     fake_anthropic.script(*REPLIES)
-    first = run_live(tmp_path, demo_db, "--out", str(run), "--prices", _prices(tmp_path),
+    first = run_live(tmp_path, facts_alone, "--out", str(run), "--prices", _prices(tmp_path),
                      "--budget", "0.03", env=env)  # fmt: skip
     assert first.returncode == 1 and len(fake_anthropic.requests) == 2
     assert "(this run folder paid $0.0560); --budget is a total for the folder" in first.stderr
@@ -73,7 +74,7 @@ def test_the_budget_is_a_total_for_the_run_folder_across_resume(
 
 
 def test_what_an_errored_answer_paid_stays_spent_after_retry_errors(
-    fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
     """The first case's model looked the figure up ($0.036), then failed: its answer degraded
     and counts as an error. --retry-errors asks it again; the first attempt stays paid."""
@@ -81,7 +82,7 @@ def test_what_an_errored_answer_paid_stays_spent_after_retry_errors(
     run = tmp_path / "run"
     outage = Reply(500, error_body("api_error", "fake: down"))
     fake_anthropic.script(REPLIES[0], outage, *REPLIES[2:])
-    first = run_live(tmp_path, demo_db, "--out", str(run), "--prices", _prices(tmp_path),
+    first = run_live(tmp_path, facts_alone, "--out", str(run), "--prices", _prices(tmp_path),
                      "--max-error-rate", "1", env=env)  # fmt: skip
     assert first.returncode == 0, first.stderr
     errored = next(r for r in read_results(run) if r.error is not None)

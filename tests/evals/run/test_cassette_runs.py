@@ -12,7 +12,7 @@ import pytest
 
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer
-from tests.fakes.corpora import empty_corpus
+from tests.fakes.corpora import Stores
 from tests.fakes.two_models import reply
 
 GOLDEN = """\
@@ -37,30 +37,32 @@ def model(fake_anthropic: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) 
     return {"ANTHROPIC_BASE_URL": fake_anthropic.url}
 
 
-def _run(tmp_path: Path, db: Path, out: str, *args: str, golden: str = GOLDEN, **env: str) -> Ran:
+def _run(
+    tmp_path: Path, stores: Stores, out: str, *args: str, golden: str = GOLDEN, **env: str
+) -> Ran:
     folder = tmp_path / "golden"
     folder.mkdir(exist_ok=True)
     (folder / "tape.yaml").write_text(golden, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(folder), "--provider", "anthropic:careful-1",
-        "--db", str(db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--db", str(stores[0]), "--corpus", str(stores[1]),
         "--out", str(tmp_path / out),
         "--cassette", str(tmp_path / "tape"), "--max-retries", "0", *args, env=env,
     )  # fmt: skip
 
 
-def _strict(tmp_path: Path, db: Path, out: str, golden: str = GOLDEN) -> Ran:
+def _strict(tmp_path: Path, stores: Stores, out: str, golden: str = GOLDEN) -> Ran:
     """A CI replay: no key, and an error-rate limit that would let every error through."""
     return _run(
-        tmp_path, db, out, "--cassette-mode", "strict", "--max-error-rate", "1",
+        tmp_path, stores, out, "--cassette-mode", "strict", "--max-error-rate", "1",
         golden=golden, ANTHROPIC_API_KEY="",
     )  # fmt: skip
 
 
 def test_an_edited_recording_fails_strict_replay_naming_the_case_and_the_field(
-    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
-    assert _run(tmp_path, demo_db, "rec", **model).returncode == 0
+    assert _run(tmp_path, facts_alone, "rec", **model).returncode == 0
     assert len(fake_anthropic.requests) == 4  # two turns a case
     turn = tmp_path / "tape" / "tape-hk.0" / "turn-1.json"
     recording = json.loads(turn.read_text("utf-8"))
@@ -69,7 +71,7 @@ def test_an_edited_recording_fails_strict_replay_naming_the_case_and_the_field(
     result["content"] = result["content"].replace('"value": 455.0', '"value": 545.0')
     turn.write_text(json.dumps(recording, ensure_ascii=False), "utf-8")
 
-    out = _strict(tmp_path, demo_db, "ci")
+    out = _strict(tmp_path, facts_alone, "ci")
     assert out.returncode == 1
     assert "strict replay missed 1 of 2 cases, whatever --max-error-rate says" in out.stderr
     assert (
@@ -82,11 +84,11 @@ def test_an_edited_recording_fails_strict_replay_naming_the_case_and_the_field(
 
 
 def test_a_changed_golden_question_fails_strict_replay_naming_the_case(
-    model: dict[str, str], tmp_path: Path, demo_db: Path
+    model: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
-    assert _run(tmp_path, demo_db, "rec", **model).returncode == 0
+    assert _run(tmp_path, facts_alone, "rec", **model).returncode == 0
     changed = GOLDEN.replace("中国内地FY2024的REVENUE", "中国内地FY2023的REVENUE")
-    out = _strict(tmp_path, demo_db, "ci", golden=changed)
+    out = _strict(tmp_path, facts_alone, "ci", golden=changed)
     assert out.returncode == 1
     assert "case tape-cn (repeat 0), turn 0: the request differs from the recording at " in (
         out.stderr
@@ -95,32 +97,32 @@ def test_a_changed_golden_question_fails_strict_replay_naming_the_case(
 
 
 def test_a_whole_suite_run_prunes_what_no_case_used_and_a_filtered_run_does_not(
-    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
-    assert _run(tmp_path, demo_db, "rec", **model).returncode == 0
+    assert _run(tmp_path, facts_alone, "rec", **model).returncode == 0
     tape = tmp_path / "tape"
     assert sorted(p.name for p in tape.iterdir()) == ["tape-cn.0", "tape-hk.0"]
     only_cn = GOLDEN.split("  - id: tape-hk")[0]
-    filtered = _run(tmp_path, demo_db, "f", "--filter", "cn", **model)
+    filtered = _run(tmp_path, facts_alone, "f", "--filter", "cn", **model)
     assert filtered.returncode == 0 and (tape / "tape-hk.0").is_dir()  # a subset prunes nothing
-    whole = _run(tmp_path, demo_db, "w", "--cassette-mode", "record", golden=only_cn, **model)
+    whole = _run(tmp_path, facts_alone, "w", "--cassette-mode", "record", golden=only_cn, **model)
     assert whole.returncode == 0
     assert sorted(p.name for p in tape.iterdir()) == ["tape-cn.0"]  # the removed case is gone
     assert len(fake_anthropic.requests) == 6  # the filtered run replayed; record called again
 
 
 def test_a_run_with_fewer_repeats_keeps_the_recordings_of_the_repeats_it_did_not_ask_for(
-    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, demo_db: Path
+    model: dict[str, str], fake_anthropic: FakeAnthropicServer, tmp_path: Path, facts_alone: Stores
 ) -> None:
     """Recorded at --repeat 2 (paid for), replayed at --repeat 1 (replay is the default mode):
     repeat 1 was not asked for, which does not make it stale; a removed case's repeats are."""
-    assert _run(tmp_path, demo_db, "rec", "--repeat", "2", **model).returncode == 0
+    assert _run(tmp_path, facts_alone, "rec", "--repeat", "2", **model).returncode == 0
     tape = tmp_path / "tape"
     assert len(fake_anthropic.requests) == 8
     only_cn = GOLDEN.split("  - id: tape-hk")[0]
-    once = _run(tmp_path, demo_db, "once", golden=only_cn, **model)
+    once = _run(tmp_path, facts_alone, "once", golden=only_cn, **model)
     assert once.returncode == 0 and len(fake_anthropic.requests) == 8  # all replayed
     assert sorted(p.name for p in tape.iterdir()) == ["tape-cn.0", "tape-cn.1"]
-    twice = _run(tmp_path, demo_db, "twice", "--repeat", "2", "--cassette-mode", "strict",
+    twice = _run(tmp_path, facts_alone, "twice", "--repeat", "2", "--cassette-mode", "strict",
                  golden=only_cn, ANTHROPIC_API_KEY="")  # fmt: skip
     assert twice.returncode == 0, twice.stderr  # both repeats still play

@@ -13,7 +13,7 @@ import pytest
 from ragspine.evals.run.records import read_results, read_run, read_summary
 from tests.cli import Ran, invoke
 from tests.fakes.anthropic_server import FakeAnthropicServer, text_message, tool_use_message
-from tests.fakes.corpora import empty_corpus
+from tests.fakes.corpora import Stores
 
 GOLDEN = """\
 defaults: {reference_date: 2025-06-30}
@@ -47,14 +47,14 @@ def env(fake_anthropic: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) ->
     return {"ANTHROPIC_BASE_URL": fake_anthropic.url}
 
 
-def _run(tmp_path: Path, demo_db: Path, *args: str, env: dict[str, str | None]) -> Ran:
+def _run(tmp_path: Path, stores: Stores, *args: str, env: dict[str, str | None]) -> Ran:
+    db, corpus = stores
     golden = tmp_path / "golden"
     golden.mkdir(exist_ok=True)
     (golden / "live.yaml").write_text(GOLDEN, "utf-8")
     return invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
-        "--max-retries", "0", *args, env=env,
+        "--db", str(db), "--corpus", str(corpus), "--max-retries", "0", *args, env=env,
     )  # fmt: skip
 
 
@@ -66,12 +66,12 @@ def _verdicts(run: Path) -> list[tuple[object, ...]]:
 
 
 def test_a_recorded_run_replays_in_strict_mode_with_the_server_stopped(
-    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     tape = tmp_path / "cassette"
     fake_anthropic.script(*_model_replies(repeats=2))
     live = _run(
-        tmp_path, demo_db, "--out", str(tmp_path / "live"), "--repeat", "2",
+        tmp_path, facts_alone, "--out", str(tmp_path / "live"), "--repeat", "2",
         "--cassette", str(tape), "--cassette-mode", "record", env=env,
     )  # fmt: skip
     assert live.returncode == 0, live.stderr
@@ -84,7 +84,7 @@ def test_a_recorded_run_replays_in_strict_mode_with_the_server_stopped(
     fake_anthropic.stop()
 
     replay = _run(
-        tmp_path, demo_db, "--out", str(tmp_path / "replay"), "--repeat", "2",
+        tmp_path, facts_alone, "--out", str(tmp_path / "replay"), "--repeat", "2",
         "--cassette", str(tape), "--cassette-mode", "strict",
         env={"ANTHROPIC_BASE_URL": fake_anthropic.url, "ANTHROPIC_API_KEY": None},
     )  # fmt: skip
@@ -98,12 +98,12 @@ def test_a_recorded_run_replays_in_strict_mode_with_the_server_stopped(
 
 
 def test_strict_mode_names_the_case_it_has_no_recording_for(
-    env: dict[str, str], tmp_path: Path, demo_db: Path
+    env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     tape = tmp_path / "cassette"
     tape.mkdir()
     out = _run(
-        tmp_path, demo_db, "--out", str(tmp_path / "run"), "--cassette", str(tape),
+        tmp_path, facts_alone, "--out", str(tmp_path / "run"), "--cassette", str(tape),
         "--cassette-mode", "strict", env=env,
     )  # fmt: skip
     assert out.returncode == 1  # a stale cassette, not an outage: re-record, not --retry-errors
@@ -114,11 +114,11 @@ def test_strict_mode_names_the_case_it_has_no_recording_for(
 
 
 def test_an_outage_is_counted_by_kind_apart_from_quality_and_retried_in_place(
-    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     run = tmp_path / "run"
     fake_anthropic.outage(30, status=529)  # the API is overloaded for the whole first run
-    out = _run(tmp_path, demo_db, "--out", str(run), env=env)
+    out = _run(tmp_path, facts_alone, "--out", str(run), env=env)
     assert out.returncode == 1
     assert out.stdout.startswith("cases: 2  errors: 2 (overloaded 2)")
     assert "above --max-error-rate 0.1" in out.stderr and f"--retry-errors {run}" in out.stderr
@@ -136,18 +136,18 @@ def test_an_outage_is_counted_by_kind_apart_from_quality_and_retried_in_place(
 
     fake_anthropic.outage(0)  # the API is back
     fake_anthropic.script(*_model_replies())
-    again = _run(tmp_path, demo_db, "--retry-errors", str(run), env=env)
+    again = _run(tmp_path, facts_alone, "--retry-errors", str(run), env=env)
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("cases: 2  errors: 0\npass_rate               1.000")
     assert sorted(r.case_id for r in read_results(run)) == ["live-cn", "live-hk"]
 
 
 def test_resume_takes_the_runs_own_options_and_names_one_that_differs(
-    env: dict[str, str], tmp_path: Path, demo_db: Path, fake_anthropic: FakeAnthropicServer
+    env: dict[str, str], tmp_path: Path, facts_alone: Stores, fake_anthropic: FakeAnthropicServer
 ) -> None:
     run = tmp_path / "run"
     fake_anthropic.script(*_model_replies())
-    assert _run(tmp_path, demo_db, "--out", str(run), "--limit", "2", env=env).returncode == 0
+    assert _run(tmp_path, facts_alone, "--out", str(run), "--limit", "2", env=env).returncode == 0
     differs = invoke("eval", "run", "--resume", str(run), "--limit", "1", env=env)
     assert differs.returncode == 1
     assert differs.stderr == (
@@ -169,7 +169,7 @@ models:
 
 
 def test_cost_is_tokens_times_a_dated_price_and_a_budget_stops_the_run_resumably(
-    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     prices = tmp_path / "prices.yaml"
     prices.write_text(PRICES, "utf-8")
@@ -177,7 +177,7 @@ def test_cost_is_tokens_times_a_dated_price_and_a_budget_stops_the_run_resumably
     fake_anthropic.script(*_model_replies())
     # a case (a tool call and a text reply, as the fake counts their tokens) costs $0.056
     out = _run(
-        tmp_path, demo_db, "--out", str(run), "--prices", str(prices), "--budget", "0.03",
+        tmp_path, facts_alone, "--out", str(run), "--prices", str(prices), "--budget", "0.03",
         env=env,
     )  # fmt: skip
     assert out.returncode == 1
@@ -196,19 +196,21 @@ def test_cost_is_tokens_times_a_dated_price_and_a_budget_stops_the_run_resumably
 
 
 def test_a_model_without_a_price_has_an_unknown_cost_never_zero(
-    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     fake_anthropic.script(*_model_replies())
-    out = _run(tmp_path, demo_db, "--out", str(tmp_path / "run"), env=env)
+    out = _run(tmp_path, facts_alone, "--out", str(tmp_path / "run"), env=env)
     assert out.returncode == 0, out.stderr
     assert "cost                    unknown (no price for model 'claude-test'" in out.stdout
-    with_budget = _run(tmp_path, demo_db, "--out", str(tmp_path / "b"), "--budget", "1", env=env)
+    with_budget = _run(
+        tmp_path, facts_alone, "--out", str(tmp_path / "b"), "--budget", "1", env=env
+    )
     assert with_budget.returncode == 1
     assert with_budget.stderr.startswith("error: --budget: no price for model 'claude-test'")
 
 
 def test_a_budget_holds_with_many_workers(
-    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, demo_db: Path
+    fake_anthropic: FakeAnthropicServer, env: dict[str, str], tmp_path: Path, facts_alone: Stores
 ) -> None:
     from tests.fakes.anthropic_server import Reply
 
@@ -227,7 +229,7 @@ def test_a_budget_holds_with_many_workers(
     fake_anthropic.responder = lambda req: Reply(200, text_message("见上。"), delay=0.05)
     out = invoke(
         "eval", "run", "--golden", str(golden), "--provider", "anthropic:claude-test",
-        "--db", str(demo_db), "--corpus", str(empty_corpus(tmp_path / "none.db")),
+        "--db", str(facts_alone[0]), "--corpus", str(facts_alone[1]),
         "--out", str(tmp_path / "r"),
         "--prices", str(prices), "--budget", "0.05", "--concurrency", "8", "--max-retries", "0",
         env=env,

@@ -19,6 +19,8 @@ from benchmarks.meaning_realworld import (
     transplant,
 )
 from tests.cli import invoke
+from tests.fakes.corpora import empty_corpus
+from tests.pg_stores import Place
 
 NAMES = ["净利润率", "净利润增长率", "流动负债比率", "非流动负债比率", "投资收益占营业收入比率",
          "企业硕士及以上人员占职工人数比例", "研发人员占职工人数比例"]  # fmt: skip
@@ -91,14 +93,15 @@ def test_an_answer_is_read_by_the_harness(seen: dict[str, Any], kind: str) -> No
 
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/realworld beside the repo")
 def test_a_slice_of_the_real_questions_runs_and_is_counted(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, place: Place, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db, out = tmp_path / "facts.db", tmp_path / "readings.jsonl"
+    db, out = place("facts.db"), tmp_path / "readings.jsonl"
     profile = str(JINYU / "profile.yaml")
     facts = str(JINYU / "facts.csv")
     loaded = invoke("facts", "load", facts, "--db", str(db), "--profile", profile)
     assert loaded.returncode == 0, loaded.stderr
-    args = ["--db", str(db), "--corpus", str(tmp_path / "none.db"), "--limit", "12"]
+    corpus = empty_corpus(place("none.db"))  # facts alone: on PostgreSQL in their database
+    args = ["--db", str(db), "--corpus", str(corpus), "--limit", "12"]
     assert main([*args, "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "12 asked (0 could not be moved)" in printed

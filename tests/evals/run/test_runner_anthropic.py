@@ -9,6 +9,7 @@ import pytest
 from ragspine.evals.run.records import read_results
 from ragspine.evals.run.runner import RunOptions, run_eval
 from ragspine.evals.score.summary import summarize
+from ragspine.store_location import parse_location
 from tests.fakes.anthropic_server import (
     FakeAnthropicServer,
     Reply,
@@ -16,6 +17,7 @@ from tests.fakes.anthropic_server import (
     text_message,
     tool_use_message,
 )
+from tests.fakes.corpora import Stores
 
 GOLDEN = """\
 defaults: {reference_date: 2025-06-30}
@@ -31,7 +33,7 @@ def opts(
     fake_anthropic: FakeAnthropicServer,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    demo_db: Path,
+    facts_alone: Stores,
 ) -> RunOptions:
     """One live-model case against the fake API, as `--provider anthropic:claude-test` runs it."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
@@ -42,8 +44,8 @@ def opts(
         golden=tmp_path / "g",
         out=tmp_path / "run",
         provider="anthropic:claude-test",
-        db=demo_db,
-        corpus=tmp_path / "none.db",
+        db=parse_location(facts_alone[0]),
+        corpus=parse_location(facts_alone[1]),
     )
 
 
