@@ -8,7 +8,9 @@ The rule, by where the predicate stands (folded text: simplified, lower case):
 
 - **Chinese, after the counted noun** (多少家门店亏损, 门店中亏损的有几家): any word of the
   clause after the noun, or between the noun and 有多少, that the parser does not read and that
-  is not the count's own frame is a predicate. The frame: a place or a period the parser reads
+  is not the count's own frame is a predicate. Only a count asked with 多少 or 几: after a
+  metric's name the words are a condition (门店数超过170家) or the question (门店规模有多大).
+  The frame: a place or a period the parser reads
   (在香港, 2024年末), a preposition or verb of location (在, 位于, 分布在), a word of total or time
   (一共, 目前, 全球), a word saying the stores operate (营业, 运营, 在营), a question word (分别,
   哪些) and the particles (呢, 吗, 了, 是…的).
@@ -22,7 +24,8 @@ The rule, by where the predicate stands (folded text: simplified, lower case):
 
 A place or a period is never a predicate: the parser reads it as the count's entity and period.
 The restricted noun phrase is named as the language writes it: a one-word Chinese predicate glues
-before the noun (亏损门店), a longer one takes 的 (24小时营业的门店); an English copula with one
+before the noun (亏损门店), a longer one takes 的 (24小时营业的门店), a verb of having keeps its
+object last, as written (门店获得了LEED认证: the feature named whole); an English copula with one
 word puts it before the noun (loss-making stores), a longer complement after it (stores open 24
 hours), a clause after the noun with that (stores that made a loss).
 """
@@ -41,6 +44,7 @@ from ragspine.agent.restricted_words import (
     EN_FRAME_WORDS,
     EN_PREPOSITIONS,
     EN_SUBJECT_VERBS,
+    HAVE_ZH,
     ZH_FRAME,
     ZH_PARTICLES,
 )
@@ -58,8 +62,9 @@ _FRAME_ZH_RE = re.compile("|".join(sorted(ZH_FRAME, key=len, reverse=True)))
 class Restriction:
     """The counted noun (``noun``) and the predicate restricting it (``predicate``), with how the
     restricted phrase is named: ``glued`` (亏损门店, loss-making stores: before the noun),
-    ``de`` (24小时营业的门店), ``after`` (stores open 24 hours, stores with a pharmacy) or
-    ``that`` (stores that made a loss)."""
+    ``de`` (24小时营业的门店), ``written`` (门店有停车场: a verb of having, its object last),
+    ``after`` (stores open 24 hours, stores with a pharmacy) or ``that`` (stores that made a
+    loss)."""
 
     noun: Span
     predicate: Span
@@ -76,6 +81,8 @@ class Restriction:
             return f"{pred}{noun}" if not pred.isascii() else f"{pred} {noun}"
         if self.form == "de":
             return f"{pred}的{noun}"
+        if self.form == "written":
+            return f"{noun}{pred}"
         if self.form == "that":
             return f"{noun} that {pred}"
         return f"{noun} {pred}"
@@ -119,7 +126,7 @@ def _unread(text: str, span: Span, read: Sequence[Span]) -> str:
 
 def _chinese(text: str, count: Span, read: Sequence[Span]) -> Restriction | None:
     start, end = count
-    if re.search(r"[a-z]{3,}", text[start:end]):
+    if not re.search(r"多少|几", text[start:end]):  # 门店数是多少: a metric's name, no count asked
         return None
     noun = _noun_zh(text, count)
     inner = re.match(
@@ -146,6 +153,8 @@ def _zh_restriction(text: str, noun: Span, pred: Span) -> Restriction:
     s, e = pred
     while e > s and text[e - 1] in "的了过 ":
         e -= 1
+    if HAVE_ZH.match(text, s):  # 门店获得了LEED认证: the feature named last, whole
+        return Restriction(noun, (s, e), "written")
     words = [w for w in rjieba.cut(text[s:e]) if w.strip()]
     return Restriction(noun, (s, e), "glued" if len(words) == 1 else "de")
 

@@ -8,6 +8,8 @@ import re
 _HAVE_ZH = (
     r"(?:获得|取得|通过|配备|配置|配有|拥有|具有|具备|设有|设置|提供|支持|安装|引入|采用|开通|接入)"
 )
+# A verb of having or gaining opening a predicate after the noun (门店有停车场, 门店获得了认证).
+HAVE_ZH = re.compile(rf"(?:{_HAVE_ZH}|有|设|带|带有|附设)")
 # 获得LEED认证的门店: a verb of having and its object before the noun, joined by 的.
 BEFORE_ZH = re.compile(
     rf"{_HAVE_ZH}\s*(?:了|过)?\s*(?P<obj>[^,,。??;;的]{{1,20}})的\s*(?:门店|店铺|分店|店|网点)?\s*$"

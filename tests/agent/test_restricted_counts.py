@@ -20,8 +20,9 @@ from tests.agent.parsing import parse_for
         ("ACME 2024年有多少家门店实现盈利?", "实现盈利的门店"),  # a longer one takes 的
         ("2024年ACME有几家门店是24小时营业的?", "24小时营业的门店"),  # 是…的
         ("ACME 2024年有多少家門店虧損?", "虧損門店"),  # traditional: named as written
-        ("ACME有多少家门店有停车场?", "有停车场的门店"),  # 有 + object after the noun
+        ("ACME有多少家门店有停车场?", "门店有停车场"),  # 有 + object: the feature last
         ("ACME有多少家门店在商场里?", "在商场里的门店"),  # 在 + a place the profile does not read
+        ("ACME有多少家门店获得了LEED认证?", "门店获得了LEED认证"),  # having: its object last
         ("ACME有多少家门店翻新过?", "翻新门店"),  # an aspect particle dropped from the name
         ("香港的门店中有多少家亏损?", "亏损门店"),  # the noun before 有多少家
         ("门店中亏损的有几家?", "亏损门店"),  # the predicate between the noun and 有几家
@@ -53,6 +54,7 @@ def test_a_predicate_restricting_the_count_is_declined_by_the_restricted_noun(
         ("ACME 2024年末有多少家门店呢?", "ACME_GROUP"),  # a particle
         ("ACME经营多少家门店?", "ACME_GROUP"),  # a verb of operating before the count
         ("ACME的门店数量是多少?", "ACME_GROUP"),  # the metric's name, then 是多少
+        ("东南亚2024年的门店规模有多大?", "ACME_SEA"),  # a metric's name: 有多大 asks it
         ("How many ACME stores are there in Taiwan?", "ACME_TW"),  # are there: the stores exist
         ("How many ACME stores were there in Taiwan in 2024?", "ACME_TW"),  # a name inside
         ("How many Taiwan stores does ACME have?", "ACME_TW"),  # a place inside the count
@@ -76,3 +78,9 @@ def test_a_comparison_after_the_count_is_no_predicate(jy: DomainProfile) -> None
     question = "How many stores were there at the end of 2024 compared with 2023?"
     intent = parse_for("acme", question, jy)  # compared with: the count's other period
     assert intent.metrics == ["STORE_COUNT"] and intent.declined is None, intent
+
+
+def test_a_condition_on_a_metric_name_is_no_predicate(jy: DomainProfile) -> None:
+    question = "如果東南亞2024年底的門店數超過170家,請告訴我它的單店收入是多少。"
+    intent = parse_for("acme", question, jy)  # 門店數超過170家: a condition, not a subset
+    assert intent.metrics == ["REVENUE_PER_STORE"] and intent.declined is None, intent
