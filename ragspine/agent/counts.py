@@ -23,6 +23,7 @@ A measure word the noun does not take says so too: 位/名 count people, never s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragspine.agent.counted_nouns import whole_noun_cjk, whole_noun_en
 from ragspine.agent.subject_words import COMMON_EN, OUTSIDE_HEADS_CJK
@@ -44,8 +45,12 @@ _ITSELF = frozenset(
 )
 
 
+# Opening or closing verbs after the count (how many stores did ACME open); "open" after a
+# copula (stores that are open 24 hours, still open) is the stores' state, not an opening.
+_STATE = r"(?<!\bare\s)(?<!\bis\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bstill\s)(?<!\bremain\s)"
 _OPENED = re.compile(
-    r"[^?？。.]{0,30}?(?<![a-z])(?:open|opened|close|closed|shut|shuttered|add|added)(?![a-z])|"
+    rf"[^?？。.]{{0,30}}?(?<![a-z])(?:{_STATE}open|opened|close|closed|shut|shuttered|add|added)"
+    r"(?![a-z])|"
     r"\s*(?:被)?(?:关闭|新开|开设|关掉)"
 )
 
@@ -55,7 +60,7 @@ def net_additions(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
     (this period's count less the last one's; a net closure is negative), never its level."""
     return [
         (kind, AliasMatch(code, m.start(), m.end()))
-        for kind, code, _, net, _ in _count_patterns(profile)
+        for kind, code, _, net, _, _ in _count_patterns(profile)
         if net is not None
         for m in net.finditer(text)
     ]
@@ -67,7 +72,7 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
     closures are other quantities."""
     return [
         (kind, AliasMatch(code, m.start(), m.end()))
-        for kind, code, pattern, _, measures in _count_patterns(profile)
+        for kind, code, pattern, _, measures, _ in _count_patterns(profile)
         if pattern is not None
         for m in pattern.finditer(text)
         if _measure_fits(m, measures)
@@ -83,7 +88,7 @@ def other_kinds(text: str, profile: DomainProfile) -> list[tuple[int, int]]:
     count's own to the noun's end (how many cold stores), or the whole noun the count's noun
     only opens (多少位店长: 店长; store managers), the name a decline says."""
     out = []
-    for _, _, pattern, _, measures in _count_patterns(profile):
+    for _, _, pattern, _, measures, _ in _count_patterns(profile):
         for m in pattern.finditer(text) if pattern is not None else ():
             between = m.groupdict().get("between")
             if between and not _own_words(between, profile):
@@ -98,6 +103,22 @@ def other_kinds(text: str, profile: DomainProfile) -> list[tuple[int, int]]:
             if longer is not None:
                 out.append(longer)
     return out
+
+
+# The kinds of name a count may hold inside its words (how many ACME stores, how many Taiwan
+# stores): each is read as the count's entity, never a rival of the count.
+_HELD_INSIDE = frozenset({"entities", "company", "place", "channels"})
+
+
+def count_blocked(m: AliasMatch, scan: Sequence[tuple[str, AliasMatch]]) -> bool:
+    """Whether a found count ``m`` overlaps a phrase already read: a metric or a name running
+    across it blocks it; a name wholly inside it (ACME in how many ACME stores) does not."""
+    return any(
+        w.start < m.end
+        and m.start < w.end
+        and not (kind in _HELD_INSIDE and m.start < w.start and w.end <= m.end)
+        for kind, w in scan
+    )
 
 
 def _longer_noun(text: str, m: re.Match[str], profile: DomainProfile) -> tuple[int, int] | None:
@@ -120,7 +141,9 @@ def _own_words(between: str | None, profile: DomainProfile) -> bool:
     how many physical stores, how many ACME Taiwan stores; not how many cold stores."""
     if not between:
         return True
-    return all(w in _known_names(profile) for w in between.split())
+    # another count's noun before this one makes a kind of it: store employees are some employees
+    others = {n for *_, nouns in _count_patterns(profile) for n in nouns}
+    return all(w in _known_names(profile) and w.rstrip("s") not in others for w in between.split())
 
 
 def _known_names(profile: DomainProfile) -> frozenset[str]:
@@ -160,12 +183,13 @@ def _measure_fits(m: re.Match[str], measures: str) -> bool:
     return word is None or word.group(1) in measures
 
 
-_Patterns = tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None, str]
+_Patterns = tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None, str, frozenset[str]]
 
 
 def _count_patterns(profile: DomainProfile) -> list[_Patterns]:
     """Per count metric (or shipped count the profile lacks): its kind, code, the pattern asking
-    its level, the one asking its net additions and the measure words its noun takes."""
+    its level, the one asking its net additions, the measure words its noun takes and its
+    English nouns."""
 
     def build() -> list[_Patterns]:
         out = []
@@ -187,11 +211,13 @@ def _count_patterns(profile: DomainProfile) -> list[_Patterns]:
                     zh, en, measures = zh | zh_shipped, en | en_shipped, _MEASURES[group]
             held |= zh | en
             pattern = _count_pattern(zh, en)
-            out.append(("metrics", spec.code, pattern, _net_pattern(zh, en), measures))
+            net = _net_pattern(zh, en)
+            out.append(("metrics", spec.code, pattern, net, measures, frozenset(en)))
         for group, (zh, en) in _SHIPPED_COUNTS.items():
             if not (zh | en) & held:
                 pattern = _count_pattern(zh, en)
-                out.append(("quantity", group, pattern, _net_pattern(zh, en), _MEASURES[group]))
+                net, measures = _net_pattern(zh, en), _MEASURES[group]
+                out.append(("quantity", group, pattern, net, measures, frozenset(en)))
         return out
 
     return profile.memo("count_patterns", build)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import partial
 
 from ragspine.agent.anaphors import with_anaphors
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
@@ -16,7 +17,7 @@ from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
 from ragspine.agent.clarify import assumed_year, clarify_scope, latest_complete_fiscal_year
 from ragspine.agent.colloquial import colloquial_matches
-from ragspine.agent.counts import count_matches, net_additions, other_kinds
+from ragspine.agent.counts import count_blocked, count_matches, net_additions, other_kinds
 from ragspine.agent.courtesy import asked_part
 from ragspine.agent.described import read_description
 from ragspine.agent.elided import with_elided
@@ -134,7 +135,7 @@ def parse_intent(
     taken = [(m.start, m.end) for _, m in scan]
     counted: dict[tuple[int, int], str] = {}
     for kind, m in count_matches(text, prof):  # 有多少家门店, how many stores
-        if not any(s < m.end and m.start < e for s, e in taken):
+        if not count_blocked(m, scan):
             scan.append((kind, m))
             counted[(m.start, m.end)] = m.code
     # 净增了多少家门店, net new stores: the held count's change, whatever a shipped phrase group
@@ -225,7 +226,10 @@ def parse_intent(
         spans = {pm.period for pm in find_periods(text, ref) if pm.period is not None}
         operands = max(len(read), len(named_entities), len(spans))  # 是2022年的多少倍: two levels
         # 折合港元, 12月单月, 新开门店, 几年才能翻一番, what would … have been
-        measured = decline_other_measure(text, reading, counts, prof, in_english(question))
+        said = partial(original_words, question, index)  # 門店虧損: named as written
+        measured = decline_other_measure(
+            text, reading, counts, prof, in_english(question), explained, said
+        )
         loose = unexplained(text, read, explained, counts, ratios, operands)
         loose = loose or stray_metric_phrase(text, read, explained)  # turnover rent
         if loose is not None and reading.declined is None:

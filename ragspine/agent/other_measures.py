@@ -31,7 +31,7 @@ the words are scattered (a what-if, an English projection), a (zh, en) name buil
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ragspine.agent.restricted_counts import restricted_count
 from ragspine.profile import DomainProfile
@@ -162,16 +162,28 @@ def _one_sentence(text: str, a: Span, b: Span) -> bool:
 
 
 def decline_other_measure(
-    text: str, reading: object, counts: Sequence[Span], profile: DomainProfile, english: bool
+    text: str,
+    reading: object,
+    counts: Sequence[Span],
+    profile: DomainProfile,
+    english: bool,
+    read: Sequence[Span] = (),
+    said: Callable[[Span], str] | None = None,
 ) -> bool:
     """Decline, in ``reading``, a held metric asked as another measure of itself (the classes
-    above): True; the reading is left as it is when none is asked: False."""
+    above): True; the reading is left as it is when none is asked: False. ``read``: the spans
+    the parser reads (never a count's predicate); ``said``: a span's words as the question
+    writes them (a restricted count is named by them: 亏损门店, loss-making stores)."""
     spans: list[tuple[str, int, int]] = getattr(reading, "spans", [])
     if not spans:
         return False
     span = other_currency(text, spans, profile) or single_month(text, spans)
-    span = span or openings(text, counts) or restricted_count(text, counts)  # LEED认证的门店
+    span = span or openings(text, counts)
     name: tuple[str, str] | None = None
+    subset = restricted_count(text, counts, read) if span is None else None  # 门店亏损
+    if subset is not None:
+        phrase = subset.name(said or (lambda s: text[s[0] : s[1]]))
+        span, name = subset.span, (phrase, phrase)
     if span is None:
         span, en = projection(text)
         name = (text[span[0] : span[1]] if span else en or "", en) if en else None
@@ -184,6 +196,7 @@ def decline_other_measure(
         return False
     first = (spans[0][1], spans[-1][2])
     reading.declined = span or first  # type: ignore[attr-defined]
-    reading.declined_name = name if english or span is None else None  # type: ignore[attr-defined]
+    named = name if english or span is None or subset is not None else None
+    reading.declined_name = named  # type: ignore[attr-defined]
     reading.metrics, reading.spans = [], []  # type: ignore[attr-defined]
     return True
