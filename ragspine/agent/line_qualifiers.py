@@ -25,6 +25,11 @@ set aside against it. The line's own level is never the answer to any of them.
   before it; due / maturing / repayable within, after or over N years (months, days) after it;
   the current / long-term portion of before it. 一年内到期的非流动负债 is a current liability,
   not the non-current total; a period of the question (2020年末的) is no such word.
+- **a balance financed or pledged**: 融资 / 贴现 / 保理 / 质押 / 保证金 glued after it (应收款项融资
+  is notes held to sell, a line of its own beside 应收账款; 应收票据贴现, 存货质押).
+- **the tax charge split by when it is paid**: current before a tax line (current income tax
+  expense is the part payable for the year; the whole charge adds the deferred part). "current"
+  before any other line (current revenue) is the latest period, no qualifier.
 
 Where the profile holds the qualified line, the glossary reads it first as a longer word: an
 alias (少数股东损益) or a shipped synonym of one (net profit attributable to minority interests,
@@ -62,7 +67,7 @@ _BEFORE_ZH = re.compile(
     + r")\s*$"
 )
 _BEFORE_EN = re.compile(
-    r"(?<![a-z])(?:deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|pre-?(?:impairment|tax|"
+    r"(?<![a-z])(?:(?P<current>current)|deferred|accrued|prepaid|unearned|unpaid|capitali[sz]ed|pre-?(?:impairment|tax|"
     r"provision)|(?:current|non-?current|long-?term|short-?term)\s+portion\s+of|"
     r"(?:provisions?|impairments?|reserves?|(?:accumulated\s+)?(?:depreciation|amorti[sz]ation))"
     r"\s+(?:for|of|on|against))\s+(?:the\s+|its\s+)?$"
@@ -88,6 +93,7 @@ _ADJUSTED = (
 )
 _AFTER = re.compile(
     _DUE_EN + r"|"
+    r"(?:融资|贴现|保理|质押|保证金)|"
     r"\s*(?:的)?\s*(?:(?:账面)?(?:原值|原价))?\s*(?:的)?\s*(?:跌价准备|减值准备|坏账准备|减值损失|减值|跌价|"
     r"拨备|累计折旧|累计摊销|折旧|摊销)|\s*(?:的)?\s*(?:账面)?(?:原值|原价)|"
     r"\s*(?:的)?\s*(?:中|当中|里)?\s*(?:应)?归属于?(?P<to>[^,,。??;;的]{1,16})的\s*(?:部分|份额|金额)?|"
@@ -115,6 +121,8 @@ def qualified_before(
     found = _BEFORE_ZH.search(text, floor, m.start) or _BEFORE_EN.search(text, floor, m.start)
     if found is None or _to_entity(found, entities) or _left_part(found, parts or []):
         return None
+    if found.groupdict().get("current") and "tax" not in text[m.start : m.end]:
+        return None  # current revenue: the latest period's
     if found.groupdict().get("owed") == "应付" and _COPED.match(text, m.end):
         return None
     return found.start(), m.end, _owners(found)

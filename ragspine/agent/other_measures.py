@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ragspine.agent.derived_asks import derived_ask
 from ragspine.agent.restricted_counts import restricted_count
 from ragspine.profile import DomainProfile
 
@@ -187,6 +188,8 @@ def decline_other_measure(
     if span is None:
         span, en = projection(text)
         name = (text[span[0] : span[1]] if span else en or "", en) if en else None
+    if span is None and name is None:  # 收入指数, 还需要增长, 按…增速推算 (derived_asks)
+        span, name = derived_ask(text, spans)
     if span is None and name is None and what_if(text):
         spec = profile.any_metric(spans[-1][0])
         zh_name = getattr(spec, "name_zh", "") or spans[-1][0]

@@ -52,6 +52,13 @@ from tests.agent.parsing import ACME_REF, JY_REF, parse_for
         ("jy", "What was Jinyu's operating profit from continuing operations in 2021?",
          "operating profit from continuing operations"),
         ("jy", "金宇生物2020年资本化研发费用是多少?", "资本化研发费用"),
+        # a balance financed: notes held to sell, a line beside the receivables (traditional)
+        ("jy", "金宇生物2020年末的應收款項融資是多少?", "應收款項融資"),
+        # a balance pledged, glued after the line
+        ("jy", "金宇生物2020年末存货质押是多少?", "存货质押"),
+        # the tax charge's current part, not the whole charge
+        ("jy", "What was Jinyu's current income tax expense in 2020?",
+         "current income tax expense"),
     ],
 )  # fmt: skip
 def test_a_qualified_line_the_profile_lacks_is_declined_by_its_whole_phrase(
@@ -87,6 +94,10 @@ def test_a_qualified_line_the_profile_lacks_is_declined_by_its_whole_phrase(
         ("jy", "金宇生物2020年末固定资产账面价值是多少?", "FIXED_ASSETS"),  # its carrying amount
         # 应付 as "cope with": its object is a fall, the question is about revenue
         ("jy", "金宇生物2021年如何应付收入下滑?", "REVENUE"),
+        # the receivables themselves, with no financing word after them
+        ("jy", "金宇生物2020年末的应收账款是多少?", "ACCOUNTS_RECEIVABLE"),
+        # "current" before a line that is no tax: the latest period's revenue
+        ("jy", "What is Jinyu's current operating revenue for 2021?", "REVENUE"),
     ],
 )  # fmt: skip
 def test_the_held_line_or_the_unqualified_one_is_read_as_it_is(

@@ -35,6 +35,20 @@ from tests.agent.parsing import parse_for
          "hypothetical net profit"),
         # a what-if in Chinese: a condition and 会是
         ("acme", "假如台湾2024年收入增长10%,毛利会是多少?", "假设情形下的毛利"),
+        # an index on a base year: the metric with 指数 after it
+        ("acme", "以2022年为基期(2022年=100),中国内地2024年的收入指数是多少?", "收入指数"),
+        # the same, in English, with its base written as = 100
+        ("acme", "What was Taiwan's gross profit index for 2024 (2022 = 100)?", "index"),
+        # the growth needed to get back to a past level (traditional)
+        ("acme", "香港的毛利要恢復到2022年的水平,還需要增長多少?", "還需要增長"),
+        # the same, in English
+        ("acme", "How much would Taiwan's revenue need to grow to get back to its 2022 level?",
+         "growth needed"),
+        # a projection at a year's growth rate, by its verb
+        ("jy", "按2021年的营收增速推算,金宇生物2022年的营业收入大概是多少?", "营收增速推算"),
+        # a projection at that rate, in English
+        ("acme", "At its 2024 growth rate, what will Hong Kong's revenue be in 2026, projected?",
+         "projection"),
     ],
 )  # fmt: skip
 def test_another_measure_of_a_held_metric_is_declined(
@@ -69,6 +83,12 @@ def test_another_measure_of_a_held_metric_is_declined(
         # a premise, asked in the indicative
         ("acme", "Given that group revenue fell 5%, what was the net margin in 2024?",
          ["NET_MARGIN"]),
+        # a year's growth, asked plainly: no index, no recovery, no projection
+        ("acme", "香港2024年的收入同比增长多少?", ["REVENUE_YOY"]),
+        # 水平 naming the level itself, with no growth needed after it
+        ("acme", "香港2024年的毛利处于什么水平?具体是多少?", ["GROSS_PROFIT"]),
+        # 按 with no rate and no projecting verb: how the figure is cut, no projection
+        ("acme", "按地区看,香港2024年的收入是多少?", ["REVENUE"]),
     ],
 )  # fmt: skip
 def test_the_held_measure_is_still_read(
