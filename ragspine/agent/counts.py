@@ -270,7 +270,7 @@ def counted_metric(noun: str, profile: DomainProfile) -> str | None:
     """The held count metric a bare counted noun names (stores, 门店): a part ranked "by
     stores" is ranked on its store count. Read by the count's own "how many" pattern."""
     asked = f"how many {noun}" if noun.isascii() else f"多少{noun}"
-    for kind, code, pattern, _ in _count_patterns(profile):
+    for kind, code, pattern, *_ in _count_patterns(profile):
         if kind == "metrics" and pattern is not None and pattern.fullmatch(asked):
             return code
     return None
