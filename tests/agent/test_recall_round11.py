@@ -2,9 +2,9 @@
 gains. 规模 after an amount names that amount's size (销售规模 the sales, 资产规模 the total
 assets), 保有量 a stock of things held (门店保有量 the store count), 盈利 alone the bottom line
 as Hong Kong and Taiwan write it, SSG the same-store growth, 'gross profit dollars' the gross
-profit in money; a part word glued to an entity's name (香港分部, Hong Kong segment) is
-that entity; an analyst's '% chg' the growth and 'vs LY' the last year. Each with rows
-where the same characters or letters name no held metric or another one, so a new word never
+profit in money; a segment word glued to an entity's name (香港分部, Hong Kong segment)
+is that entity (业务 is the business itself, a thing sold); an analyst's '% chg' the
+growth and 'vs LY' the last year. Each with rows where the same characters or letters name no held metric or another one, so a new word never
 turns the question into another quantity."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_the_same_words_elsewhere_name_no_such_metric(
     ("question", "metric"),
     [
         ("香港分部2024年的經營利潤是多少?", "OPERATING_PROFIT"),  # the Hong Kong segment: 香港
-        ("香港业务2024年的经营利润是多少?", "OPERATING_PROFIT"),  # 业务 glued to the entity
+        ("香港板块2024年的经营利润是多少?", "OPERATING_PROFIT"),  # 板块 glued to the entity
         ("Hong Kong segment operating profit in 2024?", "OPERATING_PROFIT"),  # in English
     ],
 )  # fmt: skip
@@ -72,6 +72,7 @@ def test_a_part_word_glued_to_an_entity_is_that_entity(
     [
         ("acme", "香港母婴分部2024年的收入是多少?"),  # a part named by other words: declined
         ("jy", "金宇生物兽用疫苗业务2020年的营业收入是多少?"),  # a product line, not the company
+        ("acme", "ACME把台湾业务卖了多少钱?"),  # the business sold: its price, no revenue
     ],
 )  # fmt: skip
 def test_a_part_named_by_other_words_stays_declined(
