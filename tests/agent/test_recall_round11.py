@@ -4,8 +4,9 @@ assets), 保有量 a stock of things held (门店保有量 the store count), 盈
 as Hong Kong and Taiwan write it, SSG the same-store growth, 'gross profit dollars' the gross
 profit in money; a segment word glued to an entity's name (香港分部, Hong Kong segment)
 is that entity (业务 is the business itself, a thing sold); an analyst's '% chg' the
-growth and 'vs LY' the last year. Each with rows where the same characters or letters name no held metric or another one, so a new word never
-turns the question into another quantity."""
+growth and 'vs LY' the last year. Each with rows where the same characters or letters
+name no held metric or another one, so a new word never turns the question into another
+quantity."""
 
 from __future__ import annotations
 
