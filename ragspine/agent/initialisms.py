@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ragspine.agent.subject_words import COMMON_EN, folded_span
 from ragspine.profile import DomainProfile
+from ragspine.profile.compared_years import is_year_shorthand
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.model import compact
 from ragspine.profile.regions import country_codes
@@ -80,6 +81,7 @@ def code_subjects(
     country's ISO code (SG, USA) is a place the fact table cannot give, and any such code written
     right before a metric, as its owner (XY net profit, SG的净利润), names a part of the business
     the profile has not. Either is declined by name, never answered with the group's figure.
+    LY / PY after a comparison word is the last / prior year (``is_year_shorthand``).
     A common English word (IT, NO, YTD, CEO) is a word, in capitals or not."""
     heads = {m.start for k, m in scan if k in ("metrics", "quantity")}
     for m in _CAPITALS.finditer(question):
@@ -87,6 +89,8 @@ def code_subjects(
         if compact(word) in known or word.lower() in COMMON_EN:
             continue
         start, end = folded_span(index, *m.span())
+        if is_year_shorthand(text, start, end):
+            continue  # FY21 vs LY: the last year, no country's code
         owner = _OWNS.match(text, end)
         before_metric = owner is not None and owner.end() in heads
         if word in country_codes():

@@ -95,7 +95,7 @@ from ragspine.agent.subjects import (
 from ragspine.agent.sums import with_sums
 from ragspine.agent.thresholds import threshold_asked
 from ragspine.agent.typos import corrected
-from ragspine.agent.unexplained import premise_only, unexplained, unit_spans
+from ragspine.agent.unexplained import entity_parts, premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
 from ragspine.agent.variants import read_as_variant
 from ragspine.agent.whole_names import decline_bracketed, proper_name
@@ -230,6 +230,7 @@ def parse_intent(
         measured = decline_other_measure(
             text, reading, counts, prof, in_english(question), explained, said
         )
+        explained += entity_parts(text, spans_of(scan, "entities"))  # 香港分部: 香港
         loose = unexplained(text, read, explained, counts, ratios, operands)
         loose = loose or stray_metric_phrase(text, read, explained)  # turnover rent
         if loose is not None and reading.declined is None:

@@ -15,7 +15,7 @@ RATIO, COMPOUND = "ratio", "compound"
 GROWTH_VERB = re.compile(
     r"增长|增加|上升|下降|减少|下滑|变化|变动|增减|增幅|涨幅|升幅|降幅|同比|按年|提高|提升|降低|上涨|下跌|"
     r"(?<![a-z])(?:grow|grew|grown|growth|increas\w*|ris(?:e|en|ing)|rose|f[ae]ll\w*|declin\w*|"
-    r"drop\w*|chang\w*|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
+    r"drop\w*|chang\w*|chg|gain\w*|shr[ai]nk\w*|shrunk|contract\w*|slump\w*|plung\w*|jump\w*|"
     r"surg\w*|soar\w*|slid|slide|sliding|tumbl\w*|yoy|y/y|year[\s-]+on[\s-]+year|"
     r"year[\s-]+over[\s-]+year)(?![a-z])"
 )

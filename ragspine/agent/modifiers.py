@@ -118,6 +118,8 @@ _RATE_ASKED = re.compile(
     r"(?:以|用)百分比(?:表示|计|列示|来表示)|"
     # any direction's percentage (下降的百分比, 上升的百分比) asks the rate, as 增长的百分比 does
     r"(?:增长|变动|下降|上升|减少|增加|下滑|提高|提升|降低|上涨|下跌)(?:的)?百分比|"
+    # an analyst's column head: % chg, pct change (the percentage change, i.e. the growth)
+    r"(?:%|(?<![a-z])pct\.?|(?<![a-z])percent)\s*(?:chg|change)(?![a-z])|"
     r"(?<![a-z])(?:by\s+(?:what|how\s+many|which)\s+(?:percent(?:age)?|%)|"
     r"what\s+(?:percent(?:age)?|%)\s+(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)|"
     r"how\s+(?:many|much)\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"

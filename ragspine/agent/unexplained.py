@@ -179,6 +179,24 @@ def _own_clause(text: str, word: Span, metric: Span) -> Span | None:
     return start, end
 
 
+# A segment word written right after an entity's name: 香港分部, Hong Kong segment.
+_ENTITY_PART = re.compile(r"\s*(?:分部|板块|(?<![a-z])segments?(?![a-z]))")
+
+
+def entity_parts(text: str, entity_spans: Sequence[Span]) -> list[Span]:
+    """The segment words glued to an entity's name (香港分部, Hong Kong segment): a profile's
+    entities are the segments its company reports, so the segment named by the entity alone is
+    that entity, no part the facts are not cut by. A part named by other words (兽用疫苗业务,
+    香港母婴分部) stays a part: words stand between the entity and it. 业务 is not a segment
+    word: the business itself is a thing sold or bought (把台湾业务卖了多少钱: its price)."""
+    out = []
+    for _, end in entity_spans:
+        m = _ENTITY_PART.match(text, end)
+        if m is not None:
+            out.append((end, m.end()))
+    return out
+
+
 def _one_sentence(text: str, a: Span, b: Span) -> bool:
     """Are the two spans in one sentence of the question?"""
     start, end = min(a[0], b[0]), max(a[1], b[1])

@@ -59,3 +59,18 @@ def compared_years(folded: str) -> list[ComparedYears]:
 def _span(m: re.Match[str], year: int, back: int) -> ComparedYears:
     years = tuple(range(year - back, year))
     return ComparedYears(m.start(), m.end(), years, m.group())
+
+
+# LY / PY after a comparison word: last year / prior year, as analysts head a column.
+_SHORTHAND_BEFORE = re.compile(
+    r"(?<![a-z])(?:vs\.?|versus|against|over|than|compared\s+(?:with|to))\s*$"
+)
+
+
+def is_year_shorthand(folded: str, start: int, end: int) -> bool:
+    """Is folded[start:end] LY or PY written after a comparison word (FY21 vs LY, 2021 against
+    PY)? Analysts' shorthand for the last / prior year, never the place whose code the two
+    letters also are (LY Libya, PY Paraguay): a comparison is made with a period there."""
+    return folded[start:end] in ("ly", "py") and bool(
+        _SHORTHAND_BEFORE.search(folded, max(0, start - 20), start)
+    )
