@@ -68,6 +68,7 @@ class ChunkStore(Store):
     MIGRATIONS = MIGRATIONS_PACKAGE
     SCHEMA = "ragspine_chunks"
     TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
+    _store_id: str | None = None  # the id ``state`` read first (a pinned request reuses it)
     GENERATION = "corpus_state"
     KIND = "chunk store"
     HOW_TO_BUILD = (
@@ -174,14 +175,13 @@ class ChunkStore(Store):
         query, with the id this store object read first (a database replaced under a running
         service is caught by its counter going back, which reloads)."""
         counter = self.counter
-        known = getattr(self, "_store_id", None)
-        if counter is not None and known is not None and is_pinned():
-            return known, read_generation(counter)
+        if counter is not None and self._store_id is not None and is_pinned():
+            return self._store_id, read_generation(counter)
         with self._lock:
             row = self._conn.execute(
                 "SELECT store_id, generation FROM corpus_state WHERE id = 1"
             ).fetchone()
-        self._store_id: str | None = str(row[0])
+        self._store_id = str(row[0])
         if counter is not None and is_pinned():
             return str(row[0]), read_generation(counter)
         return str(row[0]), int(row[1])
