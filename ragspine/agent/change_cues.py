@@ -43,6 +43,7 @@ _VERBS_EN = (  # verb forms only: "how much was the gain on disposal" asks a lin
     r"tumble[sd]?|gained|expanded|widen(?:ed)?|narrow(?:ed)?|reduced?|improved?|deteriorated?|"
     r"slow(?:ed)?|decelerated?|accelerated?"
 )
+_DIRECTION_ZH = r"增长|增加|减少|下降|下滑|上升|提高|提升|降低|上涨|下跌|改善|恶化|回升|回落"
 _CUES = re.compile(
     rf"(?:{_VERBS_ZH})了?(?:是|有)?多少|同比(?:增长|变化|变动)?多少|(?<![多少])[多少]了多少|"
     r"增加额|增长额|减少额|增量|减量|变动额|变化额|增减额|变动金额|增加金额|减少金额|增长金额|"
@@ -51,6 +52,17 @@ _CUES = re.compile(
     rf"[^?;]*?\b(?:{_VERBS_EN})(?![a-z])|"
     r"(?:(?:the|an?|its|their|[a-z]+'s)\s+(?:year[\s-]+(?:on|over)[\s-]+year\s+|yoy\s+|annual\s+)?"
     r"(?:change|increase|decrease|rise|fall|drop|decline|jump|reduction)|change)\s+in\b)"
+)
+# A direction asked yes or no (did revenue grow, 收入增长了吗, 是否下降): the move shows it. Where
+# the level is asked too (and to what level, 是多少) the level is what is asked.
+_DIRECTION = re.compile(
+    rf"^\s*(?:did|has|have|had|was|were|does|do)\b[^?;]*?\b(?:{_VERBS_EN})(?![a-z])|"
+    rf"(?:{_DIRECTION_ZH})了?(?:吗|嘛|没有|与否)|(?:有没有|是否|是不是)(?:有所|有)?(?:{_DIRECTION_ZH})|"
+    rf"(?:{_DIRECTION_ZH})了?还是(?:{_DIRECTION_ZH})"
+)
+_LEVEL_TOO = re.compile(
+    r"(?<![a-z])(?:what|which)\s+level|(?:and|,)\s+(?:what|how\s+much)\s+(?:was|is|were)\b|"
+    r"(?:是|为|有|达到|到了?)多少|多高|水平"
 )
 # A comparative, and what follows it: the other side of the comparison.
 _MORE_ZH = re.compile(r"(?:比|较|相比|相较|对比)\s*(?:于|起)?\s*")
@@ -71,6 +83,8 @@ def change_cues(text: str, periods: Sequence[Span] = ()) -> list[Span]:
     """The spans of ``text`` (folded) asking for a change; ``periods``: the spans naming a period
     (``find_periods``), which a comparative must be made against to be a change."""
     spans = [c.span() for c in _CUES.finditer(text)]
+    if not _LEVEL_TOO.search(text):
+        spans += [c.span() for c in _DIRECTION.finditer(text)]
     for m in _MORE_ZH.finditer(text):
         end = _MORE_ZH_END.match(text, m.end())
         if end and _against_period(text, m.end(), periods):

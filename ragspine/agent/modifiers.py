@@ -125,7 +125,10 @@ _RATE_ASKED = re.compile(
     r"how\s+(?:many|much)\s+percent|in\s+percent(?:age)?(?:\s+terms)?|in\s+%\s*terms|"
     r"as\s+a\s+percentage(?!\s+of)|percentage\s+(?:increase|decrease|growth|change|rise|decline|"
     r"drop|fall|gain)|(?:increase|decrease|growth|change|rise|decline|drop|fall|gain)\s+in\s+"
-    r"percent(?:age)?)(?![a-z])"
+    r"percent(?:age)?)(?![a-z])|"
+    # two growths' paces compared (grew faster than its sales, 比收入增长得快): each one's rate
+    r"(?<![a-z])(?:faster|slower|quicker|more\s+(?:quickly|slowly|rapidly))\s+than(?![a-z])|"
+    r"(?:增长|增加|上升|下降|减少|下滑|上涨|下跌)得?(?:更|比较)?(?:快|慢)(?:于|过)?|(?:快|慢)于"
 )
 # 同比增长多少: 同比 names a rate; asked with 多少 it is the year-on-year growth rate where the
 # profile holds it (else the two levels and their difference).

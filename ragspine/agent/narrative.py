@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ragspine.agent.asked import event_words
+from ragspine.agent.asked_objects import unheld_object
 from ragspine.agent.attributes import unanswered
 from ragspine.agent.definitions import defined_names, defining_hits
 from ragspine.agent.distinct_terms import unheld_term
@@ -108,6 +109,11 @@ def run_narrative(
         trace.code("narrative", "no_subject")
         trace.code("declined", "subject")
         return NarrativeAnswer(say("narrative.no_name", lang, name=term), [])
+    thing = None if define is not None or facts or named else _unheld_object(req, hits)
+    if thing is not None:  # a slogan, free parking, a dog: in no passage of the question's script
+        trace.code("narrative", "no_subject")
+        trace.code("declined", "subject")
+        return NarrativeAnswer(say("narrative.no_name", lang, name=thing), [])
     subjects = [s for s in subjects if s.kind != WORD]
     if subjects and define is None and hits:
         retrieved, hits = hits, _about(hits, subjects, req, strict=figure)
@@ -236,6 +242,20 @@ def _unheld_term(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
         return [*labelled(found), *labelled(hits)]
 
     return unheld_term(req.question, req.profile, passages)
+
+
+def _unheld_object(req: Request, hits: Sequence[NarrativeHit]) -> str | None:
+    """What a what-is or yes/no question asks of (``asked_objects``) where no passage the
+    caller may read holds it, nor its document's title."""
+    retriever = req.retriever
+    if retriever is None:
+        return None
+
+    def passages(query: str) -> list[str]:
+        found = retriever.retrieve(query, top_k=TOP_K, clearance=req.clearance)
+        return [f"{h.text} {h.title} {h.doc_id}" for h in found]
+
+    return unheld_object(req.question, req.profile, passages, [h.text for h in hits])
 
 
 def _framing(term: str, names: list[str], hits: Sequence[NarrativeHit], req: Request) -> str:

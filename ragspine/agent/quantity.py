@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from ragspine.agent import quantity_names as qn
+from ragspine.agent.coordinated import distributed_growth
 from ragspine.agent.elided import elided_at
 from ragspine.agent.modifier_base import (
     COMPOUND,
@@ -134,6 +135,8 @@ def read_quantities(
         if following is not None and whole_before(text, following, [m]) is not None:
             continue  # 职工中研发人员的占比: the whole of the next metric's share
         mod = shared or modifier_at(text, m, metrics, entities, change, floor, count, parts)
+        if mod is None and kind == "metrics":  # revenue and gross profit growth: both growths
+            mod = distributed_growth(text, named[i:], metrics, entities, change, parts)
         if mod is None:
             mod = _remote(text, scan, out, used, change, rate)
         elif rate is not None and mod.kind == GROWTH:
@@ -155,7 +158,9 @@ def read_quantities(
             continue
         if not mod.remote:
             used.append((mod.start, mod.end))
-        taken_until = max(m.end, mod.end)
+        # a modifier written apart (毛利比收入增长得快, 收入和毛利增长了百分之多少) spans the
+        # metrics after this one: each is read on its own
+        taken_until = m.end if mod.remote else max(m.end, mod.end)
         if mod.whole is not None:  # a share's whole; a line's owners (归属于上市公司股东的)
             (out.owners if mod.kind == COMPOUND else out.wholes).append(mod.whole)
         if mod.kind == GROWTH and mod.bare and narrative:
@@ -164,7 +169,7 @@ def read_quantities(
             continue
         base = key or m.code
         code, until = _mapped(text, m, base, mod, spec, scan, profile, out)
-        taken_until = max(taken_until, until)
+        taken_until = taken_until if mod.remote else max(taken_until, until)
         span = (m.start, m.end) if mod.remote else (min(m.start, mod.start), max(m.end, mod.end))
         if code is not None:
             out.metrics.append(code)

@@ -79,17 +79,26 @@ def content_words(question: str, profile: DomainProfile) -> list[tuple[str, str]
 
 def content_spans(question: str, profile: DomainProfile) -> list[tuple[str, int, int]]:
     """``content_words`` with the span of each word's phrase in the folded question."""
-    text = fold(question)
-    masked = list(text)
-    for _, m in glossary_for(profile).scan(text):
-        masked[m.start : m.end] = " " * (m.end - m.start)
-    for found in find_periods(text, date.today()):
-        masked[found.start : found.end] = " " * (found.end - found.start)
-    flat = "".join(masked)
-    flat = re.sub(r"[0-9a-z]*\d[0-9a-z]*", lambda m: " " * len(m.group()), flat)  # 2024, fy2024
+    flat = _masked(fold(question), profile, " ")
     for word in _FRAME_ZH:
         flat = flat.replace(word, " " * len(word))
     return [*_english(flat), *_chinese(flat)]
+
+
+def masked_question(question: str, profile: DomainProfile) -> str:
+    """The folded question with each glossary name, period and number one NUL: what is left is
+    the user's own words, and where a name stood."""
+    return re.sub("\x00+", "\x00", _masked(fold(question), profile, "\x00"))
+
+
+def _masked(text: str, profile: DomainProfile, mark: str) -> str:
+    masked = list(text)
+    for _, m in glossary_for(profile).scan(text):
+        masked[m.start : m.end] = mark * (m.end - m.start)
+    for found in find_periods(text, date.today()):
+        masked[found.start : found.end] = mark * (found.end - found.start)
+    flat = "".join(masked)
+    return re.sub(r"[0-9a-z]*\d[0-9a-z]*", lambda m: mark * len(m.group()), flat)  # fy2024
 
 
 def _english(flat: str) -> list[tuple[str, int, int]]:
