@@ -11,6 +11,9 @@ The thing asked of (its head word) is, in Chinese, the last content word before 
 the …, can I <verb> my …, is there a …, does ACME offer …). Glossary terms are masked first: a
 metric or entity asked of is the structured channel's, or a definition's.
 
+A condition the question sets ("如果競爭對手賣得更便宜,…吗?", "If a competitor sells it cheaper,
+…?") is what the answer must be about too: each of its content words must stand in a passage.
+
 A head word is judged against passages in its own script, and only where the question retrieved
 some: it is no glossary term, so passages in the other script were retrieved for the question's
 other words (Taiwan, ACME), never for it.
@@ -22,9 +25,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ragspine.agent.subject_words import COMMON_EN
-from ragspine.agent.unheld_words import held, masked_question, stem
+from ragspine.agent.unheld_words import content_spans, held, masked_question, stem
 from ragspine.profile import DomainProfile
 from ragspine.retrieval.tokenize import segment
+from ragspine.text import fold
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WHAT_IS_ZH = re.compile(r"(?:是|叫)(?:什么|甚么|啥)(?:样子)?[??]?\s*$")
@@ -152,10 +156,30 @@ def unheld_object(
     asked = asked_object(question, profile)
     if asked is None:
         return None
-    head, phrase = asked
-    cjk = _CJK.search(head) is not None
-    if not any((_CJK.search(t) is not None) == cjk for t in retrieved):
-        return None  # nothing in its script was retrieved: its script's documents are silent
-    query = head if cjk else " ".join(dict.fromkeys([head, stem(head), stem(head) + "s"]))
-    texts = [t.lower() for t in [*passages(query), *retrieved]]
-    return None if held(head, texts) else phrase
+    for head, phrase in [asked, *_condition_words(question, profile)]:
+        cjk = _CJK.search(head) is not None
+        if not any((_CJK.search(t) is not None) == cjk for t in retrieved):
+            continue  # nothing in its script was retrieved: its script's documents are silent
+        query = head if cjk else " ".join(dict.fromkeys([head, stem(head), stem(head) + "s"]))
+        texts = [t.lower() for t in [*passages(query), *retrieved]]
+        if not held(head, texts):
+            return phrase
+    return None
+
+
+_CONDITION = re.compile(r"(?:如果|假如|要是|万一|倘若)([^,,。;;]+)[,,]|^\s*(?:if|when)\s+([^,;]+),")
+
+
+def _condition_words(question: str, profile: DomainProfile) -> list[tuple[str, str]]:
+    """The content words of the condition the question sets, each with its phrase."""
+    flat = fold(question)
+    m = _CONDITION.search(flat)
+    if m is None:
+        return []
+    lo, hi = m.span(1) if m.group(1) is not None else m.span(2)
+    clause = flat[lo:hi]
+    return [
+        (w, " ".join(clause.split()) if _CJK.search(w) else " ".join(flat[a:b].split()))
+        for w, a, b in content_spans(question, profile)
+        if a < hi and lo < b and w in clause
+    ]

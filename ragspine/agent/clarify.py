@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from ragspine.agent.breakdowns import breakdown_asked
 from ragspine.agent.names import entity_name, home_name, metric_name
 from ragspine.agent.scope import OutOfScope, out_of_scope
 from ragspine.agent.security_gate import SecurityGate
@@ -28,6 +29,7 @@ from ragspine.agent.wording import Language, joined, language_of, say
 from ragspine.profile import DomainProfile, default_profile
 from ragspine.profile.glossary import closest_metrics
 from ragspine.profile.periods import FY, Period
+from ragspine.text import fold
 
 DECLINED_QUANTITY, DECLINED_SUBJECT = "quantity", "subject"
 
@@ -64,8 +66,10 @@ def _unknown_subject(name: str, lang: Language, prof: DomainProfile) -> str:
 
 
 def _unranked(words: str, lang: Language, prof: DomainProfile) -> str:
-    """「哪个地区的收入最高」cannot be ranked: the fact table holds the company alone."""
-    return say("unranked", lang, words=words, home=entity_name(prof.home_entity_code, prof, lang))
+    """「哪个地区的收入最高」cannot be ranked, 「各地区」not broken down: the fact table holds
+    the company alone."""
+    key = "unbroken" if breakdown_asked(fold(words)) else "unranked"
+    return say(key, lang, words=words, home=entity_name(prof.home_entity_code, prof, lang))
 
 
 def described_declined(words: str, prof: DomainProfile, lang: Language) -> str:

@@ -12,6 +12,7 @@ from datetime import date
 from functools import partial
 
 from ragspine.agent.anaphors import with_anaphors
+from ragspine.agent.breakdowns import breakdown_asked
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
 from ragspine.agent.claimed import claimed_rate, without_hearsay
@@ -265,7 +266,10 @@ def parse_intent(
     unranked = None
     if words is not None and unrankable(prof, codes(entity_matches)):
         unranked, metrics = original_words(question, index, words), []  # one entity: no rank
-    if rank and metrics and not any(e != prof.home_entity_code for e in entities):
+    broken = breakdown_asked(text) if metrics and not rank else None  # 各地区收入: each part's
+    if broken and not parts(prof) and all(e == prof.home_entity_code for e in entities):
+        unranked, metrics = original_words(question, index, broken.span()), []  # no parts held
+    if (rank or broken) and metrics and not any(e != prof.home_entity_code for e in entities):
         entities = [e for e in parts(prof) if e not in left_out.entities] or entities
     home_named = prof.home_entity_code in entities
     compared = {at for _, at in versus}  # 比集团高: the group is the other side, not the company

@@ -138,7 +138,7 @@ _YOY_HOW_MUCH = re.compile(
 # A change asked in points: only a difference of two percentages is in points.
 _POINTS = re.compile(
     r"(?:几|多少)\s*个?\s*百分点|百分点|(?<![a-z])(?:percentage[\s-]+points?|basis\s+points?|"
-    r"pp|bps|how\s+many\s+points?)(?![a-z-])"
+    r"pp|bps|how\s+many\s+points?)(?![a-z&-])"
 )
 _HOW_FAST = re.compile(r"(?<![a-z])how\s+fast|增长(?:得)?(?:有)?多快|增速如何|增长速度如何")
 _PER_ANYWHERE = [

@@ -17,6 +17,10 @@ The words, by what they make of a metric (folded text: simplified, lower case):
 - a statistic across entities or periods, which no formula of a profile computes (a formula
   reads one entity's operands): 中位数 标准差 方差 极差 离散系数 变异系数 最大值 最小值 众数;
   median, standard deviation, variance, dispersion, coefficient of variation, maximum, minimum
+- an index or a concentration across parts, a sensitivity to another quantity (how much it
+  moves per point of another): 集中度 集中率 指数 基尼 赫芬达尔 敏感度 敏感性 弹性 每提高 每增加
+  每下降 …; concentration, index, HHI, Herfindahl, Gini, sensitivity, elasticity, for each /
+  every, per (percentage) point
 - a sum over periods: 累计 累积 年初至今, N年 (两年, 三年, 近两年); cumulative(ly), year-to-date,
   YTD, two-year, over the (last) N years, multi-year
 - a multiple or a ratio: 倍 比率 比值 之比 比例; times, multiple, ratio, proportion
@@ -65,7 +69,8 @@ _WORDS = re.compile(
     r"(?<![a-z])(?:parent[\s-]+company|subsidiar(?:y|ies)|(?:controlling|major)\s+shareholders?|"
     r"segment|product\s+line|cards?)(?![a-z])|"
     r"平均|月均|年均|日均|季均|周均|均值|中位数|每月|每个月|每季度?|每天|每日|每周|"
-    r"标准差|方差|极差|离散系数|变异系数|最大值|最小值|众数|"
+    r"标准差|方差|极差|离散系数|变异系数|最大值|最小值|众数|集中度|集中率|指数|基尼|赫芬达尔|"
+    r"敏感度|敏感性|弹性|每(?:提高|增加|上升|下降|减少|降低)|"
     r"累计|累积|年初至今|(?<![0-9])(?:近|过去)?[两二三四五六七八九十几多]\s*(?:个)?\s*(?:年|财年)(?:来|间|内)?|"
     r"倍|比率|比值|之比|比例|占(?!用|有率)|占比|比重|份额|"
     r"数量|个数|家数|次数|笔数|"
@@ -75,7 +80,9 @@ _WORDS = re.compile(
     r"调整后|经调整|备考|不变汇率|固定汇率|"
     r"(?<![a-z])(?:average|mean|median|monthly|daily|weekly|per\s+(?:month|year|day|week|quarter)|"
     r"standard\s+deviations?|std\.?\s+dev\.?|variances?|dispersion|coefficient\s+of\s+variation|"
-    r"maximum|minimum|"
+    r"maximum|minimum|concentration|ind(?:ex|ices)|hhi|herfindahl|gini|sensitivity|"
+    r"elasticity|for\s+(?:each|every)|(?:each|every)\s+(?:percentage\s+)?point|"
+    r"per\s+(?:percentage\s+)?point|"
     r"a\s+month|cumulative(?:ly)?|year[\s-]to[\s-]date|ytd|multi[\s-]?year|"
     r"(?:two|three|four|five|2|3|4|5)[\s-]years?|over\s+the\s+(?:last|past)\s+\w+\s+years|"
     r"times|multiple|ratio|proportion|share(?!holders?)|portion|percentage\s+of|fraction|"

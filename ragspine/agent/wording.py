@@ -175,6 +175,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "only, no part of it to compare, and the company's own figure is not given in its "
         "place. No number is given, to avoid misleading.",
     },
+    "unbroken": {
+        ZH: "「{words}」无法分开给出:事实表只有{home}整体的数据,没有按地区或分部的数字,不会用"
+        "{home}整体的数字代替。为避免误导,不提供任何数字。",
+        EN: "“{words}” cannot be given part by part: the fact table holds figures for {home} as "
+        "a whole only, none by region or segment, and the company's own figure is not given in "
+        "its place. No number is given, to avoid misleading.",
+    },
     "described.declined": {
         ZH: "「{words}」无法确定是哪一个:事实表只有{shown}的数据,没有据以确定它的数字,不会用{home}"
         "或其他实体的数字代替。为避免误导,不提供任何数字。",

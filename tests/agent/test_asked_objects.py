@@ -78,6 +78,8 @@ def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
         ("ACME集团的品牌口号是什么?", "品牌口号"),  # the demo's passages name its live streams
         ("台灣的ACME門市有提供免費停車嗎?", "免费停车"),  # and Taiwan's margin, in Chinese
         ("Can I bring my dog into an ACME store?", "dog"),  # and its stores' lighting
+        # a condition no passage names: ACME's own price-gap rules are about something else
+        ("如果競爭對手賣得更便宜,ACME會幫顧客補差價嗎?", "竞争对手卖得更便宜"),
     ],
 )  # fmt: skip
 def test_the_demo_declines_a_thing_no_document_holds(
@@ -94,6 +96,7 @@ def test_the_demo_declines_a_thing_no_document_holds(
         ("旗舰店的定位和考核要求是什么?", "ACME_2025_Store_Strategy.md"),  # 要求 held
         ("2025年门店发展策略的总体思路是什么?", "ACME_2025_Store_Strategy.md"),  # 思路 held
         ("ACME Club有哪些会员等级?", "ACME_Membership_Program.md"),  # no such frame: answered
+        ("如果线上价格更低,门店会补差价吗?", "ACME_Pricing_Memo_2025.md"),  # a held condition
     ],
 )  # fmt: skip
 def test_the_demo_answers_a_thing_its_documents_hold(acme: Engine, question: str, doc: str) -> None:

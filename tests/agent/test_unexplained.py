@@ -68,3 +68,29 @@ def test_a_qualifier_in_a_clause_of_its_own_is_declined_by_that_clause(
 ) -> None:
     intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
     assert intent.metrics == [] and intent.declined == declined, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "declined"),
+    [
+        # a concentration index across regions, after a qualifier clause: never group revenue
+        ("集团2024年收入在各地区之间的集中度(HHI指数)是多少?", "收入在各地区之间的集中度"),
+        ("What was the HHI of ACME revenue across regions in 2024?", "HHI of ACME revenue"),
+        # a sensitivity: how much one moves per point of another, never both levels
+        ("中國內地同店銷售增長每提高1個百分點,大概能為收入多帶來多少百萬美元?",
+         "同店銷售增長每提高"),
+    ],
+)  # fmt: skip
+def test_an_index_or_a_sensitivity_is_declined_by_its_words(question: str, declined: str) -> None:
+    intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [] and intent.declined == declined, intent
+
+
+def test_an_ampersand_name_is_no_percentage_point() -> None:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        profile = load_profile(JINYU / "profile.yaml")
+    # PP&E: "pp" before "&" is the line's name, never a change asked in points
+    intent = parse_intent(
+        "What was Jinyu's PP&E at the end of 2020?", date(2022, 6, 30), profile=profile
+    )
+    assert intent.metrics == ["FIXED_ASSETS"] and not intent.change, intent

@@ -1,0 +1,43 @@
+"""Issue 27 round 12, class 4: the words analysts use for a held metric (经营性利润, 同店營收成長率,
+线上化率, locations, Hong Kong SAR, other income, PP&E, 经营现金净流入) find it, through the
+profile's aliases, never a decline and never another metric."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ragspine.agent.intent import parse_intent
+from ragspine.profile import default_profile, load_profile
+from tests.agent.conftest import JINYU
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "entity"),
+    [
+        ("东南亚2024年的经营性利润是多少?", "OPERATING_PROFIT", "ACME_SEA"),  # 经营性
+        ("香港2024年的同店營收成長率是多少?", "SSSG", "ACME_HK"),  # Taiwan's 营收成长率
+        ("中国内地2024年的线上化率是多少?", "ONLINE_SHARE", "ACME_CN"),  # retail jargon
+        ("How many locations did ACME run in Taiwan at end-2024?", "STORE_COUNT", "ACME_TW"),
+        ("What was Hong Kong SAR's operating profit in FY2024?", "OPERATING_PROFIT", "ACME_HK"),
+    ],
+)  # fmt: skip
+def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity: str) -> None:
+    intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [metric] and intent.entity == entity and not intent.declined, intent
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("What was Jinyu's other income in 2020?", "OTHER_INCOME"),  # 其他收益 in English
+        ("What was Jinyu's PP&E at the end of 2020?", "FIXED_ASSETS"),  # 固定资产's initialism
+        ("金宇生物2021年经营现金净流入多少?", "OPERATING_CASH_FLOW"),  # the net inflow, short
+    ],
+)  # fmt: skip
+def test_jinyu_words_for_a_held_metric_find_it(question: str, metric: str) -> None:
+    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+        profile = load_profile(JINYU / "profile.yaml")
+    intent = parse_intent(question, date(2022, 6, 30), profile=profile)
+    assert intent.metrics == [metric] and not intent.declined, intent
