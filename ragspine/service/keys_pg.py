@@ -4,9 +4,10 @@
 Only each key's SHA-256 is kept, with the clearance it carries and whether it is disabled, as
 in the keys file (``service.keys``). A service holds every key in memory and checks at each
 request that they are current by the keys' generation (``storage.generations``: bumped in the
-transaction of every write to the table, read with the request's other counters in one query),
-reloading them when it moved: a key disabled on one host is refused by every replica at its
-next request, and a request costs no read of the keys themselves.
+transaction of every write to the table, announced at its commit to each replica's listener,
+or read with the request's other counters in one query while it is not listening), reloading
+them when it moved: a key disabled on one host is refused by every replica within the
+notification's lag, and a request costs no read of the keys themselves.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ class PgKeys(Store):
         return key
 
     def set_disabled(self, name: str, disabled: bool) -> None:
-        """Disable (or enable again) ``name``'s key; every replica sees it at its next request."""
+        """Disable (or enable again) ``name``'s key; every replica sees it within the
+        notification's lag (``storage.generation_listener``)."""
         with self._conn:
             changed = self._conn.execute(
                 "UPDATE api_key SET disabled = ? WHERE name = ?", (disabled, name)

@@ -4,11 +4,11 @@ current by reading one number instead of the rows.
 
 A counter is a one-row table ``NAME_state (id = 1, generation)`` in the store's schema, bumped by
 triggers on the tables what is held is read from: no write path, a copy's included, can forget
-it (the corpus's older counter is bumped by its writers' own statements). Outside a request
-each read asks the database; inside a request (``pinned``) every store of a database is read by
-ONE query at its start and the request's reads are answered from it, so a service pays one
-round trip per request however many stores it consults, and a write committed before the
-request began (a key disabled on another host) is seen by it.
+it (the corpus's older counter is bumped by its writers' own statements). On PostgreSQL each
+change is also announced at its commit (NOTIFY, ``storage.generation_listener``). Outside a
+request each read asks the database; inside a request (``pinned``) the request's reads are
+answered from one pin of every counter: the service worker's listener's (no round trip), or
+while it is not listening ONE query per database at the request's start.
 """
 
 from __future__ import annotations
@@ -53,12 +53,16 @@ def read_all(counters: Sequence[Counter]) -> Pin:
     found: Pin = {}
     for group in by_db.values():
         tables = list(dict.fromkeys(c.table for c in group))
-        sql = " UNION ALL ".join(
-            f"SELECT {i}, generation FROM {t} WHERE id = 1" for i, t in enumerate(tables)
-        )
-        for i, gen in group[0].conn.execute(sql).fetchall():
+        for i, gen in group[0].conn.execute(union_sql(tables)).fetchall():
             found[(group[0].key[0], tables[int(i)])] = int(gen)
     return found
+
+
+def union_sql(tables: Sequence[str]) -> str:
+    """One query reading each counter ``tables[i]`` as the row ``(i, generation)``."""
+    return " UNION ALL ".join(
+        f"SELECT {i}, generation FROM {t} WHERE id = 1" for i, t in enumerate(tables)
+    )
 
 
 def is_pinned() -> bool:

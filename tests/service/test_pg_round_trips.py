@@ -1,11 +1,14 @@
 """The statements one request costs on PostgreSQL, counted by the server (pg_stat_statements), so
 they cannot creep back: on a machine whose cores the workers share with the database, every
 round trip is paid twice. What does not change between writes (keys, FAQ items, fact lookups,
-the corpus's generation) is held in memory and revalidated by one query per request; and a key
-disabled through one replica is refused by another at its very next request."""
+the corpus's generation) is held in memory; the generations that say it is current come from
+the worker's listener (LISTEN/NOTIFY: no statement) or, with listening off or down, from one
+query per request. A key disabled through one replica is refused by another: at its very next
+request when queried, within the notification's lag when listened."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from tests.pg_stores import copy_store
 from tests.service.conftest import faq_items
 
 STATS = "pg_stat_statements"
+BOUND = 10.0  # seconds a notification may take on a loaded machine: generous, not a claim
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +69,12 @@ def _app(url: str) -> Any:
     return create_app(ServiceSettings(db=where, corpus=where, faq=where))
 
 
+def _listener_reads(client: TestClient) -> int:
+    """The statements the app's listener made on its own connection (none per request)."""
+    listening = client.app.state.listening  # type: ignore[attr-defined]
+    return sum(listener.reads for listener in listening.listeners) if listening else 0
+
+
 def _statements(admin: Any) -> int:
     (n,) = admin.execute(
         f"SELECT COALESCE(SUM(calls), 0) FROM {STATS} WHERE dbid = (SELECT oid FROM pg_database"
@@ -74,41 +84,88 @@ def _statements(admin: Any) -> int:
 
 
 ROUTES = [
-    ("退货政策是什么?", "faq", 1),  # a FAQ hit: the request's one revalidating read, nothing more
-    ("中国内地FY2024的REVENUE是多少", "structured", 1),  # that read: the facts are held too
-    ("为什么中国内地营收下降?", "composite", 2),  # that read and the passages' text
+    ("退货政策是什么?", "faq", 0, 1),  # a FAQ hit: held keys and items; queried: that read
+    ("中国内地FY2024的REVENUE是多少", "structured", 0, 1),  # the facts are held too
+    ("为什么中国内地营收下降?", "composite", 1, 2),  # the passages' text (and the read)
+]
+WAYS = [
+    ("on", "listened"),  # the default: the worker's listener holds the generations
+    ("off", "queried"),  # RAGSPINE_PG_LISTEN=off (or the listener down): one read per request
 ]
 
 
-@pytest.mark.parametrize(("question", "route", "most"), ROUTES)
+@pytest.mark.parametrize(("listen", "way"), WAYS)
+@pytest.mark.parametrize(("question", "route", "listened", "queried"), ROUTES)
 def test_statements_per_request_on_each_route(
-    deployed: tuple[str, str], question: str, route: str, most: int
+    deployed: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    question: str,
+    route: str,
+    listened: int,
+    queried: int,
+    listen: str,
+    way: str,
 ) -> None:
     import psycopg
 
+    monkeypatch.setenv("RAGSPINE_PG_LISTEN", listen)
     url, key = deployed
     with TestClient(_app(url)) as client, psycopg.connect(url, autocommit=True) as admin:
         admin.execute(f"CREATE EXTENSION IF NOT EXISTS {STATS}")
         for _ in range(2):  # the first answers fill what is held in memory
             assert client.post("/v1/ask", json={"question": question}, headers={"X-API-Key": key})
         admin.execute(f"SELECT {STATS}_reset()")
+        before = _listener_reads(client)
         got = client.post("/v1/ask", json={"question": question}, headers={"X-API-Key": key})
         assert got.status_code == 200 and got.json()["route"] == route, got.text
-        assert _statements(admin) == most
+        assert got.json()["trace"]["codes"]["generations"] == way
+        own = _listener_reads(client) - before  # a periodic check landing here is not ours
+        assert _statements(admin) - own == (listened if way == "listened" else queried)
 
 
-def test_a_key_disabled_through_one_replica_is_refused_by_the_next_request_to_another(
+def test_a_write_through_another_connection_reaches_the_listener_not_a_query(
+    deployed: tuple[str, str],
+) -> None:
+    """A key disabled elsewhere is refused within a bound, and the requests meanwhile cost
+    nothing but the one reload of the keys that the change itself calls for."""
+    import psycopg
+
+    url, key = deployed
+    body, headers = {"question": "退货政策是什么?"}, {"X-API-Key": key}
+    with TestClient(_app(url)) as client, psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE EXTENSION IF NOT EXISTS {STATS}")
+        assert client.post("/v1/ask", json=body, headers=headers).status_code == 200
+        with PgKeys(url) as keys:  # another connection, as another host's `keys disable`
+            keys.set_disabled("reader", True)
+        admin.execute(f"SELECT {STATS}_reset()")
+        before = _listener_reads(client)
+        deadline, status = time.monotonic() + BOUND, 200
+        while status == 200 and time.monotonic() < deadline:
+            status = client.post("/v1/ask", json=body, headers=headers).status_code
+        assert status == 401, f"still accepted {BOUND:g} s after it was disabled"
+        own = _listener_reads(client) - before
+        assert _statements(admin) - own == 1  # the keys read again, once; no generation read
+
+
+def test_a_key_disabled_through_one_replica_is_refused_by_the_next_requests_to_another(
     deployed: tuple[str, str],
 ) -> None:
     url, key = deployed
     body, headers = {"question": "退货政策是什么?"}, {"X-API-Key": key}
+
+    def answered_within_bound(replica: TestClient, status: int) -> None:
+        deadline, got = time.monotonic() + BOUND, -1
+        while got != status and time.monotonic() < deadline:
+            got = replica.post("/v1/ask", json=body, headers=headers).status_code
+        assert got == status
+
     with TestClient(_app(url)) as one, TestClient(_app(url)) as two:
         for replica in (one, two):  # both hold the key in memory now
             assert replica.post("/v1/ask", json=body, headers=headers).status_code == 200
         with PgKeys(url) as keys:  # what `ragspine keys disable --db URL` does, on either host
             keys.set_disabled("reader", True)
         for replica in (two, one):
-            assert replica.post("/v1/ask", json=body, headers=headers).status_code == 401
+            answered_within_bound(replica, 401)
         with PgKeys(url) as keys:
             keys.set_disabled("reader", False)
-        assert two.post("/v1/ask", json=body, headers=headers).status_code == 200
+        answered_within_bound(two, 200)

@@ -1,6 +1,8 @@
 """Two `ragspine serve` replicas on one PostgreSQL database, each with its own index folder:
 they answer alike, a passage ingested by a third process is found through both, a key disabled
-once is refused by both, and a RESTRICTED passage stays hidden from an INTERNAL key on both."""
+once is refused by both, and a RESTRICTED passage stays hidden from an INTERNAL key on both.
+Each replica follows the store's generations by its listener (LISTEN/NOTIFY), no read per
+request."""
 
 from __future__ import annotations
 
@@ -155,6 +157,8 @@ def test_two_replicas_on_one_database_agree_and_follow_each_change(
         f"({ingested - started:.1f} s of ingest)"
     )
     assert _answer(one, reader, question) == _answer(two, reader, question)
+    for url in (one, two):  # found through the listener's generations, not a read per request
+        assert _ask(url, reader, question).json()["trace"]["codes"]["generations"] == "listened"
 
     secret = "What is the Nightjar acquisition?"
     minutes = "# Nightjar acquisition\n\nThe Nightjar acquisition is approved by the board.\n"
@@ -166,6 +170,6 @@ def test_two_replicas_on_one_database_agree_and_follow_each_change(
 
     off = invoke("keys", "disable", "reader", "--db", pg_url)
     assert off.returncode == 0, off.stderr
-    for url in (one, two):  # refused at its next request by both, no restart
-        assert _ask(url, reader, QUESTIONS[0]).status_code == 401
+    for url in (one, two):  # refused by both once the notification is in, no restart
+        _until(lambda u=url: _ask(u, reader, QUESTIONS[0]).status_code == 401, f"{url} refuses")
         assert _ask(url, boss, QUESTIONS[0]).status_code == 200

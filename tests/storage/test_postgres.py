@@ -89,7 +89,7 @@ def test_a_database_never_migrated_is_not_found_unless_created(pg_url: str) -> N
     with pytest.raises(StoreNotFoundError, match="fact database not found in postgresql://"):
         FactStore(pg_url, create=False)
     with FactStore(pg_url) as store:
-        assert store.init_schema() == 8 and store.count() == 0
+        assert store.init_schema() == 9 and store.count() == 0
 
 
 def test_a_changed_migration_is_refused_on_postgresql_too(pg_url: str) -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,11 +28,13 @@ from ragspine.service.api.routes import router
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
+from ragspine.storage.generation_listener import LISTEN_ENV, Listening
 from ragspine.storage.store import Store
 from ragspine.store_location import PgLocation
 
 logger = logging.getLogger("ragspine.service")
 ENGINE_THREADS = 32  # answers in flight; abandoned ones count until their thread ends
+LISTEN_WAIT = 5.0  # seconds a start waits for its generation listener (then: reads per request)
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 ASGIApp = Callable[
@@ -39,14 +42,23 @@ ASGIApp = Callable[
 ]
 
 
+def _listening(stores: Sequence[Store]) -> Listening | None:
+    """A listener for the generations of the stores in PostgreSQL (``pinning``), unless
+    RAGSPINE_PG_LISTEN is ``off`` (a pooler in transaction mode, say, which cannot LISTEN)."""
+    if os.environ.get(LISTEN_ENV, "").strip().lower() == "off":
+        return None
+    return Listening.of(stores)
+
+
 def create_app(
     settings: ServiceSettings,
     *,
     engine: Engine | None = None,
     keys: KeyRing | LiveKeys | PgKeys | None = None,
+    listen: Callable[[Sequence[Store]], Listening | None] = _listening,
 ) -> FastAPI:
     """The app; ``engine`` (its FAQ cache with it) and ``keys`` are opened from ``settings``
-    unless given."""
+    unless given; ``listen`` makes the listener of the stores' generations (``pinning``)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -82,9 +94,14 @@ def create_app(
         stores = [s for s in (ring, opened.faq, opened.store, corpus) if isinstance(s, Store)]
         app.state.counters = [s.counter for s in stores if s.counter is not None]
         app.state.held = [s for s in (ring, opened.faq) if isinstance(s, Store) and s.counter]
+        app.state.listening = listening = listen(stores)
+        if listening is not None:  # up before the first request, or that one reads them
+            await anyio.to_thread.run_sync(listening.start, LISTEN_WAIT)
         try:
             yield
         finally:
+            if listening is not None:
+                await anyio.to_thread.run_sync(listening.stop)
             if engine is None:
                 opened.close()
             if keys is None and isinstance(ring, PgKeys):

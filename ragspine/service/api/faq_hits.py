@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ragspine.engine import Engine
-from ragspine.observability import Trace
-from ragspine.service.api.routes import AskRequest, key_of, off_loop
+from ragspine.service.api.routes import AskRequest, key_of, off_loop, traced
 
 ASK = "/v1/ask"
 
@@ -75,7 +74,7 @@ def _hit(scope: Any, body: bytes) -> bytes | None:
         if who is None:
             return None
         engine: Engine = state.engine
-        trace = Trace(request_id=scope.get("state", {}).get("request_id"))
+        trace = traced(scope.get("state", {}))
         result = engine.faq_answer(
             asked.question,
             reference_date=asked.reference_date,

@@ -80,6 +80,16 @@ def key_of(headers: Mapping[str, str]) -> str | None:
     return headers.get("x-api-key")
 
 
+def traced(state: Mapping[str, Any]) -> Trace:
+    """A request's trace: its id the response's, and how its store generations were pinned
+    (``pinning``: the code ``generations``, listened or queried) where they were."""
+    rid = state.get("request_id")
+    trace = Trace(request_id=str(rid)) if rid else Trace()
+    if state.get("generations"):
+        trace.code("generations", str(state["generations"]))
+    return trace
+
+
 async def off_loop(state: Any, call: Callable[..., T], *args: Any) -> T:
     """``call(*args)`` on the event loop for local stores, on a thread where the service's
     stores are across the network (``state.networked``: a PostgreSQL database), so a slow
@@ -118,7 +128,7 @@ async def ask(
 ) -> AnswerRecord:
     state = request.app.state
     engine = state.engine
-    trace = Trace(request_id=request.state.request_id)  # the response's id is the trace's
+    trace = traced(request.scope.get("state", {}))
 
     def answer() -> Any:
         return engine.ask(

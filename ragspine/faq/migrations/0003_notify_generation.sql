@@ -1,0 +1,3 @@
+-- Nothing on SQLite: a file's generation is read where it lies, nobody LISTENs for it.
+-- The PostgreSQL migration of this number announces each change of the FAQ's
+-- generation (NOTIFY), for the service workers that hold it in memory.
