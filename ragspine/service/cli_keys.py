@@ -82,7 +82,8 @@ def keys_new(name: str, clearance: str, path: Path, db: object) -> None:
 @KEYS_FILE
 @known_errors
 def keys_disable(name: str, path: Path, db: object) -> None:
-    """Refuse NAME's key (401) from its next request on; a running service needs no restart."""
+    """Refuse NAME's key (401) from its next request on (on PostgreSQL, once the replicas hear
+    of it: milliseconds); a running service needs no restart."""
     _set_disabled(path, db, name, True)
 
 
