@@ -186,6 +186,8 @@ MEANING_FRESH11_ACME_RUN ?= reports/meaning-fresh11-acme
 MEANING_FRESH11_JY_RUN ?= reports/meaning-fresh11-jinyu
 MEANING_FRESH12_ACME_RUN ?= reports/meaning-fresh12-acme
 MEANING_FRESH12_JY_RUN ?= reports/meaning-fresh12-jinyu
+MEANING_FRESH13_ACME_RUN ?= reports/meaning-fresh13-acme
+MEANING_FRESH13_JY_RUN ?= reports/meaning-fresh13-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --latest $(MEANING_FRESH_ACME_RUN) \
@@ -248,6 +250,11 @@ evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_12/jinyu.yaml --profile $(JY)/profile.yaml \
 		--latest $(MEANING_FRESH12_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH12_ACME_RUN) $(MEANING_FRESH12_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_13/acme.yaml \
+		--latest $(MEANING_FRESH13_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_13/jinyu.yaml --profile $(JY)/profile.yaml \
+		--latest $(MEANING_FRESH13_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH13_ACME_RUN) $(MEANING_FRESH13_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
@@ -327,6 +334,7 @@ clean:
 		$(MEANING_FRESH7_JY_RUN) $(MEANING_FRESH8_ACME_RUN) $(MEANING_FRESH8_JY_RUN) \
 		$(MEANING_FRESH9_ACME_RUN) $(MEANING_FRESH9_JY_RUN) $(MEANING_FRESH10_ACME_RUN) \
 		$(MEANING_FRESH10_JY_RUN) $(MEANING_FRESH11_ACME_RUN) $(MEANING_FRESH11_JY_RUN) \
-		$(MEANING_FRESH12_ACME_RUN) $(MEANING_FRESH12_JY_RUN) \
+		$(MEANING_FRESH12_ACME_RUN) $(MEANING_FRESH12_JY_RUN) $(MEANING_FRESH13_ACME_RUN) \
+		$(MEANING_FRESH13_JY_RUN) \
 		reports/meaning-realworld \
 		reports/drafted-realworld .pytest_cache .mypy_cache .ruff_cache

@@ -170,6 +170,7 @@ def test_the_counts_and_the_printout(tmp_path: Path, capsys: pytest.CaptureFixtu
         "meaning_fresh_10",  # round 10
         "meaning_fresh_11",  # round 11
         "meaning_fresh_12",  # round 12
+        "meaning_fresh_13",  # round 13
     ],
 )
 def test_every_later_round_validates(folder: str) -> None:
