@@ -8,7 +8,8 @@ of its document, the answer is an honest not-found naming the user's phrase.
 
 The thing asked of (its head word) is, in Chinese, the last content word before the frame
 (是什么, 吗; after 是否); in English, the last word of the noun phrase the frame opens (what is
-the …, can I <verb> my …, is there a …, does ACME offer …). Glossary terms are masked first: a
+the …, can I <verb> my …, is there a …, does ACME offer / give …), each of whose words must be
+held (a discount is, senior citizens are not). Glossary terms are masked first: a
 metric or entity asked of is the structured channel's, or a definition's.
 
 A condition the question sets ("如果競爭對手賣得更便宜,…吗?", "If a competitor sells it cheaper,
@@ -16,7 +17,9 @@ A condition the question sets ("如果競爭對手賣得更便宜,…吗?", "If 
 
 A head word is judged against passages in its own script, and only where the question retrieved
 some: it is no glossary term, so passages in the other script were retrieved for the question's
-other words (Taiwan, ACME), never for it.
+other words (Taiwan, ACME), never for it. Unless one of them holds a translation of a term of the
+question that names no entity (会员积分的有效期: English passages on points may say when they
+expire): then the other language may answer, and nothing is judged.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Callable, Sequence
 from ragspine.agent.subject_words import COMMON_EN
 from ragspine.agent.unheld_words import content_spans, held, masked_question, stem
 from ragspine.profile import DomainProfile
+from ragspine.retrieval.rewrite import translated_terms
 from ragspine.retrieval.tokenize import segment
 from ragspine.text import fold
 
@@ -46,6 +50,16 @@ _FRAME_WORDS_ZH = _words(
     "什么 甚么 请问 目前 现在 现时 一般 通常 可以 能够 是否 原因 理由 情况 状况 作用 影响 "
     "区别 差异 不同 意思 含义 目的 意义 主要 问题"
 )
+# words naming the kind of text asked for (the expiry policy, 退货的规定): the thing is the word
+# before them
+_KIND_WORDS_EN = _words(
+    "policy policies rule rules process procedure procedures requirement requirements plan plans "
+    "approach arrangement arrangements terms details criteria standard standards system "
+    "mechanism measures conditions guidelines practice practices"
+)
+_KIND_WORDS_ZH = _words(
+    "政策 规定 规则 流程 要求 标准 制度 机制 安排 办法 措施 条件 策略 计划 方案 细节 做法"
+)
 _FRAME_WORDS_EN = _words(
     "reason reasons cause causes driver drivers factor factors explanation purpose difference "
     "differences situation status trend trends impact effect effects meaning"
@@ -59,7 +73,10 @@ _STOPS = _words(
     "of for on in at to about from with under by into onto during after before between "
     "than and or as per if when while"
 )
-_OFFER = _words("offer offers have has provide provides sell sells accept accepts allow allows")
+_OFFER = _words(
+    "offer offers have has provide provides sell sells accept accepts allow allows give gives "
+    "run runs operate operates charge charges"
+)
 _PEOPLE = _words("i we you customers customer members member shoppers visitors staff")
 
 
@@ -77,7 +94,7 @@ def _head_zh(run: str) -> tuple[str, str] | None:
     if not pieces:
         return None
     words = segment(pieces[-1])
-    while words and (len(words[-1]) < 2 or words[-1] in _FRAME_WORDS_ZH):
+    while words and (len(words[-1]) < 2 or words[-1] in _FRAME_WORDS_ZH | _KIND_WORDS_ZH):
         words.pop()
     if not words:
         return None
@@ -141,6 +158,8 @@ def _phrase_head(tokens: list[str], i: int) -> tuple[str, str] | None:
     content = [w for w in words if w not in COMMON_EN and len(w) >= 3]
     if content and content[-1] in _FRAME_WORDS_EN:
         return None
+    while content and content[-1] in _KIND_WORDS_EN:  # the expiry policy: expiry
+        content.pop()
     return (content[-1], " ".join(content)) if content else None
 
 
@@ -156,13 +175,21 @@ def unheld_object(
     asked = asked_object(question, profile)
     if asked is None:
         return None
-    for head, phrase in [asked, *_condition_words(question, profile)]:
+    head, phrase = asked
+    other = [t for t in retrieved if (_CJK.search(t) is None) == (_CJK.search(head) is not None)]
+    if other and _vouched(question, profile, other):
+        return None  # 会员积分: English passages on points were retrieved for it, and may say it
+    # an English phrase is judged word by word (senior citizens … discount: a discount is held,
+    # senior citizens are not); a Chinese one by its head (免费 stands in many other passages)
+    words = [(w, phrase) for w in phrase.split()] if _CJK.search(head) is None else [asked]
+    for head, phrase in [*words, *_condition_words(question, profile)]:
         cjk = _CJK.search(head) is not None
         if not any((_CJK.search(t) is not None) == cjk for t in retrieved):
             continue  # nothing in its script was retrieved: its script's documents are silent
-        query = head if cjk else " ".join(dict.fromkeys([head, stem(head), stem(head) + "s"]))
+        root = head if cjk else _root(head)
+        query = head if cjk else " ".join(dict.fromkeys([head, stem(head), stem(head) + "s", root]))
         texts = [t.lower() for t in [*passages(query), *retrieved]]
-        if not held(head, texts):
+        if not held(head, texts) and (cjk or not any(_held_root(root, t) for t in texts)):
             return phrase
     return None
 
@@ -183,3 +210,26 @@ def _condition_words(question: str, profile: DomainProfile) -> list[tuple[str, s
         for w, a, b in content_spans(question, profile)
         if a < hi and lo < b and w in clause
     ]
+
+
+_DERIVED = re.compile(r"(?:ations?|ments?|ies|ied|ing|ers?|ed|es|s|y|e)$")
+
+
+def _root(word: str) -> str:
+    """An English word less its inflection or derivation, where four letters remain (expiry,
+    expire: expir)."""
+    cut = _DERIVED.sub("", word)
+    return cut if len(cut) >= 4 else word
+
+
+def _held_root(root: str, text: str) -> bool:
+    return re.search(rf"(?<![a-z]){re.escape(root)}", text) is not None
+
+
+def _vouched(question: str, profile: DomainProfile, other: Sequence[str]) -> bool:
+    """Whether a passage in the other script holds a translation of one of the question's
+    glossary terms (no entity: Taiwan in a report's scope line vouches for nothing)."""
+    words = [w.lower() for w in translated_terms(question, profile)]
+    return any(
+        _held_root(_root(w), t.lower()) if w.isascii() else w in t for w in words for t in other
+    )

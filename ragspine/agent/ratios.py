@@ -19,7 +19,7 @@ _GAP = r"\s*(?:的)?\s*"
 _SHARE_AFTER = re.compile(
     _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
     r"\s*(?:的)?\s*(?:合计|总计|总额|之和)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
-    r"(?:比重|比例|百分比|份额|占比|比率|几成|百分之\s*(?:几|多少)|多少|%)|"
+    r"(?:比重|比例|百分比|份额|占比|比率|几成|几分之几|百分之\s*(?:几|多少)|多少|%)|"
     # postposed: X是Y的百分之几 / 几成, X was what percentage of Y, X relative to Y
     r"\s*(?:是|为|相当于|等于|约为|约是|约等于)\s*(?:了)?\s*(?P<whole_is>[^,,。??;;]{0,16}?)\s*"
     r"(?:的)?\s*(?:百分之\s*(?:几|多少)|几成|多少成|几分之几|多少\s*%)|"
@@ -29,7 +29,12 @@ _SHARE_AFTER = re.compile(
     r"\s+relative\s+to\s+(?P<whole_rel>(?:[a-z'’&-]+\s*){1,4})|"
     r"(?:'s)?\s+(?:share|mix|penetration)(?![a-z])(?:\s+of\s+(?P<whole_en>(?:[a-z'&-]+\s+){0,3}?"
     r"(?:revenue|sales|total|group)))?|"
-    r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})"
+    r"\s+as\s+a\s+(?:percentage|share|proportion|%)\s+of\s+(?P<whole_as>(?:[a-z'&-]+\s*){1,4})|"
+    # the whole fronted: of (the regions') combined revenue (in 2024), what percentage did X
+    # account for: the metric is the whole, the part named after
+    r"(?:\s+(?:in|for)\s+(?:fy)?\d{2,4})?\s*,\s*(?:what|which|how\s+(?:big|large)\s+a)\s+"
+    r"(?:percentage|percent|share|proportion|fraction|portion|part|slice)\s+(?:of\s+it\s+)?"
+    r"(?:did|does|do|was|is)\b(?P<part_for>[^?;]*?)\baccount(?:s|ed)?\s+for(?![a-z])"
 )
 # A ratio of two metrics: 研发经费与营业收入的比值, ratio of R&D expenses to revenue; 除以 and
 # divided by say the division themselves (净利润除以收入), the other joins need a ratio word.
@@ -58,7 +63,8 @@ def _share_after(s: re.Match[str], metrics: list[AliasMatch]) -> Modifier | None
         if at is None and name == "whole_rel":
             return None
         whole, end = ((whole[0], at.end), at.end) if at else (whole, end)
-    return Modifier(SHARE, s.start(), end, whole=whole, postposed=name in _POSTPOSED)
+    part = s.span("part_for") if s.group("part_for") else None  # … did Southeast Asia account for
+    return Modifier(SHARE, s.start(), end, whole=whole, postposed=name in _POSTPOSED, part=part)
 
 
 # What percent is X of Y, how much percent is X in Y: the percentage word asked first, then the

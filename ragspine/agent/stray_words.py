@@ -66,7 +66,8 @@ _FUNCTION = _words(
 # What of a metric's figure the question asks to see, or the basis the report itself states.
 _HARMLESS = _words(
     """
-    figure figures number numbers amount amounts total totals level levels value values data
+    figure figures number numbers amount amounts total totals level levels value values data balance
+    balances
     result results trend trends performance line item items metric metrics reported
     consolidated overall annual yearly full-year full year fiscal financial company
     company's group group's business business's firm whole entire approximately roughly

@@ -27,8 +27,9 @@ The words, by what they make of a metric (folded text: simplified, lower case):
 - a share: 占 占比 比重 份额; share, portion, percentage of, fraction
 - a count: 数量 个数 家数 次数 笔数; number of, count of (beside a count metric they are the
   metric itself: exempt)
-- a rule about it: 政策 确认 口径 会计处理 准则 计量; policy, recognition, recognised,
-  accounting, measurement
+- a rule about it: 政策 确认 口径 (not 报告口径, the reported basis: the figure as reported)
+  会计处理 准则 计量; policy, recognition, recognised, accounting, measurement
+- its cash content (净利润含金量: operating cash flow over it): 含金量
 - another balance: 递延 预收 待摊 应计 未实现; deferred, unearned, accrued, prepaid, unrealised
 - its cost: 成本; cost(s)
 - an amount taken off it or given back: 扣除 抵扣 抵减 减免 退货 退款 退回 折扣 折让 返利 返点;
@@ -74,7 +75,7 @@ _WORDS = re.compile(
     r"累计|累积|年初至今|(?<![0-9])(?:近|过去)?[两二三四五六七八九十几多]\s*(?:个)?\s*(?:年|财年)(?:来|间|内)?|"
     r"倍|比率|比值|之比|比例|占(?!用|有率)|占比|比重|份额|"
     r"数量|个数|家数|次数|笔数|"
-    r"政策|确认|口径|会计处理|准则|计量|"
+    r"政策|确认|(?<!报告)(?<!财报)(?<!公布)(?<!披露)口径|会计处理|准则|计量|含金量|"
     r"递延|预收|待摊|应计|未实现|成本|扣除|抵扣|抵减|减免|退货|退款|退回|折扣|折让|返利|返点|"
     r"目标|预算|预测|预期|预计|指引|规划|考核|"
     r"调整后|经调整|备考|不变汇率|固定汇率|"

@@ -127,6 +127,14 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         ),
         lambda m, r: _quarter(_year(m[1], r), int(m[2])),
     ),
+    (  # FY24 Q4, FY2024-Q4: the fiscal year's quarter, one period
+        re.compile(rf"{_NB}fy\s*'?({_YY})\s*[-/]?\s*q([1-4]){_NA}"),
+        lambda m, r: _quarter(_year(m[1], r), int(m[2])),
+    ),
+    (  # FY24 H1
+        re.compile(rf"{_NB}fy\s*'?({_YY})\s*[-/]?\s*h([12]){_NA}"),
+        lambda m, r: _half(_year(m[1], r), int(m[2])),
+    ),
     (
         re.compile(rf"{_NB}q([1-4])\s*(?:of\s*)?(?:fy)?\s*'?({_YY})(?!\d)"),
         lambda m, r: _quarter(_year(m[2], r), int(m[1])),

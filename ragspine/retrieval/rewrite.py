@@ -65,6 +65,23 @@ def glossary_terms(query: str, profile: DomainProfile | None = None) -> list[Ali
     return spans
 
 
+def translated_terms(query: str, profile: DomainProfile | None = None) -> list[str]:
+    """The other script's siblings of the query's glossary terms that name no entity (会员积分:
+    members, points): the words by which the query reaches documents in the other language."""
+    prof = profile or default_profile()
+    cjk_query = sum(not c.isascii() for c in query) > sum(
+        c.isalpha() and c.isascii() for c in query
+    )
+    siblings = _siblings(prof)
+    entities = set(prof.entity_codes)
+    out: list[str] = []
+    for term in glossary_terms(query, prof):
+        if term.code in entities:
+            continue
+        out += [a for a in siblings[term.code] if (not a.isascii()) != cjk_query and a not in out]
+    return out
+
+
 def rewrite_queries(query: str, profile: DomainProfile | None = None) -> list[str]:
     """The expanded query first, then its translation; just the query if it names no term.
 

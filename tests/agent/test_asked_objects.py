@@ -28,7 +28,8 @@ def _corpus(*texts: str):  # a retriever seam: every passage holding any query w
         ("ACME集团的品牌口号是什么?", ("口号", "品牌口号")),  # the words before 是什么
         ("台灣的ACME門市有提供免費停車嗎?", ("停车", "免费停车")),  # after a verb of offering
         ("ACME是否提供免费停车?", ("停车", "免费停车")),  # 是否: the run to the end
-        ("旗舰店的定位和考核要求是什么?", ("要求", "考核要求")),  # the last of two joined by 和
+        ("旗舰店的定位和考核要求是什么?", ("考核", "考核")),  # the last of two; 要求 a kind word
+        ("What is the ACME Club points expiry policy?", ("expiry", "club points expiry")),  # policy
         ("Can I bring my dog into an ACME store?", ("dog", "dog")),  # a determiner opens it
         ("What is ACME's brand slogan?", ("slogan", "brand slogan")),  # the name masked, 's
         ("Is there free parking at ACME stores?", ("parking", "free parking")),  # up to "at"
@@ -55,6 +56,11 @@ def test_the_thing_a_question_asks_of_is_its_last_content_words(
         ("Can I bring my dog into an ACME store?", ["Stores use LED lighting."], "dog"),
         ("ACME集团的品牌口号是什么?", ["品牌口号为“更好的日常”。"], None),  # held: answered
         ("Can I bring my dog into an ACME store?", ["Dogs on a lead are welcome."], None),
+        # English passages on points, retrieved for 会员积分, may say when they expire
+        ("会员积分的有效期规则是什么?", ["会员卡停用。", "Points expire at year end."], None),
+        # every word of an English phrase is judged: the discount is held, senior citizens not
+        ("Do ACME stores give senior citizens a discount?", ["A member discount."],
+         "senior citizens discount"),
         # an English thing, and only Chinese passages retrieved: the English ones are silent
         ("Can I bring my dog into an ACME store?", ["门店照明改造。"], None),
     ],
