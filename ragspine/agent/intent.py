@@ -171,15 +171,18 @@ def parse_intent(
     rate = rate_asked(text) or claimed_rate(text)  # 增长了百分之多少 / 增长了15%吗: a growth rate
     change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
-    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount_spans(text))]
+    per_amount = per_amount_spans(text)
+    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount)]
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
-    unnamed = "".join(
-        " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
-    )
+    blanked = list(text)
+    for named_subject in subjects:
+        lo, hi = max(named_subject.start, 0), named_subject.end
+        blanked[lo:hi] = " " * len(blanked[lo:hi])
+    unnamed = "".join(blanked)
     ruled = ruled_sentences(unnamed)  # 毛利率的底线怎么规定: a document's rule, not a figure
     narrative_cue = bool(NARRATIVE_CUES.search(unnamed) or ruled)
     yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held

@@ -66,11 +66,16 @@ class AliasMatcher:
         probes = [
             max((t for t in re.split(r"[\W_]+", fold(alias)) if t), key=len) for _, alias in pairs
         ]
-        # A probe can only be in a text that holds its first character: a sentence has a few
-        # dozen distinct characters, a profile hundreds of aliases.
-        self._by_first: dict[str, list[tuple[int, str]]] = {}
+        # A probe can only be in a text that holds its first two characters (its one, for a
+        # probe of one): a sentence has a few dozen distinct pairs, a profile hundreds of
+        # aliases. Aliases sharing a probe (revenue: online revenue, revenue growth, ...) are
+        # looked for once, as one probe.
+        by_probe: dict[str, list[int]] = {}
         for i, probe in enumerate(probes):
-            self._by_first.setdefault(probe[0], []).append((i, probe))
+            by_probe.setdefault(probe, []).append(i)
+        self._by_head: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        for probe, indexes in by_probe.items():
+            self._by_head.setdefault(probe[:2], []).append((probe, tuple(indexes)))
         self._exact = {compact(alias): code for code, alias in pairs}
 
     def find_all(
@@ -79,14 +84,17 @@ class AliasMatcher:
         """Every alias occurrence in folded text, leftmost-longest, without overlaps. ``keep``
         names (by index) the candidates that may be read, before overlaps are settled, so that a
         shorter alias can take the place of one it drops (收入 in 主营收入 when 营收 is dropped)."""
-        by_first = self._by_first
+        by_head = self._by_head
+        patterns = self._patterns
+        heads = {*folded, *(folded[i : i + 2] for i in range(len(folded) - 1))}
         found = [
             (m.start(), m.start() - m.end(), i, m.end())
-            for c in set(folded)
-            if c in by_first
-            for i, probe in by_first[c]
+            for head in heads
+            if head in by_head
+            for probe, indexes in by_head[head]
             if probe in folded
-            for m in self._patterns[i].finditer(folded)
+            for i in indexes
+            for m in patterns[i].finditer(folded)
         ]
         found.sort()
         if keep is not None and found:
