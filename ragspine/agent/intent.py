@@ -77,6 +77,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine.agent.span_masks import blanked
 from ragspine.agent.stated_criteria import stated_criterion, without_stated
 from ragspine.agent.stray_words import (
     glued_entity,
@@ -178,11 +179,7 @@ def parse_intent(
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
-    blanked = list(text)
-    for named_subject in subjects:
-        lo, hi = max(named_subject.start, 0), named_subject.end
-        blanked[lo:hi] = " " * len(blanked[lo:hi])
-    unnamed = "".join(blanked)
+    unnamed = blanked(text, [(s.start, s.end) for s in subjects])
     ruled = ruled_sentences(unnamed)  # 毛利率的底线怎么规定: a document's rule, not a figure
     narrative_cue = bool(NARRATIVE_CUES.search(unnamed) or ruled)
     yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held
