@@ -38,7 +38,7 @@ Asked = tuple[str, date, str]  # question, reference date, clearance
 
 def _questions(folder: Path, quick: bool) -> list[Asked]:
     cases = load_golden(folder).cases
-    asked = [(c.question, c.reference_date, c.clearance) for c in cases]
+    asked: list[Asked] = [(c.question, c.reference_date, str(c.clearance)) for c in cases]
     return asked[::5] if quick else asked
 
 

@@ -5,11 +5,14 @@ breaks the prefilter's premise fails here, not silently in a question."""
 
 from __future__ import annotations
 
+import re._parser as re_parser
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.agent import described
+from ragspine.agent.claimed import _CLAIMED_RATE, claimed_rate
 from ragspine.agent.glosses import _GLOSS, without_glossed
 from ragspine.agent.subject_words import GENERIC_CJK, holds_word
 
@@ -60,6 +63,26 @@ def test_a_gloss_needs_an_opening_bracket(text: str) -> None:
     expected = "".join(" " if any(s <= i < e for s, e in blanked) else c
                        for i, c in enumerate(text))  # fmt: skip
     assert without_glossed(text) == expected
+
+
+def test_every_claimed_rate_ends_on_its_percent_sign() -> None:
+    """claimed_rate searches only a text holding a %: each branch of the claim ends on one."""
+    [(kind, (_, branches))] = re_parser.parse(_CLAIMED_RATE.pattern)
+    assert kind == re_parser.BRANCH
+    assert all(b[-1] == (re_parser.LITERAL, ord("%")) for b in branches)
+
+
+@pytest.mark.parametrize(
+    ("text", "claimed"),
+    [
+        ("有人说香港的收入增长了15%,这个说法对吗", True),  # a claim and a check
+        ("did revenue grow 15% in 2024?", True),  # English
+        ("有人说香港的收入增长了15,这个说法对吗", False),  # no % sign: no claim
+        ("收入增长了15%,利润是多少", False),  # a premise, no check asked
+    ],
+)
+def test_a_claim_is_read_with_its_percent_sign(text: str, claimed: bool) -> None:
+    assert (claimed_rate(text) is not None) is claimed
 
 
 WORDS = frozenset({"香港", "收入", "营业收入", "ab", "abc", "x"})  # x: one letter, never a word
