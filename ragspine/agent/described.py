@@ -119,15 +119,18 @@ def _patterns() -> list[tuple[str | None, str, re.Pattern[str], bool]]:
 _PATTERNS = _patterns()
 _CHINESE = len(_CRITERIA_ZH) * 2  # the shapes above written in Chinese come first
 
-# Every shape ends on (or, for _WITH_EN and _RELATIVE_EN, holds) one of its script's nouns: a
-# text naming none of a script's is searched for none of its shapes (most questions name none).
+# Every shape ends on (or, for _WITH_EN and _RELATIVE_EN, holds) one of its script's nouns, and
+# every Chinese criterion holds 最 or 第: a text lacking a script's is searched for none of its
+# shapes (most questions lack both).
 _NOUNS_ZH = re.compile(rf"{_PARTS_ZH}|{_OTHERS_ZH}")
 _NOUNS_EN = re.compile(rf"{_PARTS_EN}|{_OTHERS_EN}")
+_RANKED_ZH = "最第"
 
 
 def _shapes(text: str) -> tuple[list[tuple[str | None, str, re.Pattern[str], bool]], bool]:
     """The shapes that may match ``text``, in their order, and whether English ones may."""
-    chinese = _NOUNS_ZH.search(text) is not None
+    ranked = any(c in text for c in _RANKED_ZH)
+    chinese = ranked and _NOUNS_ZH.search(text) is not None
     english = _NOUNS_EN.search(text) is not None
     if chinese and english:
         return _PATTERNS, True

@@ -31,6 +31,28 @@ def test_every_description_shape_holds_a_noun_of_its_script() -> None:
     assert described._PARTS_EN in relative and described._OTHERS_EN in relative
 
 
+def _always_holds(items: re_parser.SubPattern | list[object], chars: str) -> bool:
+    """Whether every match of the parsed pattern ``items`` holds one of ``chars``."""
+    for op, arg in items:  # type: ignore[misc]
+        if op == re_parser.LITERAL and chr(arg) in chars:
+            return True
+        if op == re_parser.SUBPATTERN and _always_holds(arg[-1], chars):
+            return True
+        if op == re_parser.BRANCH and all(_always_holds(b, chars) for b in arg[1]):
+            return True
+        repeated = op in (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT) and arg[0] >= 1
+        if repeated and _always_holds(arg[2], chars):
+            return True
+    return False
+
+
+def test_every_chinese_criterion_holds_a_ranking_character() -> None:
+    """The Chinese shapes are searched only where 最 or 第 stands: each criterion holds one."""
+    for _, _, words in described._CRITERIA_ZH:
+        assert _always_holds(re_parser.parse(words), described._RANKED_ZH), words
+    assert not _always_holds(re_parser.parse("最大|大"), "最第")  # the check sees a branch
+
+
 @pytest.mark.parametrize(
     ("text", "found"),
     [
@@ -38,6 +60,8 @@ def test_every_description_shape_holds_a_noun_of_its_script() -> None:
         ("revenue of the region with the most stores", True),  # English: region
         ("the market where acme opened stores in 2024", True),  # a relative clause: market
         ("最赚钱的是哪一年", False),  # a superlative naming no part: no noun, no search
+        ("门店数是多少", False),  # a part noun, no 最 or 第: no criterion, no search
+        ("第二大市场的收入", True),  # an ordinal of size
         ("what was the largest cost in 2024", False),  # English, no part named
         ("中国内地fy2024的revenue是多少", False),  # no description at all
     ],
