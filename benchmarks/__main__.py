@@ -25,6 +25,7 @@ SUITES: dict[str, str] = {
     "guard": "benchmarks.guard_bench",
     "ingest": "benchmarks.ingest_bench",
     "live": "benchmarks.live_bench",
+    "parser": "benchmarks.parser_bench",
     "retrieval": "benchmarks.retrieval_bench",
     "service": "benchmarks.service_bench",
 }

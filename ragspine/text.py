@@ -81,11 +81,17 @@ def fold(text: str) -> str:
 
 
 def fold_with_index(text: str) -> tuple[str, list[int]]:
-    """Fold and keep, for each folded character, the index of the original it came from."""
-    out: list[str] = []
+    """Fold and keep, for each folded character, the index of the original it came from.
+
+    Most texts fold one character to one (ASCII always does): their index is the identity,
+    built at once; only a text with a dropped or widened character is walked."""
+    if text.isascii():
+        return text.lower(), list(range(len(text)))
+    parts = list(map(fold_char, text))
+    folded = "".join(parts)
+    if len(folded) == len(text) and "" not in parts:  # no part empty, none longer: one each
+        return folded, list(range(len(text)))
     index: list[int] = []
-    for i, char in enumerate(text):
-        folded = fold_char(char)
-        out.append(folded)
-        index.extend([i] * len(folded))
-    return "".join(out), index
+    for i, part in enumerate(parts):
+        index.extend([i] * len(part))
+    return folded, index

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ragspine.agent.intent_text import original_words
+from ragspine.agent.span_masks import blanked, covered
 from ragspine.agent.subject_residue import frame_words, unnamed_quantity
 from ragspine.agent.subject_words import COMMON_EN, GENERIC_CJK
 from ragspine.agent.subjects import EVENT, QUANTITY, WORD, Subject
@@ -94,7 +95,7 @@ def _owned(
 ) -> bool:
     """Whether a name owns the word: only 的 / 's / of (and what the parser read: 2024年) stand
     between them (首席执行官2024年的薪酬, the status of Project Evergreen)."""
-    masked = "".join(" " if any(s <= i < e for s, e in spans) else c for i, c in enumerate(text))
+    masked = blanked(text, spans)
     for n in names:
         if n.end <= word[0]:
             gap = masked[n.end : word[0]]
@@ -134,7 +135,7 @@ def event_of(
     None where it names none. ``explained``: the spans the parser read and the question's
     frame."""
     spans = [*explained, *[(s.start, s.end) for s in subjects]]
-    taken = [any(s <= i < e for s, e in spans) for i in range(len(text))]
+    taken = covered(len(text), spans)
     for m in frame_words().finditer(text):
         if m.end() - m.start() >= 2:  # 是否, 如何: the frame's words, never the event's
             taken[m.start() : m.end()] = [True] * (m.end() - m.start())

@@ -38,7 +38,10 @@ _HEARSAY = re.compile(
 
 
 def claimed_rate(text: str) -> re.Match[str] | None:
-    """The change verb and the user's percentage a check is asked of, in folded ``text``."""
+    """The change verb and the user's percentage a check is asked of, in folded ``text``. Every
+    claim ends on its % sign: a text without one is not searched."""
+    if "%" not in text:
+        return None
     claim = _CLAIMED_RATE.search(text)
     return claim if claim and _CHECK.search(text) else None
 

@@ -117,6 +117,26 @@ def _patterns() -> list[tuple[str | None, str, re.Pattern[str], bool]]:
 
 
 _PATTERNS = _patterns()
+_CHINESE = len(_CRITERIA_ZH) * 2  # the shapes above written in Chinese come first
+
+# Every shape ends on (or, for _WITH_EN and _RELATIVE_EN, holds) one of its script's nouns, and
+# every Chinese criterion holds 最 or 第: a text lacking a script's is searched for none of its
+# shapes (most questions lack both).
+_NOUNS_ZH = re.compile(rf"{_PARTS_ZH}|{_OTHERS_ZH}")
+_NOUNS_EN = re.compile(rf"{_PARTS_EN}|{_OTHERS_EN}")
+_RANKED_ZH = "最第"
+
+
+def _shapes(text: str) -> tuple[list[tuple[str | None, str, re.Pattern[str], bool]], bool]:
+    """The shapes that may match ``text``, in their order, and whether English ones may."""
+    ranked = any(c in text for c in _RANKED_ZH)
+    chinese = ranked and _NOUNS_ZH.search(text) is not None
+    english = _NOUNS_EN.search(text) is not None
+    if chinese and english:
+        return _PATTERNS, True
+    return (_PATTERNS[:_CHINESE] if chinese else []) + (
+        _PATTERNS[_CHINESE:] if english else []
+    ), english
 
 
 def _place(words: str) -> int:
@@ -132,8 +152,9 @@ def _place(words: str) -> int:
 def description_spans(text: str) -> list[tuple[int, int]]:
     """Where the folded text describes an entity (最赚钱的地区, the largest market): no company's
     name stands there (scope.py reads names around them)."""
-    spans = [m.span() for _, _, p, _ in _PATTERNS for m in p.finditer(text)]
-    return spans + [m.span() for m in _RELATIVE_EN.finditer(text)]
+    shapes, english = _shapes(text)
+    spans = [m.span() for _, _, p, _ in shapes for m in p.finditer(text)]
+    return spans + [m.span() for m in _RELATIVE_EN.finditer(text)] if english else spans
 
 
 def find_description(
@@ -142,8 +163,9 @@ def find_description(
     """The first description in the folded text: its span, the criterion metric code (None:
     not held or not clear), HIGH / LOW, and whether it describes a part of the company. A
     description right after a named entity and a comma names nothing new (apposition)."""
-    hits = [(m.span(), g, w, part) for g, w, p, part in _PATTERNS for m in [p.search(text)] if m]
-    relative = _RELATIVE_EN.search(text)
+    shapes, english = _shapes(text)
+    hits = [(m.span(), g, w, part) for g, w, p, part in shapes for m in [p.search(text)] if m]
+    relative = _RELATIVE_EN.search(text) if english else None
     if relative is not None:
         hits.append((relative.span(), None, HIGH, False))
     if not hits:

@@ -22,7 +22,10 @@ _GLOSS = re.compile(
 
 
 def without_glossed(text: str) -> str:
-    """``text`` (folded) with each glossed word and its bracket's marks blanked."""
+    """``text`` (folded) with each glossed word and its bracket's marks blanked. A text with no
+    opening bracket holds no gloss: it is not searched (the search tries every position)."""
+    if "(" not in text and "（" not in text:
+        return text
     out = list(text)
     for m in _GLOSS.finditer(text):
         for name in ("word", "open", "close"):

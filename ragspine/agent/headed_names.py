@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from ragspine.agent.intent_text import original_words
+from ragspine.agent.span_masks import covered
 from ragspine.agent.subject_residue import frame_words
 from ragspine.agent.subject_words import COMMON_EN, STOPS
 from ragspine.agent.subjects import NAME, Subject
@@ -47,7 +48,7 @@ def headed_names(
     """Each plan a figure question names by words before its head, as a subject (``text`` the
     folded question, ``explained`` the spans the parser read). None where the head stands alone
     or after words the parser read (ACME's plan, 2025年计划)."""
-    taken = [any(s <= i < e for s, e in explained) for i in range(len(text))]
+    taken = covered(len(text), explained)
     found: list[Subject] = []
     for m in [*_HEAD_EN.finditer(text), *_HEAD_CJK.finditer(text)]:
         if any(taken[m.start() : m.end()]):

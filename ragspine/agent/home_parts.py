@@ -112,10 +112,15 @@ def _home_pattern(profile: DomainProfile) -> re.Pattern[str] | None:
 
 
 def _home_tokens(profile: DomainProfile) -> frozenset[str]:
-    """The words of the home entity's Latin names (bio, technology, biotech), lower case."""
-    home = next((e for e in profile.entities if e.code == profile.home_entity_code), None)
-    names = [profile.home_company_name, *(home.aliases if home else [])]
-    return frozenset(t.lower() for n in names for t in re.split(r"[^A-Za-z0-9]+", n) if t)
+    """The words of the home entity's Latin names (bio, technology, biotech), lower case: the
+    profile's alone, so read once per profile."""
+
+    def build() -> frozenset[str]:
+        home = next((e for e in profile.entities if e.code == profile.home_entity_code), None)
+        names = [profile.home_company_name, *(home.aliases if home else [])]
+        return frozenset(t.lower() for n in names for t in re.split(r"[^A-Za-z0-9]+", n) if t)
+
+    return profile.memo("home_latin_tokens", build)
 
 
 def title_case(question: str) -> bool:

@@ -78,6 +78,7 @@ from ragspine.agent.slots import (
     IntentParser,
     ParsedIntent,
 )
+from ragspine.agent.span_masks import blanked
 from ragspine.agent.stated_criteria import stated_criterion, without_stated
 from ragspine.agent.stray_words import (
     glued_entity,
@@ -172,15 +173,14 @@ def parse_intent(
     rate = rate_asked(text) or claimed_rate(text)  # 增长了百分之多少 / 增长了15%吗: a growth rate
     change = (change or bool(net) or points is not None) and rate is None
     subjects = find_subjects(question, text, index, scan, prof)
-    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount_spans(text))]
+    per_amount = per_amount_spans(text)
+    subjects = [s for s in subjects if not any(a <= s.start < b for a, b in per_amount)]
     scan = outside_persons(scan, subjects)  # 店长陈香港: 香港 is his name, not the entity
     home = prof.home_entity_code
     blocking = next((s for s in subjects if declines(s, scan, text, home)), None)
     scan, left_out = without_excluded(text, scan, prof, rank_asked(text) is not None)  # 不含线上
     # 猎鹰计划的收入: a word inside a name (计划) is not a cue about the question
-    unnamed = "".join(
-        " " if any(s.start <= i < s.end for s in subjects) else c for i, c in enumerate(text)
-    )
+    unnamed = blanked(text, [(s.start, s.end) for s in subjects])
     ruled = ruled_sentences(unnamed)  # 毛利率的底线怎么规定: a document's rule, not a figure
     narrative_cue = bool(NARRATIVE_CUES.search(unnamed) or ruled)
     yoy = yoy_how_much(text) if rate is None else None  # 同比增长多少: the rate where held

@@ -116,15 +116,20 @@ def original_words(question: str, index: list[int], span: tuple[int, int]) -> st
 def unrecognized_codes(text: str, profile: DomainProfile) -> dict[str, str]:
     """An entity-shaped code or an impossible period the user wrote, kept verbatim."""
     found: dict[str, str] = {}
-    known = {
-        c.lower() for c in (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)
-    }
-    prefixes = {c.split("_")[0].lower() for c in profile.entity_codes if "_" in c}
     for m in _CODE_TOKEN.finditer(text):
+        known, prefixes = profile.memo("code_words", lambda: _code_words(profile))
         token = m.group()
         if token not in known and token.split("_")[0] in prefixes:
             found.setdefault("entity", token.upper())
     return found
+
+
+def _code_words(profile: DomainProfile) -> tuple[frozenset[str], frozenset[str]]:
+    """The profile's codes and its entity codes' prefixes (acme of acme_hk), lower case: the
+    profile's alone, read once, and only for a question that writes a code-shaped token."""
+    codes = (*profile.entity_codes, *profile.metric_codes, *profile.channel_codes)
+    prefixes = (c.split("_")[0] for c in profile.entity_codes if "_" in c)
+    return frozenset(c.lower() for c in codes), frozenset(p.lower() for p in prefixes)
 
 
 def qualified(matches: list[AliasMatch], text: str, home: str) -> list[AliasMatch]:

@@ -48,6 +48,7 @@ from ragspine.agent.restricted_words import (
     ZH_FRAME,
     ZH_PARTICLES,
 )
+from ragspine.agent.span_masks import blanked
 
 Span = tuple[int, int]
 
@@ -119,8 +120,7 @@ def _noun_zh(text: str, span: Span) -> Span:
 
 def _unread(text: str, span: Span, read: Sequence[Span]) -> str:
     """The span's text with every read span and frame word blanked out."""
-    chars = [" " if any(s <= i < e for s, e in read) else c for i, c in enumerate(text)]
-    part = "".join(chars[span[0] : span[1]])
+    part = blanked(text, read)[span[0] : span[1]]
     return _FRAME_ZH_RE.sub(" ", part)
 
 

@@ -6,6 +6,7 @@ organisation's kind words; and whether a run of text is name-like at all. Data f
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragspine.profile.model import compact
 
@@ -84,6 +85,21 @@ def name_like(name: str, known: frozenset[str]) -> bool:
     flat = compact(name)
     if len(flat) < 2 or name in GENERIC_CJK or flat in known:
         return False
-    if any(g in name for g in GENERIC_CJK if len(g) >= 2):
+    if holds_word(name, GENERIC_CJK):
         return False
-    return not any(len(w) >= 2 and w in flat for w in known)
+    return not holds_word(flat, known)
+
+
+def holds_word(text: str, words: frozenset[str]) -> bool:
+    """Whether a word of two characters or more of ``words`` stands in ``text``: the text's own
+    runs are looked up (a name holds a few hundred), never every word of a profile's thousands."""
+    longest = _longest(words)
+    size = len(text)
+    return any(
+        text[i:j] in words for i in range(size) for j in range(i + 2, min(size, i + longest) + 1)
+    )
+
+
+@lru_cache(maxsize=16)  # a few word sets per profile; a frozenset keeps its hash
+def _longest(words: frozenset[str]) -> int:
+    return max(map(len, words), default=0)

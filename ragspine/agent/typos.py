@@ -120,11 +120,14 @@ def _chinese(text: str, profile: DomainProfile) -> tuple[str, list[Slip]]:
     chars = list(text)
     slips: list[Slip] = []
     for length in table.lengths:
-        starts = [s for a, b in runs for s in range(a, b - length + 1)]
+        starts = [  # a window of loose characters, reaching at most one of no known word's
+            s
+            for a, b in runs
+            for s in range(a, b - length + 1)
+            if loose[s + length] != loose[s] and strange[s + length] - strange[s] <= 1
+        ]
         for start in starts:
             end = start + length
-            if loose[end] == loose[start] or strange[end] - strange[start] > 1:
-                continue  # no substitution reaches two characters of no known word
             window = "".join(chars[start:end])
             if window in table.words:
                 continue

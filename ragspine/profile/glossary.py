@@ -66,11 +66,16 @@ class AliasMatcher:
         probes = [
             max((t for t in re.split(r"[\W_]+", fold(alias)) if t), key=len) for _, alias in pairs
         ]
-        # A probe can only be in a text that holds its first character: a sentence has a few
-        # dozen distinct characters, a profile hundreds of aliases.
-        self._by_first: dict[str, list[tuple[int, str]]] = {}
+        # A probe can only be in a text that holds its first two characters (its one, for a
+        # probe of one): a sentence has a few dozen distinct pairs, a profile hundreds of
+        # aliases. Aliases sharing a probe (revenue: online revenue, revenue growth, ...) are
+        # looked for once, as one probe.
+        by_probe: dict[str, list[int]] = {}
         for i, probe in enumerate(probes):
-            self._by_first.setdefault(probe[0], []).append((i, probe))
+            by_probe.setdefault(probe, []).append(i)
+        self._by_head: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        for probe, indexes in by_probe.items():
+            self._by_head.setdefault(probe[:2], []).append((probe, tuple(indexes)))
         self._exact = {compact(alias): code for code, alias in pairs}
 
     def find_all(
@@ -79,14 +84,17 @@ class AliasMatcher:
         """Every alias occurrence in folded text, leftmost-longest, without overlaps. ``keep``
         names (by index) the candidates that may be read, before overlaps are settled, so that a
         shorter alias can take the place of one it drops (收入 in 主营收入 when 营收 is dropped)."""
-        by_first = self._by_first
+        by_head = self._by_head
+        patterns = self._patterns
+        heads = {*folded, *(folded[i : i + 2] for i in range(len(folded) - 1))}
         found = [
             (m.start(), m.start() - m.end(), i, m.end())
-            for c in set(folded)
-            if c in by_first
-            for i, probe in by_first[c]
+            for head in heads
+            if head in by_head
+            for probe, indexes in by_head[head]
             if probe in folded
-            for m in self._patterns[i].finditer(folded)
+            for i in indexes
+            for m in patterns[i].finditer(folded)
         ]
         found.sort()
         if keep is not None and found:
@@ -281,15 +289,12 @@ def closest_metrics(question: str, prof: DomainProfile, n: int = 6) -> list[str]
     净利润, 营业利润, 利润总额); the first declared when nothing is shared."""
     text = compact(question)
     latin = set(re.findall(r"[a-z]{3,}", fold(question)))
-    specs = [*prof.metrics, *prof.derived_metrics]
 
-    def overlap(words: list[str]) -> int:
+    def overlap(words: list[_Name]) -> int:
         best = 0
-        for raw in words:
-            word = compact(raw)
-            if word.isascii():  # English: whole words in common, never shared letters
-                shared = [w for w in re.findall(r"[a-z]{3,}", fold(raw)) if w in latin]
-                best = max(best, sum(map(len, shared)))
+        for word, english in words:
+            if english is not None:  # English: whole words in common, never shared letters
+                best = max(best, sum(len(w) for w in english if w in latin))
                 continue
             for size in range(min(len(word), len(text)), best, -1):
                 if any(word[i : i + size] in text for i in range(len(word) - size + 1)):
@@ -297,9 +302,27 @@ def closest_metrics(question: str, prof: DomainProfile, n: int = 6) -> list[str]
                     break
         return best
 
-    scored = [(overlap([s.display_name, *s.aliases]), i, s.code) for i, s in enumerate(specs)]
+    named = prof.memo("closest_metric_names", lambda: _metric_names(prof))
+    scored = [(overlap(words), i, code) for i, (code, words) in enumerate(named)]
     hits = sorted((s for s in scored if s[0] >= 2), key=lambda s: (-s[0], s[1]))
     return [code for *_, code in (hits or scored)[:n]]
+
+
+# A metric's name as closest_metrics compares it: compacted, and its English words (None for a
+# name not in English).
+_Name = tuple[str, tuple[str, ...] | None]
+
+
+def _metric_names(prof: DomainProfile) -> list[tuple[str, list[_Name]]]:
+    """Each metric's code and names (display name first, then aliases), in declaration order,
+    read once per profile: the names are the profile's, only the question changes."""
+
+    def name(raw: str) -> _Name:
+        word = compact(raw)
+        return word, tuple(re.findall(r"[a-z]{3,}", fold(raw))) if word.isascii() else None
+
+    specs = [*prof.metrics, *prof.derived_metrics]
+    return [(s.code, [name(raw) for raw in [s.display_name, *s.aliases]]) for s in specs]
 
 
 def glossary_for(profile: DomainProfile | None = None) -> Glossary:

@@ -8,6 +8,7 @@ geography for a company that has none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, TypeVar
 
@@ -26,7 +27,11 @@ _UNIT_PATTERN = r"^\S{1,16}$"
 
 def compact(text: str) -> str:
     """Folded form with separators removed: the key two spellings of one alias share."""
-    return "".join(c for c in fold(text) if c.isalnum())
+    return _NOT_ALNUM.sub("", fold(text))
+
+
+# What compact drops: a character str.isalnum() rejects (\w is isalnum or _, as re defines it).
+_NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 class _Strict(BaseModel):

@@ -118,11 +118,12 @@ REAL_PROFILE = Path(__file__).parents[2] / "examples" / "jinyu" / "profile.yaml"
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
-def test_the_first_character_prefilter_finds_what_trying_every_alias_finds(
+def test_the_probe_prefilter_finds_what_trying_every_alias_finds(
     data: st.DataObject,
 ) -> None:
     """Text made of the profiles' own aliases, cut and glued with noise: the prefiltered scan
-    and the scan of every alias agree on every match."""
+    (a probe looked for once, where its first two characters stand) and the scan of every alias
+    agree on every match."""
     profile = _profile(data.draw(st.sampled_from([None, REAL_PROFILE])))
     matcher = glossary_for(profile)._all
     words = [fold(w) for t in (*profile.metrics, *profile.entities, *profile.channels)
