@@ -48,7 +48,7 @@ def _words(text: str) -> frozenset[str]:
 # words framing a reason, a state or a difference: a why- or how-question, whatever it says
 _FRAME_WORDS_ZH = _words(
     "什么 甚么 请问 目前 现在 现时 一般 通常 可以 能够 是否 原因 理由 情况 状况 作用 影响 "
-    "区别 差异 不同 意思 含义 目的 意义 主要 问题"
+    "区别 差异 不同 意思 含义 目的 意义 主要 问题 分别 各自 具体 到底 究竟 大概 大约 一下"
 )
 # words naming the kind of text asked for (the expiry policy, 退货的规定): the thing is the word
 # before them

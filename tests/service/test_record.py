@@ -21,8 +21,11 @@ REF = "2025-06-30"
 
 
 def _comparable(record: dict[str, Any]) -> dict[str, Any]:
-    """Everything but what differs by nature between two askings: the id and the timings."""
+    """Everything but what differs by nature between two askings: the id, the timings, and how
+    a service read the store's generations (a CLI reads none: on PostgreSQL the service says
+    ``listened`` or ``queried``)."""
     trace = {k: v for k, v in record["trace"].items() if k != "timings_ms"}
+    trace["codes"] = {k: v for k, v in trace["codes"].items() if k != "generations"}
     return {**record, "request_id": None, "trace": trace}
 
 
