@@ -19,7 +19,9 @@ A head word is judged against passages in its own script, and only where the que
 some: it is no glossary term, so passages in the other script were retrieved for the question's
 other words (Taiwan, ACME), never for it. Unless one of them holds a translation of a term of the
 question that names no entity (会员积分的有效期: English passages on points may say when they
-expire): then the other language may answer, and nothing is judged.
+expire): then the other language may answer, and nothing is judged. Only a Chinese thing is
+vouched for so: an English question's glossary words (stores) reach Chinese passages on
+anything in stores, never on senior citizens.
 """
 
 from __future__ import annotations
@@ -176,8 +178,8 @@ def unheld_object(
     if asked is None:
         return None
     head, phrase = asked
-    other = [t for t in retrieved if (_CJK.search(t) is None) == (_CJK.search(head) is not None)]
-    if other and _vouched(question, profile, other):
+    other = [t for t in retrieved if _CJK.search(t) is None]
+    if _CJK.search(head) and other and _vouched(question, profile, other):
         return None  # 会员积分: English passages on points were retrieved for it, and may say it
     # an English phrase is judged word by word (senior citizens … discount: a discount is held,
     # senior citizens are not); a Chinese one by its head (免费 stands in many other passages)

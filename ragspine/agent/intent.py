@@ -231,7 +231,7 @@ def parse_intent(
         measured = decline_other_measure(
             text, reading, counts, prof, in_english(question), explained, said
         )
-        explained += entity_parts(text, spans_of(scan, "entities"))  # 香港分部: 香港
+        explained += entity_parts(text, spans_of(scan, "entities"), read)  # 香港分部: 香港
         loose = unexplained(text, read, explained, counts, ratios, operands)
         loose = loose or stray_metric_phrase(text, read, explained)  # turnover rent
         if loose is not None and reading.declined is None:

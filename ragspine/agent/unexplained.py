@@ -191,18 +191,43 @@ def _own_clause(text: str, word: Span, metric: Span) -> Span | None:
 _ENTITY_PART = re.compile(r"\s*(?:分部|板块|(?<![a-z])segments?(?![a-z]))")
 
 
-def entity_parts(text: str, entity_spans: Sequence[Span]) -> list[Span]:
+def entity_parts(
+    text: str, entity_spans: Sequence[Span], metric_spans: Sequence[Span] = ()
+) -> list[Span]:
     """The segment words glued to an entity's name (香港分部, Hong Kong segment): a profile's
     entities are the segments its company reports, so the segment named by the entity alone is
     that entity, no part the facts are not cut by. A part named by other words (兽用疫苗业务,
-    香港母婴分部) stays a part: words stand between the entity and it. 业务 is not a segment
-    word: the business itself is a thing sold or bought (把台湾业务卖了多少钱: its price)."""
+    香港母婴分部) stays a part: words stand between the entity and it. 业务 / business /
+    market(s) / operations are the segment only where a held metric of it follows (本港业务的
+    经营利润, its ASEAN markets' stores): alone, the business itself is a thing sold or bought
+    (把台湾业务卖了多少钱: its price)."""
+    starts = {s for s, _ in metric_spans}
     out = []
     for _, end in entity_spans:
         m = _ENTITY_PART.match(text, end)
         if m is not None:
             out.append((end, m.end()))
+            continue
+        m = _ENTITY_BUSINESS.match(text, end)
+        if m is not None and _before_metric(text, m.end(), starts):
+            out.append((end, m.end()))
     return out
+
+
+_ENTITY_BUSINESS = re.compile(
+    r"\s*(?:业务|市场|(?<![a-z])(?:business|markets?|operations?)(?![a-z]))"
+)
+# what may stand between the business and its metric: 's, 的, a year (本港业务2024年的经营利润)
+_TO_METRIC = re.compile(
+    r"(?:\s*(?:fy)?\d{2,4}\s*(?:年度|财年|年)?)?\s*(?:'s|’s|的)?\s*|\s+(?:in\s+)?(?:fy)?\d{2,4}\s*"
+)
+
+
+def _before_metric(text: str, at: int, starts: set[int]) -> bool:
+    """Whether a metric's words start after ``at``, past 's / 的 / a year and at least one of
+    them or a space (业务卖了多少钱: a verb glued on is no metric of the business)."""
+    gap = _TO_METRIC.match(text, at)
+    return gap is not None and gap.end() > at and gap.end() in starts
 
 
 def _one_sentence(text: str, a: Span, b: Span) -> bool:

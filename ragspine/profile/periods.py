@@ -120,13 +120,6 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         ),
         lambda m, r: _quarter(_year(m[1], r), _CN_NUM[m[2]]),
     ),
-    (
-        re.compile(
-            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*[-/]?\s*q([1-4]){_NA}"
-            rf"(?:\s*{_SINGLE}季度?)?"
-        ),
-        lambda m, r: _quarter(_year(m[1], r), int(m[2])),
-    ),
     (  # FY24 Q4, FY2024-Q4: the fiscal year's quarter, one period
         re.compile(rf"{_NB}fy\s*'?({_YY})\s*[-/]?\s*q([1-4]){_NA}"),
         lambda m, r: _quarter(_year(m[1], r), int(m[2])),
@@ -134,6 +127,20 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     (  # FY24 H1
         re.compile(rf"{_NB}fy\s*'?({_YY})\s*[-/]?\s*h([12]){_NA}"),
         lambda m, r: _half(_year(m[1], r), int(m[2])),
+    ),
+    (
+        re.compile(
+            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*[-/]?\s*q([1-4]){_NA}"
+            rf"(?:\s*{_SINGLE}季度?)?"
+        ),
+        lambda m, r: _quarter(_year(m[1], r), int(m[2])),
+    ),
+    (  # 2024年最后一个季度, the last quarter of 2024: a named year's fourth quarter
+        re.compile(
+            rf"(?<!\d)({_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(?:最后一个季度|最后一季度?|最末一季度?)|"
+            rf"{_NB}(?:the\s+)?(?:last|final)\s+quarter\s+of\s+(?:fy\s*)?({_YEAR}){_NA}"
+        ),
+        lambda m, r: _quarter(_year(m[1] or m[2], r), 4),
     ),
     (
         re.compile(rf"{_NB}q([1-4])\s*(?:of\s*)?(?:fy)?\s*'?({_YY})(?!\d)"),

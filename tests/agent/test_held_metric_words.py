@@ -21,6 +21,11 @@ from tests.agent.conftest import JINYU
         ("中国内地2024年的线上化率是多少?", "ONLINE_SHARE", "ACME_CN"),  # retail jargon
         ("How many locations did ACME run in Taiwan at end-2024?", "STORE_COUNT", "ACME_TW"),
         ("What was Hong Kong SAR's operating profit in FY2024?", "OPERATING_PROFIT", "ACME_HK"),
+        # an entity's business with a held metric of it: the entity (本港: Hong Kong's own word)
+        ("本港業務2024年的經營利潤是多少?", "OPERATING_PROFIT", "ACME_HK"),
+        ("What was the Hong Kong SAR business's operating profit in FY2024?",
+         "OPERATING_PROFIT", "ACME_HK"),
+        ("集团2024年最后一个季度的毛利是多少?", "GROSS_PROFIT", "ACME_GROUP"),  # its Q4
     ],
 )  # fmt: skip
 def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity: str) -> None:
@@ -41,3 +46,9 @@ def test_jinyu_words_for_a_held_metric_find_it(question: str, metric: str) -> No
         profile = load_profile(JINYU / "profile.yaml")
     intent = parse_intent(question, date(2022, 6, 30), profile=profile)
     assert intent.metrics == [metric] and not intent.declined, intent
+
+
+def test_a_business_sold_is_no_segment_of_it() -> None:
+    # 卖了多少钱 glued to 业务: the price of the business, never Taiwan's revenue
+    intent = parse_intent("把台湾业务卖了多少钱?", date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [] and intent.declined == "业务", intent

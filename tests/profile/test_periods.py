@@ -31,6 +31,10 @@ REF = date(2025, 6, 30)
         ("2024年三季度", "2024Q3"),
         ("2024年Q3", "2024Q3"),
         ("2024年第3季度", "2024Q3"),
+        ("FY24 Q4", "2024Q4"),  # the fiscal year's quarter: one period, never the year too
+        ("FY2024-Q3", "2024Q3"),
+        ("2024年最后一个季度", "2024Q4"),  # a named year's last quarter
+        ("the last quarter of 2024", "2024Q4"),
         # halves
         ("H1 2024", "2024H1"),
         ("2024H1", "2024H1"),
@@ -38,6 +42,7 @@ REF = date(2025, 6, 30)
         ("2024年上半年", "2024H1"),
         ("2024上半年", "2024H1"),
         ("2024年下半年", "2024H2"),
+        ("FY24 H1", "2024H1"),
         ("first half of 2024", "2024H1"),
         # relative to the reference date 2025-06-30
         ("去年", "FY2024"),
