@@ -57,7 +57,7 @@ _BEFORE = re.compile(
 _PAID_EN = re.compile(
     r"(?<![a-z])(?:(?:pay|pays|paid|paying|payments?|distributed|distributions?|given|gave|give|"
     r"awarded|granted|owed|due|spent|spend|spending)\s+(?:[a-z-]+\s+){0,2}?(?:to|for|on)|"
-    r"pay|pays|paid|paying)\s+(?:the\s+|its\s+|their\s+)?$"
+    r"pay|pays|paid|paying)\s+(?:(?:and\s+)?on\s+behalf\s+of\s+)?(?:the\s+|its\s+|their\s+)?$"
 )
 _PAID_ZH = re.compile(r"(?:支付给|付给|支付予|发放给|发给|分配给|奖励给|补贴给|拨付给|给付)\s*$")
 _FOR_ZH = re.compile(r"(?:为|向|给)\s*$")

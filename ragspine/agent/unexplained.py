@@ -36,8 +36,10 @@ The words, by what they make of a metric (folded text: simplified, lower case):
   return(s), refund(s), rebate(s), deduction(s), allowance(s), discount(s), write-off(s)
 - a plan, not the actual: 目标 预算 预测 预期 预计 指引 规划 考核; target, budget, forecast,
   guidance, projected, projection, expected, estimate(d), plan(ned), goal
-- another basis: 调整后 经调整 备考 不变汇率 固定汇率; adjusted, underlying, pro forma, constant
-  currency
+- another basis: 调整后 经调整 备考 不变汇率 固定汇率 有形 (有形资产负债率: of tangible assets);
+  adjusted, underlying, pro forma, constant currency, tangible
+- a conversion of one quantity into another (经营利润有百分之几转化成了净利润): 转化成 转化为;
+  converted, conversion, turned into
 - another party's figure, named alone: 控股股东 实际控制人 母公司 子公司 (大)股东; parent company,
   subsidiary, controlling / major shareholder
 - a part of the business, named with the words before it: 产品(线) 业务(线) 板块 分部 品类;
@@ -78,7 +80,7 @@ _WORDS = re.compile(
     r"政策|确认|(?<!报告)(?<!财报)(?<!公布)(?<!披露)口径|会计处理|准则|计量|含金量|"
     r"递延|预收|待摊|应计|未实现|成本|扣除|抵扣|抵减|减免|退货|退款|退回|折扣|折让|返利|返点|"
     r"目标|预算|预测|预期|预计|指引|规划|考核|"
-    r"调整后|经调整|备考|不变汇率|固定汇率|"
+    r"调整后|经调整|备考|不变汇率|固定汇率|有形|转化(?:成|为)|"
     r"(?<![a-z])(?:average|mean|median|monthly|daily|weekly|per\s+(?:month|year|day|week|quarter)|"
     r"standard\s+deviations?|std\.?\s+dev\.?|variances?|dispersion|coefficient\s+of\s+variation|"
     r"maximum|minimum|concentration|ind(?:ex|ices)|hhi|herfindahl|gini|sensitivity|"
@@ -92,7 +94,8 @@ _WORDS = re.compile(
     r"rebates?|deduct(?:ions?|ed|ible)?|allowances?|discount(?:s|ed)?|"
     r"write[\s-]?(?:offs?|downs?)|"
     r"targets?|budget(?:ed)?|forecast(?:ed)?|guidance|projected|projections?|expected|"
-    r"estimated?|plan(?:ned)?|goals?|adjusted|underlying|pro[\s-]?forma|constant[\s-]currency)"
+    r"estimated?|plan(?:ned)?|goals?|adjusted|underlying|pro[\s-]?forma|constant[\s-]currency|"
+    r"tangible|conver(?:ted|sion)|turned\s+into)"
     r"(?![a-z])"
 )
 _TIMES_WORDS = re.compile(r"倍|比率|比值|(?<![a-z])(?:times|multiple|ratio)(?![a-z])")

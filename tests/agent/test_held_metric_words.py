@@ -26,6 +26,8 @@ from tests.agent.conftest import JINYU
         ("What was the Hong Kong SAR business's operating profit in FY2024?",
          "OPERATING_PROFIT", "ACME_HK"),
         ("集团2024年最后一个季度的毛利是多少?", "GROSS_PROFIT", "ACME_GROUP"),  # its Q4
+        ("集团2024年的净收益是多少?", "NET_PROFIT", "ACME_GROUP"),  # 净收益: net earnings
+        ("What were ACME's Hong Kong takings in 2024?", "REVENUE", "ACME_HK"),  # a shop's
     ],
 )  # fmt: skip
 def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity: str) -> None:
@@ -39,6 +41,7 @@ def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity
         ("What was Jinyu's other income in 2020?", "OTHER_INCOME"),  # 其他收益 in English
         ("What was Jinyu's PP&E at the end of 2020?", "FIXED_ASSETS"),  # 固定资产's initialism
         ("金宇生物2021年经营现金净流入多少?", "OPERATING_CASH_FLOW"),  # the net inflow, short
+        ("How much did Jinyu book in taxes and surcharges in 2021?", "TAXES_AND_SURCHARGES"),
     ],
 )  # fmt: skip
 def test_jinyu_words_for_a_held_metric_find_it(question: str, metric: str) -> None:

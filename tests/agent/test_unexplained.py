@@ -94,3 +94,27 @@ def test_an_ampersand_name_is_no_percentage_point() -> None:
         "What was Jinyu's PP&E at the end of 2020?", date(2022, 6, 30), profile=profile
     )
     assert intent.metrics == ["FIXED_ASSETS"] and not intent.change, intent
+
+
+@pytest.mark.parametrize(
+    ("which", "question", "declined"),
+    [
+        # a share of one quantity converted into another: no held formula, never both levels
+        ("acme", "集团2024年的经营利润有百分之几最终转化成了净利润?", "百分之几最终转化成了净利润"),
+        # a ratio of tangible assets: another basis, never the debt ratio
+        ("jy", "金宇生物2020年末的有形資產負債率是多少?", "有形資產負債率"),
+        # cash paid to and on behalf of employees: money, never the headcount
+        ("jy", "How much cash did Jinyu pay to and on behalf of its employees in 2020?",
+         "pay to and on behalf of its employees"),
+    ],
+)  # fmt: skip
+def test_a_conversion_a_tangible_basis_or_a_payment_is_declined(
+    which: str, question: str, declined: str
+) -> None:
+    if which == "jy":
+        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+            profile = load_profile(JINYU / "profile.yaml")
+        intent = parse_intent(question, date(2022, 6, 30), profile=profile)
+    else:
+        intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    assert intent.metrics == [] and intent.declined == declined, intent
