@@ -79,6 +79,7 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
         and not _NOT_THE_COUNT.search(text, 0, m.start())
         and not _OPENED.match(text, m.end())
         and _own_words(m.groupdict().get("between"), profile)
+        and _own_words(m.groupdict().get("between_zh"), profile)
         and _longer_noun(text, m, profile) is None
     ]
 
@@ -253,7 +254,8 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
         unit = rf"[{_ANY_MEASURE}]"
         # 几 counts only with its counting word: 门店几点营业 asks the time, not a count
         many = rf"(?:多少\s*{unit}?(?![点时分秒天日周月年次岁号])|几\s*{unit})"
-        parts.append(rf"{many}\s*(?P<n1>{nouns})")
+        # 有几家ACME门店: the company's Latin name between (checked as the English one is)
+        parts.append(rf"{many}\s*(?P<between_zh>[a-z][a-z0-9&'-]*\s*)?(?P<n1>{nouns})")
         parts.append(rf"(?P<n2>{nouns})\s*(?:一共|共|总共|合计)?\s*有?\s*{many}")
         # 香港的门店2024年有多少家: a period between, then a counting word
         parts.append(rf"(?P<n3>{nouns})[^,,。??;;]{{0,12}}?有\s*(?:多少|几)\s*{unit}")

@@ -28,6 +28,8 @@ from tests.agent.conftest import JINYU
         ("集团2024年最后一个季度的毛利是多少?", "GROSS_PROFIT", "ACME_GROUP"),  # its Q4
         ("集团2024年的净收益是多少?", "NET_PROFIT", "ACME_GROUP"),  # 净收益: net earnings
         ("What were ACME's Hong Kong takings in 2024?", "REVENUE", "ACME_HK"),  # a shop's
+        ("寶島市場2024年底有幾家ACME門店?", "STORE_COUNT", "ACME_TW"),  # 宝岛, the brand between
+        ("香江业务2024年的毛利是多少?", "GROSS_PROFIT", "ACME_HK"),  # 香江: Hong Kong's old name
     ],
 )  # fmt: skip
 def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity: str) -> None:
@@ -55,3 +57,11 @@ def test_a_business_sold_is_no_segment_of_it() -> None:
     # 卖了多少钱 glued to 业务: the price of the business, never Taiwan's revenue
     intent = parse_intent("把台湾业务卖了多少钱?", date(2025, 6, 30), profile=default_profile())
     assert intent.metrics == [] and intent.declined == "业务", intent
+
+
+def test_another_kind_of_store_between_is_no_store_count() -> None:
+    # LEED stores are some stores: a kind the facts are not cut by, never the store count
+    intent = parse_intent(
+        "台湾2024年底有几家LEED门店?", date(2025, 6, 30), profile=default_profile()
+    )
+    assert intent.metrics == [] and intent.declined == "LEED门店", intent
