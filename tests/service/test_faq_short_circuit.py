@@ -105,7 +105,11 @@ class SlowProvider:
         raise AssertionError("the answer was not abandoned")
 
 
-def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_db: Path) -> None:
+@pytest.mark.parametrize("content_type", ["application/json", "application/problem+json"])
+def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(
+    tmp_path: Path, demo_db: Path, content_type: str
+) -> None:
+    """On the short path (``application/json``) as on the route (another JSON media type)."""
     from ragspine.storage.fact_store import FactStore
 
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
@@ -120,11 +124,17 @@ def test_a_slow_answer_is_a_504_in_time_and_blocks_nothing(tmp_path: Path, demo_
         try:
             started = time.monotonic()
             r = httpx.post(
-                f"{url}/v1/ask", json={"question": "中国内地FY2024的REVENUE是多少"},
-                headers={"X-API-Key": key}, timeout=30,
+                f"{url}/v1/ask", content=json.dumps({"question": "中国内地FY2024的REVENUE是多少"}),
+                headers={"X-API-Key": key, "Content-Type": content_type}, timeout=30,
             )  # fmt: skip
             assert r.status_code == 504 and time.monotonic() - started < 20
-            assert r.json()["detail"] == "no answer within 0.5 s"
+            assert r.headers["content-type"] == "application/problem+json"
+            problem = r.json()
+            assert problem.pop("request_id") == r.headers["x-request-id"]
+            assert problem == {
+                "type": "about:blank", "title": "Timeout", "status": 504,
+                "detail": "no answer within 0.5 s",
+            }  # fmt: skip
             ready = time.monotonic()
             assert httpx.get(f"{url}/readyz", timeout=30).status_code == 200
             assert time.monotonic() - ready < 20  # not queued behind the slow answer
@@ -164,7 +174,7 @@ class WatchedFaq(FaqCache):
 
 
 CONTENT_TYPES = [
-    "application/json",  # the short path below the routing (faq_hits)
+    "application/json",  # the short path below the routing (short_path)
     "application/problem+json",  # not the short path's: the route's own FAQ step
 ]
 

@@ -21,12 +21,12 @@ REF = "2025-06-30"
 
 
 def _comparable(record: dict[str, Any]) -> dict[str, Any]:
-    """Everything but what differs by nature between two askings: the id, the timings, and how
-    a service read the store's generations (a CLI reads none: on PostgreSQL the service says
-    ``listened`` or ``queried``)."""
+    """Everything but what differs by nature between two askings: the id, the timings and,
+    on PostgreSQL, how the service pinned the stores' generations (the code ``generations``,
+    ``pinning``: the CLI reads its stores as they are and pins nothing)."""
     trace = {k: v for k, v in record["trace"].items() if k != "timings_ms"}
-    trace["codes"] = {k: v for k, v in trace["codes"].items() if k != "generations"}
-    return {**record, "request_id": None, "trace": trace}
+    codes = {k: v for k, v in trace["codes"].items() if k != "generations"}
+    return {**record, "request_id": None, "trace": {**trace, "codes": codes}}
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ from ragspine.engine import Engine
 from ragspine.errors import ConfigError
 from ragspine.retrieval.retriever import HybridRetriever
 from ragspine.service.api import errors, spec
-from ragspine.service.api.faq_hits import FaqHits
 from ragspine.service.api.pinning import PinGenerations
 from ragspine.service.api.routes import router
+from ragspine.service.api.short_path import ShortPath
 from ragspine.service.keys import KeyRing, LiveKeys
 from ragspine.service.keys_pg import PgKeys, service_keys
 from ragspine.service.settings import ServiceSettings
@@ -122,8 +122,8 @@ def create_app(
     errors.install(app)
     spec.install(app)
     app.include_router(router)
-    app.add_middleware(FaqHits)  # inside the body limit and the log: a hit is bounded, logged
-    app.add_middleware(PinGenerations)  # around FaqHits: a hit reads keys and FAQ from memory
+    app.add_middleware(ShortPath)  # inside the body limit and the log: bounded, logged
+    app.add_middleware(PinGenerations)  # around ShortPath: keys and FAQ read from memory
     app.add_middleware(_BodyLimit, limit=settings.max_body, timeout=settings.body_timeout)
     app.add_middleware(_RequestLog)  # outermost: a 413 too gets its id and its log line
     return app

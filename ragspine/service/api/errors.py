@@ -26,14 +26,29 @@ logger = logging.getLogger("ragspine.service")
 def problem(
     status: int, title: str, detail: str, request: Request, headers: dict[str, str] | None = None
 ) -> JSONResponse:
+    return problem_for(status, title, detail, getattr(request.state, "request_id", None), headers)
+
+
+def problem_for(
+    status: int, title: str, detail: str, request_id: str | None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:  # fmt: skip
+    """The problem by the request's id: for an answer sent below FastAPI (``short_path``)."""
     body: dict[str, Any] = {
         "type": "about:blank",
         "title": title,
         "status": status,
         "detail": detail,
-        "request_id": getattr(request.state, "request_id", None),
+        "request_id": request_id,
     }
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def http_problem(exc: HTTPException, request_id: str | None) -> JSONResponse:
+    """An ``HTTPException`` as the app's handler answers it, wherever it was raised."""
+    title = TITLES.get(exc.status_code, "Request failed")
+    headers = dict(exc.headers) if exc.headers else None
+    return problem_for(exc.status_code, title, str(exc.detail), request_id, headers)
 
 
 def install(app: FastAPI) -> None:
@@ -50,9 +65,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http(request: Request, exc: HTTPException) -> JSONResponse:
-        title = TITLES.get(exc.status_code, "Request failed")
-        headers = dict(exc.headers) if exc.headers else None
-        return problem(exc.status_code, title, str(exc.detail), request, headers)
+        return http_problem(exc, getattr(request.state, "request_id", None))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:

@@ -19,7 +19,9 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
+from ragspine.agent.agent import AgentResult
 from ragspine.agent.record import AnswerRecord
+from ragspine.engine import Engine
 from ragspine.errors import InvalidQuestionError
 from ragspine.observability import Trace
 from ragspine.service.api.spec import problems
@@ -126,49 +128,68 @@ async def caller(
 async def ask(
     body: AskRequest, request: Request, who: Annotated[Caller, Depends(caller)]
 ) -> AnswerRecord:
+    """Reached by a request the short path (``short_path``) leaves to the routing: the same
+    answer, by the same steps (``faq_step``, then ``answered``)."""
     state = request.app.state
-    engine = state.engine
     trace = traced(request.scope.get("state", {}))
+    result = await faq_step(state, body, who, trace)
+    request.state.faq = trace.codes.get("faq", "-")
+    if result is None:
+        result = await answered(state, body, who, trace)
+    request.state.route = result.route
+    record: AnswerRecord = result.to_record()
+    return record
 
-    def answer() -> Any:
+
+async def faq_step(state: Any, asked: AskRequest, who: Caller, trace: Trace) -> AgentResult | None:
+    """The FAQ step on the event loop, outside the engine's pool: a hit is never queued
+    behind answers that are slow or abandoned, and costs no thread hand-off (two thread
+    switches cost more than the lookup: an indexed read of the local cache and, when a
+    variant matches, the question's parse, both well under a millisecond). A 422 for a
+    question the engine refuses."""
+    engine = state.engine
+    try:
+        found: AgentResult | None = await off_loop(
+            state,
+            lambda: engine.faq_answer(
+                asked.question,
+                reference_date=asked.reference_date,
+                clearance=who.clearance,
+                trace=trace,
+            ),
+        )
+    except InvalidQuestionError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return found
+
+
+async def answered(state: Any, asked: AskRequest, who: Caller, trace: Trace) -> AgentResult:
+    """The engine's answer past the FAQ step (taken on ``trace``), on the engine's pool
+    within the service's timeout: a 504 past it (the thread is abandoned and ends on its own,
+    in the engine's pool, so FAQ hits and /readyz are never queued behind it), a 422 for a
+    question the engine refuses."""
+    engine: Engine = state.engine
+
+    def answer() -> AgentResult:
         return engine.ask(
-            body.question,
-            reference_date=body.reference_date,
+            asked.question,
+            reference_date=asked.reference_date,
             clearance=who.clearance,
-            rerank=body.rerank,
+            rerank=asked.rerank,
             faq=False,  # asked just before, on the same trace
             trace=trace,
         )
 
     try:
-        # The FAQ step on the event loop, outside the engine's pool: a hit is never queued
-        # behind answers that are slow or abandoned, and costs no thread hand-off (two thread
-        # switches cost more than the lookup: an indexed read of the local cache and, when a
-        # variant matches, the question's parse, both well under a millisecond).
-        result = await off_loop(
-            state,
-            lambda: engine.faq_answer(
-                body.question,
-                reference_date=body.reference_date,
-                clearance=who.clearance,
-                trace=trace,
-            ),
-        )
-        request.state.faq = trace.codes.get("faq", "-")
-        if result is None:
-            with anyio.fail_after(state.settings.timeout):
-                # abandoned on timeout: the caller gets its 504 now; the thread ends on its
-                # own, in the engine's pool, so FAQ hits and /readyz are never queued behind it
-                result = await anyio.to_thread.run_sync(
-                    answer, abandon_on_cancel=True, limiter=state.engine_limiter
-                )
+        with anyio.fail_after(state.settings.timeout):
+            result: AgentResult = await anyio.to_thread.run_sync(
+                answer, abandon_on_cancel=True, limiter=state.engine_limiter
+            )
+            return result
     except TimeoutError:
         raise HTTPException(504, f"no answer within {state.settings.timeout:g} s") from None
     except InvalidQuestionError as exc:
         raise HTTPException(422, str(exc)) from None
-    request.state.route = result.route
-    record: AnswerRecord = result.to_record()
-    return record
 
 
 @router.get("/healthz", responses=problems(500))

@@ -1,4 +1,4 @@
-"""A FAQ hit is answered below FastAPI's routing (``faq_hits``), and only when the route would
+"""An ask is answered below FastAPI's routing (``short_path``), and only when the route would
 answer it the same way: the same request sent so that it goes to the route (a ``+json`` media
 type, which FastAPI reads as JSON and the short path leaves to it) gets the same status and the
 same body, for hits, misses and every way a key or a body is refused."""
@@ -12,17 +12,26 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
 from ragspine.engine import Engine
 from ragspine.faq.faq_cache import FaqCache
-from ragspine.service.api.faq_hits import FaqHits
+from ragspine.llm.mock import MockProvider
+from ragspine.service.api.app import create_app
+from ragspine.service.api.short_path import ShortPath
 from ragspine.service.keys import load_keys, new_key
-from tests.fakes.providers import ExplodingProvider
+from ragspine.service.settings import ServiceSettings
+from ragspine.storage.fact_store import FactStore
 from tests.pg_stores import Place
 from tests.service.conftest import Service, faq_items
-from tests.service.test_faq_short_circuit import Untouchable
+from tests.service.test_faq_short_circuit import (
+    CONTENT_TYPES,
+    WatchedFaq,
+    WatchedKeys,
+    serving,
+)
 
 HIT = "退货政策是什么?"
 ROUTE_ONLY = "application/vnd.ragspine+json"  # JSON to FastAPI; not the short path's
@@ -136,25 +145,28 @@ def _through(app: Any, state: Any, body: bytes, headers: list[tuple[bytes, bytes
     async def send(message: Any) -> None:
         sent.append(message)
 
-    asyncio.run(FaqHits(app)(scope, receive, send))
+    asyncio.run(ShortPath(app)(scope, receive, send))
     return int(sent[0]["status"])
 
 
-def test_a_hit_never_reaches_the_app_and_the_rest_reach_it_whole(
-    tmp_path: Path, place: Place
+def test_an_ask_never_reaches_the_app_and_the_rest_reach_it_whole(
+    tmp_path: Path, place: Place, demo_db: Path
 ) -> None:
     faq_items(place("faq.db"))
     key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
     with FaqCache(place("faq.db")) as cache:
-        engine = Engine(Untouchable([], "store"), ExplodingProvider(), faq=cache)  # type: ignore[arg-type]
-        state = SimpleNamespace(engine=engine, keys=load_keys(tmp_path / "keys.yaml"))
+        engine = Engine(FactStore(demo_db, create=False), MockProvider(), faq=cache)
+        state = SimpleNamespace(
+            engine=engine, keys=load_keys(tmp_path / "keys.yaml"), settings=ServiceSettings(),
+            engine_limiter=None,  # anyio's default pool
+        )  # fmt: skip
         app = Downstream()
         good = [(b"content-type", b"application/json"), (b"x-api-key", key.encode())]
         hit = json.dumps({"question": HIT}).encode()
-        assert _through(app, state, hit, good) == 200 and app.bodies == []
-        miss = json.dumps({"question": "为什么中国内地营收下降?"}).encode()
+        miss = json.dumps({"question": "中国内地FY2024的REVENUE是多少"}).encode()
+        for body in (hit, miss):  # a FAQ hit; a miss, which the engine answers
+            assert _through(app, state, body, good) == 200 and app.bodies == []
         for body, headers in (
-            (miss, good),  # a miss: the agent's
             (hit, good[:1]),  # no key: the route's 401
             (hit, [(b"content-type", b"text/plain"), good[1]]),  # not JSON to the route: its 422
         ):
@@ -163,9 +175,56 @@ def test_a_hit_never_reaches_the_app_and_the_rest_reach_it_whole(
 
 
 def test_the_service_answers_hits_on_the_short_path_inside_the_limit_and_the_log() -> None:
-    from ragspine.service.api.app import create_app
-    from ragspine.service.settings import ServiceSettings
-
     layers = [m.cls.__name__ for m in create_app(ServiceSettings()).user_middleware]  # type: ignore[attr-defined]
-    # outermost first; the generations pinned around FaqHits, so a hit reads keys and FAQ held
-    assert layers == ["_RequestLog", "_BodyLimit", "PinGenerations", "FaqHits"]
+    # outermost first; the generations pinned around ShortPath, so it reads keys and FAQ held
+    assert layers == ["_RequestLog", "_BodyLimit", "PinGenerations", "ShortPath"]
+
+
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+def test_a_miss_is_looked_up_once_and_its_key_checked_once(
+    tmp_path: Path, place: Place, demo_db: Path, content_type: str
+) -> None:
+    """The short path answers a miss itself: the route's steps (the key check, the FAQ lookup)
+    are never taken a second time for one request, whichever way it goes."""
+    seen: list[tuple[str, bool]] = []
+    faq_items(place("faq.db"))
+    cache = WatchedFaq(place("faq.db"))
+    cache.seen = seen
+    engine = Engine(FactStore(demo_db, create=False), MockProvider(), faq=cache)
+    key = new_key(tmp_path / "keys.yaml", "staff", "INTERNAL")
+    keys = WatchedKeys(load_keys(tmp_path / "keys.yaml"), seen)
+    with serving(create_app(ServiceSettings(), engine=engine, keys=keys)) as url:
+        r = httpx.post(
+            f"{url}/v1/ask",
+            content=json.dumps({"question": "中国内地FY2024的REVENUE是多少"}),
+            headers={"X-API-Key": key, "Content-Type": content_type},
+        )
+    cache.close()
+    assert r.status_code == 200 and r.json()["route"] == "structured"
+    assert [what for what, _ in seen] == ["keys", "faq"]
+
+
+def test_the_record_is_serialised_as_the_routes_response_model_serialises_it(
+    demo_db: Path,
+) -> None:
+    """The short path writes the record once (``model_dump_json``), byte for byte what FastAPI
+    writes for the route's ``response_model`` (validated, then dumped by its alias)."""
+    from fastapi.routing import APIRoute, serialize_response
+
+    from ragspine.service.api.routes import router
+    from ragspine.service.api.short_path import _record
+
+    route = next(r for r in router.routes if isinstance(r, APIRoute) and r.path == "/v1/ask")
+    engine = Engine(FactStore(demo_db, create=False), MockProvider())
+    for question in (
+        "中国内地FY2024的REVENUE是多少",  # structured: a figure, its tool results
+        '中国内地FY2024的REVENUE是多少?请用英文回答 "quoted" \\ ✓',  # escapes and non-ASCII
+        "为什么中国内地营收下降?",  # narrative (no corpus here: its degraded answer)
+    ):
+        result = engine.ask(question)
+        routed = anyio.run(
+            lambda r=result: serialize_response(
+                field=route.response_field, response_content=r.to_record(), dump_json=True
+            )
+        )
+        assert _record(result) == routed
