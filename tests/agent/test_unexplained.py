@@ -8,9 +8,18 @@ from datetime import date
 
 import pytest
 
-from ragspine.agent.intent import parse_intent
+from ragspine.agent.intent import ParsedIntent, parse_intent
 from ragspine.profile import default_profile, load_profile
 from tests.agent.conftest import JINYU
+
+
+def _parse(which: str, question: str) -> ParsedIntent:
+    """The question read with 金宇生物's profile ("jy") or the demo's, on its suite's day."""
+    if which == "jy":
+        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
+            profile = load_profile(JINYU / "profile.yaml")
+        return parse_intent(question, date(2022, 6, 30), profile=profile)
+    return parse_intent(question, date(2025, 6, 30), profile=default_profile())
 
 
 @pytest.mark.parametrize(
@@ -29,12 +38,7 @@ from tests.agent.conftest import JINYU
 def test_an_amount_taken_off_the_metric_is_declined_by_its_words(
     which: str, question: str, declined: str
 ) -> None:
-    if which == "jy":
-        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-            profile = load_profile(JINYU / "profile.yaml")
-        intent = parse_intent(question, date(2022, 6, 30), profile=profile)
-    else:
-        intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    intent = _parse(which, question)
     assert intent.metrics == [] and intent.declined == declined, intent
 
 
@@ -111,10 +115,5 @@ def test_an_ampersand_name_is_no_percentage_point() -> None:
 def test_a_conversion_a_tangible_basis_or_a_payment_is_declined(
     which: str, question: str, declined: str
 ) -> None:
-    if which == "jy":
-        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-            profile = load_profile(JINYU / "profile.yaml")
-        intent = parse_intent(question, date(2022, 6, 30), profile=profile)
-    else:
-        intent = parse_intent(question, date(2025, 6, 30), profile=default_profile())
+    intent = _parse(which, question)
     assert intent.metrics == [] and intent.declined == declined, intent
