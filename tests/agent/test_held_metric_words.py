@@ -29,7 +29,6 @@ from tests.agent.conftest import JINYU
         ("集团2024年的净收益是多少?", "NET_PROFIT", "ACME_GROUP"),  # 净收益: net earnings
         ("What were ACME's Hong Kong takings in 2024?", "REVENUE", "ACME_HK"),  # a shop's
         ("寶島市場2024年底有幾家ACME門店?", "STORE_COUNT", "ACME_TW"),  # 宝岛, the brand between
-        ("香江业务2024年的毛利是多少?", "GROSS_PROFIT", "ACME_HK"),  # 香江: Hong Kong's old name
     ],
 )  # fmt: skip
 def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity: str) -> None:
