@@ -65,13 +65,16 @@ def glossary_terms(query: str, profile: DomainProfile | None = None) -> list[Ali
     return spans
 
 
+def _cjk(query: str) -> bool:
+    """Whether the query is written mostly in Chinese (more non-ASCII characters than letters)."""
+    return sum(not c.isascii() for c in query) > sum(c.isalpha() and c.isascii() for c in query)
+
+
 def translated_terms(query: str, profile: DomainProfile | None = None) -> list[str]:
     """The other script's siblings of the query's glossary terms that name no entity (会员积分:
     members, points): the words by which the query reaches documents in the other language."""
     prof = profile or default_profile()
-    cjk_query = sum(not c.isascii() for c in query) > sum(
-        c.isalpha() and c.isascii() for c in query
-    )
+    cjk_query = _cjk(query)
     siblings = _siblings(prof)
     entities = set(prof.entity_codes)
     out: list[str] = []
@@ -101,9 +104,7 @@ def rewrite_queries(query: str, profile: DomainProfile | None = None) -> list[st
             terms = [t for t in terms if t.code != prof.home_entity_code]
     if not terms:
         return [query]
-    cjk_query = sum(not c.isascii() for c in query) > sum(
-        c.isalpha() and c.isascii() for c in query
-    )
+    cjk_query = _cjk(query)
     siblings = _siblings(prof)
     same: list[str] = []
     other: list[str] = []

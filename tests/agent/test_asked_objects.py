@@ -4,22 +4,14 @@ never passages sharing its other words; a thing the passages hold is answered as
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ragspine.agent.asked_objects import asked_object, unheld_object
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
-
-
-def _corpus(*texts: str):  # a retriever seam: every passage holding any query word
-    def passages(query: str) -> Sequence[str]:
-        return [t for t in texts if any(w in t.lower() for w in query.lower().split())]
-
-    return passages
+from tests.agent.passages import corpus
 
 
 @pytest.mark.parametrize(
@@ -68,14 +60,8 @@ def test_the_thing_a_question_asks_of_is_its_last_content_words(
 def test_a_thing_no_passage_of_its_script_holds_is_named(
     question: str, retrieved: list[str], expected: str | None
 ) -> None:
-    passages = _corpus(*retrieved, "ACME stores sell groceries.", "门店销售日用品。")
+    passages = corpus(*retrieved, "ACME stores sell groceries.", "门店销售日用品。")
     assert unheld_object(question, default_profile(), passages, retrieved) == expected
-
-
-@pytest.fixture(scope="module")
-def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
-    with Engine.open(demo_db, demo_corpus) as e:
-        yield e
 
 
 @pytest.mark.parametrize(
@@ -89,9 +75,9 @@ def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
     ],
 )  # fmt: skip
 def test_the_demo_declines_a_thing_no_document_holds(
-    acme: Engine, question: str, named: str
+    demo: Engine, question: str, named: str
 ) -> None:
-    result = acme.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
+    result = demo.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
     assert named in result.answer and result.sources == [], result.answer
     assert result.trace.codes["narrative"] == "no_subject"
 
@@ -105,6 +91,6 @@ def test_the_demo_declines_a_thing_no_document_holds(
         ("如果线上价格更低,门店会补差价吗?", "ACME_Pricing_Memo_2025.md"),  # a held condition
     ],
 )  # fmt: skip
-def test_the_demo_answers_a_thing_its_documents_hold(acme: Engine, question: str, doc: str) -> None:
-    result = acme.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
+def test_the_demo_answers_a_thing_its_documents_hold(demo: Engine, question: str, doc: str) -> None:
+    result = demo.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
     assert doc in result.answer and "declined" not in result.trace.codes, result.answer

@@ -4,9 +4,7 @@ direction asked yes or no (did revenue grow?) is the change that shows it. Never
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -74,20 +72,14 @@ def test_no_direction_is_asked_where_none_is(question: str) -> None:
     assert not parse_intent(question, REF, profile=default_profile()).change
 
 
-@pytest.fixture(scope="module")
-def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
-    with Engine.open(demo_db, demo_corpus) as e:
-        yield e
-
-
-def test_the_demo_answers_which_grew_faster_with_both_growths(acme: Engine) -> None:
-    result = acme.ask(
+def test_the_demo_answers_which_grew_faster_with_both_growths(demo: Engine) -> None:
+    result = demo.ask(
         "Did Hong Kong's gross profit grow faster than its sales in 2024?", reference_date=REF
     )
     # (182.5 − 160.7) / 160.7 = 13.57%, (455 − 410) / 410 = 10.98%; never the levels alone
     assert "13.57" in result.answer and "10.98" in result.answer, result.answer
 
 
-def test_the_demo_answers_did_it_grow_with_the_move(acme: Engine) -> None:
-    result = acme.ask("Did Hong Kong's revenue grow in 2024?", reference_date=REF)
+def test_the_demo_answers_did_it_grow_with_the_move(demo: Engine) -> None:
+    result = demo.ask("Did Hong Kong's revenue grow in 2024?", reference_date=REF)
     assert "410" in result.answer and "455" in result.answer and "+45" in result.answer

@@ -9,8 +9,8 @@ from datetime import date
 import pytest
 
 from ragspine.agent.intent import parse_intent
-from ragspine.profile import default_profile, load_profile
-from tests.agent.conftest import JINYU
+from ragspine.profile import DomainProfile, default_profile
+from tests.agent.parsing import parse_for
 
 
 @pytest.mark.parametrize(
@@ -45,10 +45,10 @@ def test_acme_words_for_a_held_metric_find_it(question: str, metric: str, entity
         ("How much did Jinyu book in taxes and surcharges in 2021?", "TAXES_AND_SURCHARGES"),
     ],
 )  # fmt: skip
-def test_jinyu_words_for_a_held_metric_find_it(question: str, metric: str) -> None:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-        profile = load_profile(JINYU / "profile.yaml")
-    intent = parse_intent(question, date(2022, 6, 30), profile=profile)
+def test_jinyu_words_for_a_held_metric_find_it(
+    question: str, metric: str, jy: DomainProfile
+) -> None:
+    intent = parse_for("jy", question, jy)
     assert intent.metrics == [metric] and not intent.declined, intent
 
 

@@ -8,18 +8,9 @@ from datetime import date
 
 import pytest
 
-from ragspine.agent.intent import ParsedIntent, parse_intent
-from ragspine.profile import default_profile, load_profile
-from tests.agent.conftest import JINYU
-
-
-def _parse(which: str, question: str) -> ParsedIntent:
-    """The question read with 金宇生物's profile ("jy") or the demo's, on its suite's day."""
-    if which == "jy":
-        with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-            profile = load_profile(JINYU / "profile.yaml")
-        return parse_intent(question, date(2022, 6, 30), profile=profile)
-    return parse_intent(question, date(2025, 6, 30), profile=default_profile())
+from ragspine.agent.intent import parse_intent
+from ragspine.profile import DomainProfile, default_profile
+from tests.agent.parsing import parse_for
 
 
 @pytest.mark.parametrize(
@@ -36,9 +27,9 @@ def _parse(which: str, question: str) -> ParsedIntent:
     ],
 )  # fmt: skip
 def test_an_amount_taken_off_the_metric_is_declined_by_its_words(
-    which: str, question: str, declined: str
+    which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [] and intent.declined == declined, intent
 
 
@@ -90,13 +81,9 @@ def test_an_index_or_a_sensitivity_is_declined_by_its_words(question: str, decli
     assert intent.metrics == [] and intent.declined == declined, intent
 
 
-def test_an_ampersand_name_is_no_percentage_point() -> None:
-    with pytest.warns(UserWarning):  # 金宇 is part of 金宇车城
-        profile = load_profile(JINYU / "profile.yaml")
+def test_an_ampersand_name_is_no_percentage_point(jy: DomainProfile) -> None:
     # PP&E: "pp" before "&" is the line's name, never a change asked in points
-    intent = parse_intent(
-        "What was Jinyu's PP&E at the end of 2020?", date(2022, 6, 30), profile=profile
-    )
+    intent = parse_for("jy", "What was Jinyu's PP&E at the end of 2020?", jy)
     assert intent.metrics == ["FIXED_ASSETS"] and not intent.change, intent
 
 
@@ -113,7 +100,7 @@ def test_an_ampersand_name_is_no_percentage_point() -> None:
     ],
 )  # fmt: skip
 def test_a_conversion_a_tangible_basis_or_a_payment_is_declined(
-    which: str, question: str, declined: str
+    which: str, question: str, declined: str, jy: DomainProfile
 ) -> None:
-    intent = _parse(which, question)
+    intent = parse_for(which, question, jy)
     assert intent.metrics == [] and intent.declined == declined, intent

@@ -4,22 +4,14 @@ whose words the passages hold, or that asks no fact, is answered as before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ragspine.agent.unheld_words import asks_fact, unheld_phrase
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
-
-
-def _corpus(*texts: str):  # a retriever seam: every passage holding any query word
-    def passages(word: str) -> Sequence[str]:
-        return [t for t in texts if any(w in t.lower() for w in word.lower().split())]
-
-    return passages
+from tests.agent.passages import corpus
 
 
 @pytest.mark.parametrize(
@@ -52,7 +44,7 @@ def test_a_fact_question_is_one_asking_a_figure_a_date_or_a_what_noun(
 def test_a_fact_word_no_passage_holds_is_named_by_its_phrase(question: str, phrase: str) -> None:
     english, chinese = "ACME donates surplus food; analysts met the board.", "ACME承诺分红"
     retrieved = [english if question.isascii() else chinese]  # the question's script
-    passages = _corpus(english, chinese)
+    passages = corpus(english, chinese)
     assert unheld_phrase(question, default_profile(), passages, retrieved) == phrase
 
 
@@ -67,7 +59,7 @@ def test_a_fact_word_no_passage_holds_is_named_by_its_phrase(question: str, phra
 )  # fmt: skip
 def test_a_question_whose_words_passages_hold_is_not_declined(question: str) -> None:
     texts = ("ACME's founding in 1998.", "The Sustainability Committee has members.")
-    assert unheld_phrase(question, default_profile(), _corpus(*texts), texts) is None
+    assert unheld_phrase(question, default_profile(), corpus(*texts), texts) is None
 
 
 @pytest.mark.parametrize(
@@ -83,13 +75,7 @@ def test_a_question_whose_words_passages_hold_is_not_declined(question: str) -> 
 def test_a_word_is_judged_only_by_passages_in_its_script(
     question: str, retrieved: list[str], phrase: str | None
 ) -> None:
-    assert unheld_phrase(question, default_profile(), _corpus(), retrieved) == phrase
-
-
-@pytest.fixture(scope="module")
-def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
-    with Engine.open(demo_db, demo_corpus) as e:
-        yield e
+    assert unheld_phrase(question, default_profile(), corpus(), retrieved) == phrase
 
 
 @pytest.mark.parametrize(
@@ -101,9 +87,9 @@ def acme(demo_db: Path, demo_corpus: Path) -> Iterator[Engine]:
     ],
 )  # fmt: skip
 def test_the_demo_says_not_found_by_name_never_other_passages(
-    acme: Engine, question: str, named: str
+    demo: Engine, question: str, named: str
 ) -> None:
-    result = acme.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
+    result = demo.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
     assert result.sources == [] and named in result.answer, result.answer
     assert result.trace.codes["narrative"] == "no_subject"
 
@@ -130,6 +116,6 @@ def test_jinyu_says_not_found_by_name(jinyu: Engine, question: str, named: str) 
         "How often does the Sustainability Committee meet?",  # no fact asked
     ],
 )  # fmt: skip
-def test_the_demo_still_answers_what_its_passages_hold(acme: Engine, question: str) -> None:
-    result = acme.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
+def test_the_demo_still_answers_what_its_passages_hold(demo: Engine, question: str) -> None:
+    result = demo.ask(question, reference_date=date(2025, 6, 30), clearance="INTERNAL")
     assert result.sources, result.answer

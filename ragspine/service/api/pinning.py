@@ -25,6 +25,13 @@ from ragspine.storage.generation_listener import Listening
 from ragspine.storage.generations import Counter, Pin, pinned, read_all
 
 ASK = "/v1/ask"
+
+
+def is_ask(scope: Any) -> bool:
+    """Whether an ASGI scope is a POST to the ask route: what the service's middlewares handle."""
+    return bool(scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == ASK)
+
+
 LISTENED, QUERIED = "listened", "queried"  # the trace's code ``generations``
 logger = logging.getLogger("ragspine.service")
 
@@ -38,7 +45,7 @@ class PinGenerations:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != ASK:
+        if not is_ask(scope):
             await self.app(scope, receive, send)
             return
         state = scope["app"].state

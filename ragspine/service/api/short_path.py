@@ -26,10 +26,9 @@ from fastapi import HTTPException
 
 from ragspine.agent.agent import AgentResult
 from ragspine.service.api import errors
+from ragspine.service.api.pinning import is_ask
 from ragspine.service.api.routes import AskRequest, answered, faq_step, key_of, off_loop, traced
 from ragspine.service.keys import Caller
-
-ASK = "/v1/ask"
 
 
 class ShortPath:
@@ -40,7 +39,7 @@ class ShortPath:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != ASK:
+        if not is_ask(scope):
             await self.app(scope, receive, send)
             return
         messages, body, whole = [], b"", True
