@@ -11,7 +11,7 @@ import pytest
 from ragspine.agent.asked_objects import asked_object, unheld_object
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
-from tests.agent.passages import corpus
+from tests.agent.fake_corpus import corpus
 
 
 @pytest.mark.parametrize(

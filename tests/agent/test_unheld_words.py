@@ -11,7 +11,7 @@ import pytest
 from ragspine.agent.unheld_words import asks_fact, unheld_phrase
 from ragspine.engine import Engine
 from ragspine.profile import default_profile
-from tests.agent.passages import corpus
+from tests.agent.fake_corpus import corpus
 
 
 @pytest.mark.parametrize(
