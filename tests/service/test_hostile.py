@@ -109,16 +109,17 @@ def test_a_slowloris_flood_is_dropped_and_health_still_answers(
     guarded: tuple[Service, int],
 ) -> None:
     """Four times the cap of connections, each sending a header line every 0.3 s and never the
-    blank line: each is closed within the head deadline (or sooner, to make room), the open
-    descriptors stay under twice the cap, /healthz answers throughout, the log stays quiet."""
+    blank line: each is closed within the head deadline, and all but the cap's worth sooner, to
+    make room (a 503, where only the cap's worth wait for the deadline's 408); /healthz answers
+    throughout; the descriptors go back to where they were; the log stays quiet."""
     svc, pid = guarded
     before_log = svc.log.read_text().count("\n")
     before_fds = _open_fds(pid)
     attackers: list[socket.socket] = []
     opened_at: dict[socket.socket, float] = {}
     closed_after: dict[socket.socket, float] = {}
+    heard: dict[socket.socket, bytes] = {}
     health: list[float] = []
-    peak = 0
     try:
         for _ in range(4 * CAP):
             conn = socket.create_connection(_address(svc))
@@ -132,7 +133,9 @@ def test_a_slowloris_flood_is_dropped_and_health_still_answers(
                 if conn in closed_after:
                     continue
                 try:
-                    if conn.recv(4096) == b"":
+                    piece = conn.recv(4096)
+                    heard[conn] = heard.get(conn, b"") + piece
+                    if piece == b"":
                         closed_after[conn] = time.monotonic() - opened_at[conn]
                         continue
                 except BlockingIOError:
@@ -144,7 +147,6 @@ def test_a_slowloris_flood_is_dropped_and_health_still_answers(
                     conn.sendall(b"X-Slow: 1\r\n")
                 except OSError:
                     closed_after[conn] = time.monotonic() - opened_at[conn]
-            peak = max(peak, _open_fds(pid))
             started = time.monotonic()
             assert httpx.get(f"{svc.url}/healthz", timeout=5).status_code == 200
             health.append(time.monotonic() - started)
@@ -155,10 +157,16 @@ def test_a_slowloris_flood_is_dropped_and_health_still_answers(
     assert len(closed_after) == len(attackers), f"{len(attackers) - len(closed_after)} held"
     assert max(closed_after.values()) < HEADER_TIMEOUT + 3.5, max(closed_after.values())
     assert max(health) < 3, health  # 2 cores shared with the attackers and other tests
-    # asyncio accepts a backlog's worth (the cap) before the protocol can turn any away, and the
-    # sample may catch health checks and closing sockets in between (59 seen on a busy box): the
-    # bound is the cap's, well under one descriptor per attacker (4 × CAP) that no cap would give
-    assert peak - before_fds <= 3 * CAP, (before_fds, peak)
+    # what each was told says which rule closed it: a count, where a sampled peak of descriptors
+    # depended on the machine's load (asyncio accepts a burst before the protocol runs at all)
+    timed_out = sum(got.startswith(b"HTTP/1.1 408") for got in heard.values())
+    made_room = sum(got.startswith(b"HTTP/1.1 503") for got in heard.values())
+    assert timed_out <= CAP, (timed_out, made_room)  # no cap: all 4 × CAP wait for the deadline
+    assert made_room >= 3 * CAP - 2, (timed_out, made_room)  # two slots may go to /healthz
+    settled = time.monotonic() + 5
+    while _open_fds(pid) > before_fds + 2 and time.monotonic() < settled:
+        time.sleep(0.1)
+    assert _open_fds(pid) <= before_fds + 2, (before_fds, _open_fds(pid))  # nothing kept
     log = svc.log.read_text()
     assert "Traceback" not in log
     assert log.count("\n") - before_log <= 12, log[-3000:]
