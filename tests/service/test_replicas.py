@@ -1,6 +1,7 @@
 """Two `ragspine serve` replicas on one PostgreSQL database, each with its own index folder:
 they answer alike, a passage ingested by a third process is found through both, a key disabled
-once is refused by both, and a RESTRICTED passage stays hidden from an INTERNAL key on both.
+once is refused by both, and a RESTRICTED passage stays hidden from an INTERNAL key on both (one
+added as RESTRICTED, and one the replicas had answered with and that was raised to RESTRICTED).
 Each replica follows the store's generations by its listener (LISTEN/NOTIFY), no read per
 request."""
 
@@ -159,6 +160,14 @@ def test_two_replicas_on_one_database_agree_and_follow_each_change(
     assert _answer(one, reader, question) == _answer(two, reader, question)
     for url in (one, two):  # found through the listener's generations, not a read per request
         assert _ask(url, reader, question).json()["trace"]["codes"]["generations"] == "listened"
+
+    # the same file raised to RESTRICTED: the passage both replicas held for the reader's
+    # answers (held under the corpus's generation) is gone from those answers on both
+    _ingest(pg_url, tmp_path, "quill_note.md", note, "RESTRICTED")
+    for url in (one, two):
+        _until(lambda u=url: not _cites(u, reader, question, "quill_note.md"), f"{url} hides it")
+        assert "store managers" not in _answer(url, reader, question)["answer"]
+        assert _cites(url, boss, question, "quill_note.md")
 
     secret = "What is the Nightjar acquisition?"
     minutes = "# Nightjar acquisition\n\nThe Nightjar acquisition is approved by the board.\n"

@@ -4,6 +4,13 @@ source_locator and sensitivity.
 A document is replaced whole (its chunks with it) when its content hash changes, and each
 change bumps a generation counter so a saved search index can tell that it is stale; the
 store's random id tells it apart from another store made at the same place.
+
+On PostgreSQL, inside a request (``storage.generations``: the generation pinned by the worker's
+listener, or one read at the request's start) the passages a search returns are held in memory
+(at most ``ROWS_HELD``) under the store's id and that generation, like the search index itself:
+a repeated answer costs no round trip, and a write (every one bumps the generation) drops them,
+so a passage whose sensitivity rose is never served from what was held before, even while the
+search index is still the older one.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from ragspine.storage.store import Store
 
 MIGRATIONS_PACKAGE = "ragspine.retrieval.chunking.migrations"
 
+ROWS_HELD = 4096  # passages held per store on PostgreSQL; all dropped when it fills or moves on
 _COLUMNS = "chunk_id, doc_id, ord, source_locator, title, entity, period, sensitivity, text"
 
 
@@ -69,6 +77,7 @@ class ChunkStore(Store):
     SCHEMA = "ragspine_chunks"
     TABLES = ("document", "chunk")  # corpus_state is a counter: see advance_generation
     _store_id: str | None = None  # the id ``state`` read first (a pinned request reuses it)
+    _held: tuple[tuple[str, int] | None, dict[str, Chunk]] = (None, {})  # see ``get_chunks``
     GENERATION = "corpus_state"
     KIND = "chunk store"
     HOW_TO_BUILD = (
@@ -211,8 +220,23 @@ class ChunkStore(Store):
             after = (rows[-1][1], rows[-1][2])
 
     def get_chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]:
+        """The chunks of these ids that the store holds. Inside a request on PostgreSQL from
+        those held under the request's generation (see the module), read first: what is held
+        is never older than the state it is held under."""
         if not chunk_ids:
             return {}
+        if self.counter is None or not is_pinned():
+            return self._select(chunk_ids)
+        now = self.state
+        held_at, held = self._held
+        if held_at != now or len(held) >= ROWS_HELD:  # != not <: a database replaced restarts
+            held_at, held = self._held = (now, {})
+        missing = [cid for cid in chunk_ids if cid not in held]
+        if missing:
+            held.update(self._select(missing))
+        return {cid: held[cid] for cid in chunk_ids if cid in held}
+
+    def _select(self, chunk_ids: list[str]) -> dict[str, Chunk]:
         marks = ",".join("?" for _ in chunk_ids)
         with self._lock:
             rows = self._conn.execute(
