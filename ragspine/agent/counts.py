@@ -81,6 +81,30 @@ def count_matches(text: str, profile: DomainProfile) -> list[tuple[str, AliasMat
         and _own_words(m.groupdict().get("between"), profile)
         and _own_words(m.groupdict().get("between_zh"), profile)
         and _longer_noun(text, m, profile) is None
+    ] + _bare_count(text, profile)
+
+
+# 多少家 / 几家 closing the clause, no noun after it (年底还剩多少家?): 家 counts places of
+# business, and where the profile holds exactly one count taking 家 and no people (its stores),
+# that count is asked. A profile with none, or with two, reads no count here.
+# An opening or closing verb before it, with its aspect mark (关了多少家): another quantity.
+_CHANGED = re.compile(_NOT_THE_COUNT.pattern.removesuffix(r"\s*$") + r"\s*(?:了|过|掉)?\s*$")
+_BARE = re.compile(r"(?:多少|几)\s*家(?=\s*(?:$|[?？。,,!！;；]|呢|吗|啊|呀))")
+
+
+def _bare_count(text: str, profile: DomainProfile) -> list[tuple[str, AliasMatch]]:
+    """The one held count taking 家 that a bare 多少家 asks (see ``_BARE``), or none."""
+    held = [
+        code
+        for kind, code, _, _, measures, _ in _count_patterns(profile)
+        if kind == "metrics" and "家" in measures and "名" not in measures
+    ]
+    if len(held) != 1:
+        return []
+    return [
+        ("metrics", AliasMatch(held[0], m.start(), m.end()))
+        for m in _BARE.finditer(text)
+        if not _CHANGED.search(text, 0, m.start())
     ]
 
 
@@ -264,6 +288,12 @@ def _count_pattern(zh: set[str], en: set[str]) -> re.Pattern[str] | None:
         parts.append(
             rf"(?<![a-z])how\s+many\s+(?!(?:new|more|additional|closed|opened)\b)"
             rf"(?P<between>(?:[a-z'-]+\s+){{0,2}}?)(?P<en>{nouns})(?P<plural>s?)(?![a-z])"
+        )
+        # the noun first, then a verb of having and "how many" with no noun of its own (store
+        # have how many at year end): a learner's word order, the same count asked
+        parts.append(
+            rf"(?<![a-z])(?:{nouns})s?\s+(?:have|has|had|got|number|count|total)\s+how\s+many"
+            rf"(?=\s*(?:$|[?.,!;]|(?:at|in|as|by|on|for|during|until|till|\d)(?![a-z])))"
         )
     return re.compile("|".join(parts)) if parts else None
 

@@ -46,3 +46,23 @@ def test_another_kind_is_declined_by_its_name(demo: Engine, question: str, name:
 def test_the_stores_themselves_are_still_counted(demo: Engine) -> None:
     result = ask(demo, "How many physical stores did ACME have in Taiwan in 2024?")
     assert found(result) == ["STORE_COUNT"], result.answer
+
+
+# The noun written first and "how many" after a verb of having (a learner's word order), and a
+# bare 多少家 closing the clause where the profile's one count taking 家 is its stores.
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("acme taiwan store have how many at 2024 year end?", ["STORE_COUNT"]),  # noun first
+        ("the stores has how many in 2024", ["STORE_COUNT"]),
+        ("stores have how many employees", ["EMPLOYEES"]),  # how many names its own noun
+        ("stores have how much revenue", []),  # not a count
+        ("中国内地2024年底还剩多少家?", ["STORE_COUNT"]),  # 家 alone: the stores
+        ("香港2024年有几家?", ["STORE_COUNT"]),
+        ("香港2024年关了多少家?", []),  # closures: another quantity
+        ("香港2024年新开多少家?", []),  # openings too
+        ("多少家供应商", []),  # a noun after 家: that noun's count, not the stores
+    ],
+)  # fmt: skip
+def test_a_count_asked_without_its_noun_after_how_many(text: str, counted: list[str]) -> None:
+    assert [m.code for _, m in count_matches(text, default_profile())] == counted

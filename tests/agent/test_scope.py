@@ -126,3 +126,23 @@ def test_a_concept_question_is_answered_from_documents(question: str, route: str
 def test_itself_names_no_other_company(question: str, company: str | None) -> None:
     found = out_of_scope(question, PROFILE)
     assert (found.name if found else None) == company
+
+
+# A year's end or start (2020年末, 2024年底, 2021年初) is the period, never the start of a name;
+# a word of the whole (全部, 所有, 整个) names nobody. A name written after them still is one.
+@pytest.mark.parametrize(
+    ("question", "company"),
+    [
+        ("香港2020年末長期負債是多少?", None),  # 末 is the year's end, not a name's first char
+        ("香港2024年底总负债是多少?", None),
+        ("香港2021年初的存货是多少?", None),
+        ("如果把东南亚2024年的全部收入平摊到每一家门店上,每家店大概分到多少?", None),
+        ("香港2024年所有收入是多少?", None),
+        ("2020年末特变电工负债合计是多少?", "特变电工"),  # a listed name after the year's end
+        ("2020年末韦达实业的负债是多少?", "韦达实业"),  # an unlisted name there is still one
+        ("2024年全部韦达实业的收入是多少?", "韦达实业"),  # after a word of the whole too
+    ],
+)  # fmt: skip
+def test_a_years_end_or_a_word_of_the_whole_is_no_name(question: str, company: str | None) -> None:
+    found = out_of_scope(question, PROFILE)
+    assert (found.name if found else None) == company

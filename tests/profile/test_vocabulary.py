@@ -188,3 +188,39 @@ def test_a_profile_that_names_its_operating_profit_ebit_keeps_it() -> None:
     # the demo declares EBIT an alias of its operating profit: the profile wins
     scan = glossary_for(default_profile()).scan(fold("EBIT"))
     assert [(k, m.code) for k, m in scan] == [("metrics", "OPERATING_PROFIT")]
+
+
+# Round 15's synonyms (metric_phrases.yaml, the profiles): each names the held line of that
+# meaning; a near phrase of another meaning keeps its own reading.
+@pytest.mark.parametrize(
+    ("text", "kind", "code"),
+    [
+        ("operating result", "metrics", "OPERATING_PROFIT"),  # the line, singular
+        ("operating results", "quantity", "OPERATING_RESULTS"),  # the period's results: no line
+        ("digital sales penetration", "metrics", "ONLINE_SHARE"),
+        ("網上銷售佔比", "metrics", "ONLINE_SHARE"),  # 網上 = online (Hong Kong usage)
+        ("網上", "channels", "ONLINE"),  # the demo's online channel
+        ("digital sales", "metrics", "REVENUE"),  # not the share: 'digital' is left to decline
+    ],
+)  # fmt: skip
+def test_the_demo_reads_round15_synonyms(text: str, kind: str, code: str) -> None:
+    scan = glossary_for(default_profile()).scan(fold(text))
+    assert [(k, m.code) for k, m in scan] == [(kind, code)]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "code"),
+    [
+        ("EBT", "metrics", "TOTAL_PROFIT"),  # earnings before tax = 利润总额
+        ("earnings before tax", "metrics", "TOTAL_PROFIT"),
+        ("EBIT", "quantity", "EBIT"),  # before interest too: another line
+        ("EBITDA", "quantity", "EBITDA"),
+        ("生产工人", "metrics", "PRODUCTION_STAFF"),  # 生产人员
+        ("long-term liabilities", "metrics", "NON_CURRENT_LIABILITIES"),
+        ("長期負債", "metrics", "NON_CURRENT_LIABILITIES"),  # 非流动负债合计
+        ("长期借款", "unsupported", "长期借款"),  # one line inside it, never the total
+        ("金宇集团", "entities", "JINYU"),  # its short name before the change
+    ],
+)  # fmt: skip
+def test_the_real_company_reads_round15_synonyms(text: str, kind: str, code: str) -> None:
+    assert [(k, m.code) for k, m in glossary_for(_jinyu()).scan(fold(text))] == [(kind, code)]
