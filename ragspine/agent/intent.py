@@ -49,6 +49,7 @@ from ragspine.agent.modifiers import (
 )
 from ragspine.agent.other_measures import decline_other_measure
 from ragspine.agent.per_amount import per_amount_spans
+from ragspine.agent.percent_asked import percent_of_levels
 from ragspine.agent.period_spans import (
     every_year,
     part_rank_words,
@@ -304,6 +305,12 @@ def parse_intent(
     if share is not None and reading.declined is None:  # 集团收入占比: the group's share of itself
         metrics = [c for c in metrics if c != share[0]]
         reading.declined = share[1]
+    if reading.declined is None and (
+        part := percent_of_levels(text, metrics, [*reading.wholes, *asked_cues,
+            *[(s, e) for _, s, e in reading.spans], *spans_of(scan, "entities")], prof, bool(rate))
+    ):  # fmt: skip  # 有百分之几不是在实体店卖出的: a percentage, never the level
+        metrics, reading.declined = [], part
+        reading.declined_name = (original_words(question, index, part),) * 2
     declined, unnamed_at = None, None  # the quantity declined, and where its phrase stands
     if reading.declined is not None and reading.declined_name is not None:
         declined = reading.declined_name[1 if in_english(question) else 0]

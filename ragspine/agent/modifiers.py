@@ -150,12 +150,18 @@ _PER_ANYWHERE = [
 _OWNER = re.compile(r"\s*(?:'s|’s)?\s*(?:的)?\s*(?:the\s+)?")
 
 
-# Kinds of growth no formula of a profile expresses (formulas know one period back, no powers):
-# a compound annual rate over several years, a rate against the period just before (环比, a
-# quarter on the quarter before), a part's contribution to the whole's growth. Read anywhere in
-# the question; declined by a name built from the metric's.
+# Kinds of growth no formula of a profile expresses (formulas know one period back, no powers
+# nor logarithms): a compound annual rate over several years, a rate against the period just
+# before (环比, a quarter on the quarter before), a part's contribution to the whole's growth, a
+# log (continuously compounded) growth, a geometric mean of growths. Read anywhere in the
+# question; declined by a name built from the metric's, never answered with the simple growth.
 CAGR, SEQUENTIAL, CONTRIBUTION = "cagr", "sequential", "contribution"
+LOG, GEOMETRIC = "log", "geometric"
 _UNHELD_GROWTH = [
+    (LOG, re.compile(r"对数(?:增长率|增长|增速|收益率|变化)|对数差|连续复利|(?<![a-z])(?:(?:in\s+)?"
+                     r"(?:natural\s+)?log(?:arithmic)?(?:\s+|-)(?:terms|growth|change|difference|"
+                     r"returns?)|continuous(?:ly)?[\s-]+compound(?:ed|ing)?)(?![a-z])")),
+    (GEOMETRIC, re.compile(r"几何平均|(?<![a-z])geometric(?:\s+(?:mean|average))?(?![a-z])")),
     (CAGR, re.compile(r"(?:年均|年化|平均)?(?:年)?复合(?:年)?(?:均)?(?:增长率|增长|增速|增幅)|"
                       r"(?<![a-z])(?:cagr|compound(?:ed)?\s+(?:annual\s+)?(?:growth|rate)(?:\s+rate)?)"
                       r"(?![a-z])")),
@@ -182,10 +188,29 @@ def rate_asked(text: str) -> re.Match[str] | None:
     return cue if cue and GROWTH_VERB.search(text) else None
 
 
+# A unit a figure is expressed in (expressed in basis points, 以基点表示): a held percentage's
+# level read in that unit, no change of it.
+_UNIT_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:expressed|measured|stated|given|shown|quoted|converted)\s+(?:in|as|to|into)"
+    r"|(?<![a-z])in\s+terms\s+of|(?<![a-z])(?:in|as)|以|用|换算成|换算为|折合|折算成?)\s*$"
+)
+
+_COMPARED = re.compile(
+    r"高|低|差|比|(?<![a-z])(?:higher|lower|more|less|than|differ\w*|gap|wider|narrower|"
+    r"widen\w*|narrow\w*|improv\w*|worsen\w*|expand\w*)(?![a-z])"
+)
+
+
 def points_asked(text: str) -> re.Match[str] | None:
     """A change asked in percentage points (提高了几个百分点, by how many percentage points): the
-    two periods' levels and their difference, never one level."""
-    return _POINTS.search(text)
+    two periods' levels and their difference, never one level. Points named only as the unit a
+    figure is expressed in (operating margin, expressed in basis points), with no word of change
+    in the question, ask the level in that unit: 7.67% is 767 bp, not a change."""
+    found = _POINTS.search(text)
+    moved = GROWTH_VERB.search(text) or _COMPARED.search(text)
+    if found and _UNIT_BEFORE.search(text, 0, found.start()) and not moved:
+        return None
+    return found
 
 
 def yoy_how_much(text: str) -> re.Match[str] | None:

@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from ragspine.agent.modifier_base import GROWTH, Modifier
-from ragspine.agent.modifiers import CAGR, CONTRIBUTION, share_word_after, whole_before
+from ragspine.agent.modifiers import (
+    CAGR,
+    CONTRIBUTION,
+    GEOMETRIC,
+    LOG,
+    share_word_after,
+    whole_before,
+)
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch
 from ragspine.profile.vocabulary import derived_shapes
@@ -20,6 +27,10 @@ def unheld_name(kind: str, spec: object, code: str) -> tuple[str, str]:
     en = getattr(spec, "name_en", None) or zh
     if kind == CAGR:
         return f"{zh}复合增长率", f"{en} CAGR"
+    if kind == LOG:
+        return f"{zh}对数增长率", f"{en} log growth (continuously compounded)"
+    if kind == GEOMETRIC:
+        return f"{zh}几何平均增长率", f"{en} geometric mean growth"
     if kind == CONTRIBUTION:
         return f"{zh}增长贡献率", f"contribution to {en} growth"
     return f"{zh}环比增长率", f"{en} quarter-on-quarter growth"

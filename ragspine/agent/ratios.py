@@ -1,8 +1,9 @@
 """A ratio of two quantities asked in words, read after the first one's metric word: X与Y的比值,
 ratio of X to Y, X除以Y, X divided by Y (X / Y); X是Y的几倍, how many times Y was X (a multiple:
 X / Y); and a share written after its part — 占比, 占Y的比重, X as a percentage of Y — or asked
-of it postposed: X是Y的百分之几 / 几成, X was what percentage (share, proportion) of Y, X
-relative to Y (X / Y, whose whole is Y with what owns it); and asked with its percentage word
+of it postposed: X是Y的百分之几 / 几成 (X吃掉了Y的百分之几: a verb of using Y up), X was what
+percentage (share, proportion) of Y, X relative to Y (X / Y, whose whole is Y with what owns
+it); and asked with its percentage word
 first: how much percent is X in Y, what percent(age) is X of Y (``asked_share``: X / Y).
 
 ``quantity.py`` maps each to the profile's derived metric of that formula shape, or declines it.
@@ -20,8 +21,9 @@ _SHARE_AFTER = re.compile(
     _GAP + r"(?:占比|比重|份额|占有率|渗透率|贡献占比|贡献率)|"
     r"\s*(?:的)?\s*(?:合计|总计|总额|之和)?\s*占\s*(?P<whole>[^,,。??;;]{0,16}?)\s*(?:的)?\s*"
     r"(?:比重|比例|百分比|份额|占比|比率|几成|几分之几|百分之\s*(?:几|多少)|多少|%)|"
-    # postposed: X是Y的百分之几 / 几成, X was what percentage of Y, X relative to Y
-    r"\s*(?:是|为|相当于|等于|约为|约是|约等于)\s*(?:了)?\s*(?P<whole_is>[^,,。??;;]{0,16}?)\s*"
+    # postposed: X是Y的百分之几 / 几成, X was what percentage of Y, X relative to Y; a verb of
+    # using up (X吃掉了Y的百分之几, 花掉, 用掉, 耗掉: how much of Y X takes) says X / Y as well
+    r"\s*(?:是|为|相当于|等于|约为|约是|约等于|(?:吃|花|用|耗|吞|占)(?:掉|去)|消耗|侵蚀)\s*(?:了)?\s*(?P<whole_is>[^,,。??;;]{0,16}?)\s*"
     r"(?:的)?\s*(?:百分之\s*(?:几|多少)|几成|多少成|几分之几|多少\s*%)|"
     r"\s+(?:was|were|is|are)\s+(?:about\s+|roughly\s+|approximately\s+)?(?:what|which)\s+"
     r"(?:percentage|percent|share|proportion|fraction|portion|part)\s+of\s+"
