@@ -5,7 +5,8 @@ year earlier, the prior-year period, the same period of the previous year, 上�
 never FY2024: the phrase moves the one period the question names back a year, keeping its part
 (2024年上半年 … 上年同期: 2023H1). Only where exactly one period is named: with none there is
 nothing to count from, with two the question says which itself. "Comparable" here names a
-period, never comparable (same-store) sales.
+period, never comparable (same-store) sales. The named period written as the report the figures
+are read in (in the FY2024 results, 2024年报中) is then that report only, not a period asked.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ _EN = re.compile(
     r")(?![a-z])"
 )
 _ZH = re.compile(r"(?:上一?个?财?年度?|前一个?财?年度?)(?:的)?\s*(?:同期|可比期间?|相同期间)")
+# A report or results named by the period before it: the figures' source, not a period asked.
+_REPORT = re.compile(
+    r"\s*(?:(?:full[\s-]+year|annual|interim|quarterly|half[\s-]+year)\s+)?"
+    r"(?:results|report|accounts|financial\s+statements)(?![a-z])|\s*(?:的)?\s*(?:年报|年度报告|财报|业绩|报)"
+)
 
 
 def prior_spans(folded: str) -> list[tuple[int, int]]:
@@ -46,6 +52,8 @@ def with_prior_periods(found: list[PeriodMatch], folded: str) -> list[PeriodMatc
     anchor = next(pm for pm in rest if pm.period is not None)
     (period,) = named
     back = period._replace(period=f"{period.year - 1:04d}{period.period[4:]}")
+    if all(_REPORT.match(folded, pm.end) for pm in rest if pm.period is not None):
+        rest = [pm for pm in rest if pm.period is None]  # in the FY2024 results: the source
     out = rest + [
         replace(anchor, period=back, start=s, end=e, raw=folded[s:e].strip()) for s, e in spans
     ]

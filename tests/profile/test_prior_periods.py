@@ -46,13 +46,15 @@ def test_a_quarter_named_by_its_closing_month_is_that_quarter(
     ("text", "expected"),
     [
         # the one period named, a year back
-        ("FY2024 results: revenue, comparable period a year earlier", ["FY2024", "FY2023"]),
+        # the period of the results the figures are read in is their source: only the prior asked
+        ("In FY2024 results, revenue for the comparable period a year earlier", ["FY2023"]),
+        ("2024年报中上年同期的收入", ["FY2023"]),  # 年报中: the same in Chinese
         ("2024 revenue and the prior-year period", ["FY2024", "FY2023"]),  # prior-year period
         ("2024H1 revenue, the corresponding period of the previous year", ["2024H1", "2023H1"]),
         # its 'prior year' is the phrase's own, not a year before today
         ("2024 revenue in the prior year period", ["FY2024", "FY2023"]),
         ("2024年上半年,上年同期的收入是多少", ["2024H1", "2023H1"]),  # the half kept
-        ("2024年报中上年可比期间的收入", ["FY2024", "FY2023"]),  # 可比期间
+        ("2024年收入和上年可比期间相比", ["FY2024", "FY2023"]),  # 可比期间
         ("2024年收入与上年同期相比", ["FY2024", "FY2023"]),  # a comparison: as before
         ("上年同期的收入", []),  # no period named: nothing to count from
         ("2023 and 2024 versus the prior-year period", ["FY2023", "FY2024"]),  # two named: unsaid
