@@ -1,15 +1,17 @@
 """What a what-is or yes/no question asks of must stand in a passage.
 
 "ACME集团的品牌口号是什么?" asks for a slogan, "台灣門市有提供免費停車嗎?" whether parking is
-free, "Can I bring my dog into an ACME store?" whether a dog may come in. Passages sharing the
+free, "Can I bring my dog into an ACME store?" whether a dog may come in, "办营业执照一般要多长
+时间?" (how long does it take to get a licence) how long the licence takes. Passages sharing the
 question's other words (the brand's live streams, Taiwan's margin, the stores' lighting) are
 about something else. Where no passage the caller may read holds the thing asked of, nor a title
 of its document, the answer is an honest not-found naming the user's phrase.
 
 The thing asked of (its head word) is, in Chinese, the last content word before the frame
-(是什么, 吗; after 是否); in English, the last word of the noun phrase the frame opens (what is
-the …, can I <verb> my …, is there a …, does ACME offer / give …), each of whose words must be
-held (a discount is, senior citizens are not). Glossary terms are masked first: a
+(是什么, 吗, 要多长时间 / 需要多久 ending the question; after 是否); in English, the last word
+of the noun phrase the frame opens (what is the …, can I <verb> my …, is there a …, does ACME
+offer / give …, how long does it take to <verb> …, how long does … take), each of whose words
+must be held (a discount is, senior citizens are not). Glossary terms are masked first: a
 metric or entity asked of is the structured channel's, or a definition's.
 
 A condition the question sets ("如果競爭對手賣得更便宜,…吗?", "If a competitor sells it cheaper,
@@ -39,6 +41,11 @@ from ragspine.text import fold
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WHAT_IS_ZH = re.compile(r"(?:是|叫)(?:什么|甚么|啥)(?:样子)?[??]?\s*$")
 _YES_NO_ZH = re.compile(r"(?:了)?[吗么][??]?\s*$")
+# how long a thing takes, ending the question: 办营业执照一般要多长时间, 退款需要多久
+_HOW_LONG_ZH = re.compile(
+    r"(?:一般|通常|大概|大约|大致)?\s*(?:要|需要|得|需)?\s*(?:花)?\s*"
+    r"(?:多长时间|多久|多少天|几天|多长的时间|多少时间)(?:才能(?:办好|完成|下来))?[??]?\s*$"
+)
 _WHETHER_ZH = re.compile(r"是否|有没有|能否|可否|能不能|可不可以")
 _SPLIT_ZH = re.compile(r"[的和与及、或]")
 
@@ -113,7 +120,7 @@ def _last_run(text: str) -> str | None:
 
 
 def _chinese(flat: str) -> tuple[str, str] | None:
-    for frame in (_WHAT_IS_ZH, _YES_NO_ZH):
+    for frame in (_WHAT_IS_ZH, _YES_NO_ZH, _HOW_LONG_ZH):
         m = frame.search(flat)
         if m is None:
             continue
@@ -141,10 +148,25 @@ def _english(flat: str) -> tuple[str, str] | None:
         return None
     if first in {"is", "are"} and second == "there":
         return _phrase_head(tokens, 2)
+    if (first, second) == ("how", "long"):
+        return _how_long(tokens)
     if first in {"do", "does"}:
         for i, token in enumerate(tokens[1:4], start=1):
             if token in _OFFER:
                 return _phrase_head(tokens, i + 1)
+    return None
+
+
+def _how_long(tokens: list[str]) -> tuple[str, str] | None:
+    """How long does it take to <verb> X (X), how long does X take (X); a duration of a state
+    (how long has ACME operated) asks of no thing."""
+    if len(tokens) < 4 or tokens[2] not in {"does", "do", "did", "will", "would", "should"}:
+        return None
+    if tokens[3] == "it" and tokens[4] == "take":  # take (ACME, a store) to <verb> X
+        to = next((i for i in range(5, min(8, len(tokens))) if tokens[i] == "to"), None)
+        return _phrase_head(tokens, to + 2) if to is not None and len(tokens) > to + 2 else None
+    if tokens[-1] in {"take", "takes"}:
+        return _phrase_head(tokens[:-1], 3)
     return None
 
 

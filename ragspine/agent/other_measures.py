@@ -12,7 +12,8 @@ another quantity (folded text: simplified, lower case):
 - **a single month**: a month written as a period of its own (2020年12月单月, 12月份的收入, in
   December) is finer than any fiscal year, half or quarter a profile holds: the year's figure is
   not December's. A month-end (12月末, 12月31日, 截至…月底) is a balance date, and a range of
-  months (10-12月, 1至6月) is a quarter or a half: neither is a month asked.
+  months (10-12月, 1至6月) is a quarter or a half, and a month closing a quarter (9月季度, the
+  September quarter) names the quarter: none is a month asked.
 - **openings**: a count of stores (or any count metric) with an opening verb written before it
   (新开了多少家门店, 新开设, 开业, how many stores did ACME open, store openings) asks the stores
   opened in the period, a flow; the count held is the stock at the period's end. Net additions
@@ -64,9 +65,9 @@ _SENTENCE_END = re.compile(r"[?？。!！;；]")
 
 _MONTH = re.compile(
     r"(?<![\d\-~～至到])(?:1[0-2]|0?[1-9]|[一二三四五六七八九十]|十[一二])\s*月(?:份)?"
-    r"(?!\s*(?:\d|末|底|初|[一二三]?十|[\-~～至到]))|单月|"
+    r"(?!\s*(?:\d|末|底|初|季|[一二三]?十|[\-~～至到]))|单月|"
     r"(?<![a-z])(?:in|for|during)\s+(?:the\s+month\s+of\s+)?(?:january|february|march|april|may|"
-    r"june|july|august|september|october|november|december)(?![a-z])(?!\s+\d)"
+    r"june|july|august|september|october|november|december)(?![a-z])(?!\s+(?:\d|quarter))"
 )
 _OPENING = re.compile(
     r"(?<!净)(?:新开设?了?|新开业|开业了?|开出了?|开设了?新)|"

@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 from ragspine.profile.anchored_years import anchored_years
 from ragspine.profile.compared_years import compared_years
+from ragspine.profile.month_quarters import quarters_by_month
 from ragspine.profile.month_ranges import MonthRun, covered, month_runs
+from ragspine.profile.prior_periods import with_prior_periods
 from ragspine.profile.written_dates import written_dates
 
 FY = "FY"
@@ -299,7 +301,8 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
         if not any(back.start < e and s < back.end for s, e in taken):
             taken.append((back.start, back.end))
             found.extend(PeriodMatch(_fy(y), back.start, back.end, back.raw) for y in back.years)
-    for run in month_runs(folded):  # 2024年10-12月: the quarter; 2-4月: no held period
+    # 2024年10-12月, the September quarter: the quarter; 2-4月, the August quarter: none held
+    for run in [*month_runs(folded), *quarters_by_month(folded)]:
         if not any(run.start < e and s < run.end for s, e in taken):
             taken.append((run.start, run.end))
             found.append(PeriodMatch(_of_months(run), run.start, run.end, raw=run.raw))
@@ -311,7 +314,7 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
             taken.append((start, end))
             found.append(PeriodMatch(handler(m, reference_date), start, end, raw=m.group()))
     found.sort(key=lambda pm: pm.start)
-    return tuple(_same_part(_fill_years(found, reference_date), folded))
+    return tuple(with_prior_periods(_same_part(_fill_years(found, reference_date), folded), folded))
 
 
 def _of_months(run: MonthRun) -> Period | None:

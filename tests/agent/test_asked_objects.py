@@ -31,6 +31,14 @@ from tests.agent.fake_corpus import corpus
         ("同店销售增长是什么?", None),  # a metric asked: a definition, never judged here
         ("Why did Hong Kong revenue fall?", None),  # no what-is or yes/no frame
         ("Can I pay with Bitcoin?", None),  # no noun phrase after the verb: distinct_terms'
+        # how long a thing takes: the words before 要多长时间 / 要多久
+        ("新开一家门店,办营业执照一般要多长时间?", ("营业执照", "营业执照")),
+        ("会员退货退款需要多久?", ("退款", "退货退款")),  # 需要多久
+        ("How long does it take to get a business licence?", ("licence", "business licence")),
+        ("How long does a refund take?", ("refund", "refund")),  # the subject before take
+        ("How long does it take ACME to issue a gift card?", ("card", "gift card")),  # a doer
+        ("香港收入增长需要多长时间才能恢复?", None),  # the frame not at the end: no object
+        ("How long has ACME operated in Taiwan?", None),  # no 'take': a duration of a state
     ],
 )  # fmt: skip
 def test_the_thing_a_question_asks_of_is_its_last_content_words(
@@ -55,6 +63,10 @@ def test_the_thing_a_question_asks_of_is_its_last_content_words(
          "senior citizens discount"),
         # an English thing, and only Chinese passages retrieved: the English ones are silent
         ("Can I bring my dog into an ACME store?", ["门店照明改造。"], None),
+        # how long a licence takes, in no passage: new stores' rules are something else
+        ("新开一家门店,办营业执照一般要多长时间?", ["新开门店需通过投资回报评审。"], "营业执照"),
+        # how long a refund takes, held: answered
+        ("会员退货退款需要多久?", ["退款将在7个工作日内退回。"], None),
     ],
 )  # fmt: skip
 def test_a_thing_no_passage_of_its_script_holds_is_named(

@@ -69,6 +69,10 @@ def test_another_measure_of_a_held_metric_is_declined(
         ("jy", "金宇生物2020年12月末的资产总额是多少?", ["TOTAL_ASSETS"]),
         # a range of months is a quarter
         ("acme", "集团2024年10-12月的收入是多少?", ["REVENUE"]),
+        # a month closing a quarter names the quarter (9月季度: Q3), no single month
+        ("acme", "香港2024年9月季度的毛利是多少?", ["GROSS_PROFIT"]),
+        # the September quarter, in English
+        ("acme", "What was Hong Kong's gross profit in September quarter 2024?", ["GROSS_PROFIT"]),
         # the year ending on a date in December
         ("acme", "截至2024年12月31日止年度,香港的收入是多少?", ["REVENUE"]),
         # net new stores: the stock's change, held
