@@ -230,7 +230,7 @@ def parse_intent(
         # 折合港元, 12月单月, 新开门店, 几年才能翻一番, what would … have been
         said = partial(original_words, question, index)  # 門店虧損: named as written
         measured = decline_other_measure(
-            text, reading, counts, prof, in_english(question), explained, said
+            text, reading, counts, prof, in_english(question), explained, said, [*named_entities]
         )
         explained += entity_parts(text, spans_of(scan, "entities"), read)  # 香港分部: 香港
         loose = unexplained(text, read, explained, counts, ratios, operands)

@@ -8,7 +8,10 @@ another quantity (folded text: simplified, lower case):
   not the currency of the metric's unit (USD_M, 元) asks a conversion no fact holds (香港的收入折合
   多少亿港元 of a USD fact). A unit whose currency cannot be told from its code, display and English
   name is never judged. 元 alone names no currency in a question (多少亿元 of a USD figure is
-  a scale, not a conversion).
+  a scale, not a conversion). The local currency (in local currency, 以当地货币计, 本币) of a
+  part of the company (Taiwan, 香港) is that part's own, which no profile states: asked of a part,
+  it is a conversion (never the group's reporting-currency figure); of the company itself, its
+  reporting currency.
 - **a single month**: a month written as a period of its own (2020年12月单月, 12月份的收入, in
   December) is finer than any fiscal year, half or quarter a profile holds: the year's figure is
   not December's. A month-end (12月末, 12月31日, 截至…月底) is a balance date, and a range of
@@ -53,6 +56,10 @@ _CURRENCY_WORDS: dict[str, str] = {
     "SGD": r"新加坡元|新币|(?<![a-z])(?:sgd|singapore\s+dollars?)(?![a-z])|s\$",
 }
 _ANY_CURRENCY = re.compile("|".join(f"(?:{w})" for w in _CURRENCY_WORDS.values()))
+# A part's own currency, by no ISO code: folded text (當地 reads 当地, 貨幣 reads 货币).
+_LOCAL = re.compile(
+    r"(?<![a-z])local[\s-]+currenc(?:y|ies)(?![a-z])|(?:当地|本地|本币|本位币)(?:货币|币种|币)?(?=计|口径|的|金额|$|\s|[,,。??])|当地货币|本地货币"
+)
 # How a unit's own code, display and English name say its currency (USD_M, 百万美元, million
 # USD; CNY, 元, yuan): a unit shown as 元 with no other currency before it is the yuan.
 _UNIT_CURRENCY: dict[str, re.Pattern[str]] = {
@@ -97,9 +104,18 @@ _WHAT_IF_ZH = re.compile(
 
 
 def other_currency(
-    text: str, metric_spans: Sequence[tuple[str, int, int]], profile: DomainProfile
+    text: str,
+    metric_spans: Sequence[tuple[str, int, int]],
+    profile: DomainProfile,
+    entities: Sequence[str] = (),
 ) -> Span | None:
-    """The span from a metric to a currency its unit is not in, in one sentence, or None."""
+    """The span from a metric to a currency its unit is not in, in one sentence, or None; a
+    local currency asked of a part (``entities`` other than the company) is always another."""
+    if any(e != profile.home_entity_code for e in entities):
+        for word in _LOCAL.finditer(text):
+            for code, start, end in metric_spans:
+                if _currency_of(profile, code) and _one_sentence(text, (start, end), word.span()):
+                    return min(start, word.start()), max(end, word.end())
     for word in _ANY_CURRENCY.finditer(text):
         asked = next(c for c, w in _CURRENCY_WORDS.items() if re.fullmatch(w, word.group()))
         for code, start, end in metric_spans:
@@ -171,15 +187,17 @@ def decline_other_measure(
     english: bool,
     read: Sequence[Span] = (),
     said: Callable[[Span], str] | None = None,
+    entities: Sequence[str] = (),
 ) -> bool:
     """Decline, in ``reading``, a held metric asked as another measure of itself (the classes
     above): True; the reading is left as it is when none is asked: False. ``read``: the spans
     the parser reads (never a count's predicate); ``said``: a span's words as the question
-    writes them (a restricted count is named by them: 亏损门店, loss-making stores)."""
+    writes them (a restricted count is named by them: 亏损门店, loss-making stores); ``entities``:
+    the entity codes named (a local currency is a part's own)."""
     spans: list[tuple[str, int, int]] = getattr(reading, "spans", [])
     if not spans:
         return False
-    span = other_currency(text, spans, profile) or single_month(text, spans)
+    span = other_currency(text, spans, profile, entities) or single_month(text, spans)
     span = span or openings(text, counts)
     name: tuple[str, str] | None = None
     subset = restricted_count(text, counts, read) if span is None else None  # 门店亏损

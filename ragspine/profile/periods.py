@@ -18,6 +18,7 @@ from ragspine.profile.compared_years import compared_years
 from ragspine.profile.month_quarters import quarters_by_month
 from ragspine.profile.month_ranges import MonthRun, covered, month_runs
 from ragspine.profile.prior_periods import with_prior_periods
+from ragspine.profile.relative_periods import with_relative_periods
 from ragspine.profile.written_dates import written_dates
 
 FY = "FY"
@@ -314,7 +315,8 @@ def find_periods(folded: str, reference_date: date) -> tuple[PeriodMatch, ...]:
             taken.append((start, end))
             found.append(PeriodMatch(handler(m, reference_date), start, end, raw=m.group()))
     found.sort(key=lambda pm: pm.start)
-    return tuple(with_prior_periods(_same_part(_fill_years(found, reference_date), folded), folded))
+    found = with_relative_periods(_same_part(_fill_years(found, reference_date), folded), folded)
+    return tuple(with_prior_periods(found, folded))
 
 
 def _of_months(run: MonthRun) -> Period | None:
