@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from ragspine.agent.asked_scale import asked_scale
 from ragspine.agent.clarify import DECLINED_QUANTITY, declined_line
 from ragspine.agent.described_answer import described_answer, described_criteria
 from ragspine.agent.intent import (
@@ -406,7 +407,8 @@ def _structured_answer(tool_results: list[ToolResult], req: Request) -> tuple[st
     found = distinct_found(tool_results)
     if found:
         decimals = asked_decimals(question)
-        lines = [fact_line(r, prof, decimals, lang) for r in found]
+        asked = asked_scale(question)
+        lines = [fact_line(r, prof, decimals, lang, asked) for r in found]
         return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from ragspine.agent.asked_scale import AskedScale, in_asked_scale
 from ragspine.agent.names import channel_word, entity_name, metric_name, unit_name
 from ragspine.agent.query_tools import (
     FoundResult,
@@ -145,16 +146,26 @@ def _cite(src: Source, lang: Language) -> str:
 
 
 def fact_line(
-    r: FoundResult, prof: DomainProfile, decimals: int | None = None, lang: Language = ZH
+    r: FoundResult,
+    prof: DomainProfile,
+    decimals: int | None = None,
+    lang: Language = ZH,
+    asked: AskedScale | None = None,
 ) -> str:
     """A found fact: 香港 FY2024 收入:455 百万美元(来源:…) / Hong Kong FY2024 revenue: 455 million
-    USD (source: …); a derived one with its formula, then each operand with its source."""
+    USD (source: …); a derived one with its formula, then each operand with its source. A scale
+    the question asks (``asked``: 多少千元) adds the figure converted into it beside the held
+    one."""
     period = period_label(r["period_type"], r["period"])
     balance = _is_balance(r["metric_code"], prof)
     what = _what(r["metric_code"], r["entity"], r["channel"], period, prof, lang, balance=balance)
     operands = r.get("operands")
     if not operands:
         amount = _amount(r["value_text"], r["unit"], prof, decimals, lang)
+        converted = asked and in_asked_scale(r["value_text"], r["unit"], asked, prof, lang != ZH)
+        if converted:
+            shown = format_value(converted[0], 2 if decimals is None else decimals)
+            amount = say("in_scale", lang, amount=amount, converted=f"{shown} {converted[1]}")
         return opening(
             say("fact", lang, what=what, amount=amount, cite=_cite(r["source"], lang)), lang
         )

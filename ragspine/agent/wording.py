@@ -43,6 +43,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
     },
     "channel": {ZH: "({name})", EN: "{name} "},
     "fact": {ZH: "{what}:{amount}{cite}", EN: "{what}: {amount}{cite}"},
+    "in_scale": {ZH: "{amount},即 {converted}", EN: "{amount}, i.e. {converted}"},
     "cite": {ZH: "(来源:{doc} · {locator})", EN: " (source: {doc} · {locator})"},
     "derived": {
         ZH: "{what}:{amount}(由公式计算:{formula})",

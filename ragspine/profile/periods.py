@@ -78,7 +78,8 @@ _INTERIM_EN = (
     r"(?:interim|half[\s-]+year(?:ly)?)\s+(?:results?|reports?|accounts?|statements?)(?![a-z])"
 )
 _NA = r"(?![a-z0-9_])"
-# Which half a word names: the front / back half, the latter half; 前 / 后半年 as 上 / 下半年.
+# Which half a word names: the front / back half, the latter half; 前 / 后半年 as 上 / 下半年;
+# 上半财年 is the fiscal year's first half, as 上半年 (fiscal years are calendar years here).
 _HALF_WORDS = {"first": 1, "front": 1, "second": 2, "back": 2, "latter": 2,
                "上": 1, "前": 1, "下": 2, "后": 2}  # fmt: skip
 _HALF_EN = r"(first|second|front|back|latter)\s+half"
@@ -173,7 +174,7 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
     ),
     (
         re.compile(
-            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下|前|后)半年度?"
+            rf"(?<!\d)({_YEAR}|{_REL_YEAR})\s*(?:年|财年)?\s*(?:的)?\s*(上|下|前|后)半(?:财年|年度?)"
         ),
         lambda m, r: _half(_year(m[1], r), _HALF_WORDS[m[2]]),
     ),
@@ -190,7 +191,9 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         lambda m, r: _half(_year(m[2], r), int(m[1])),
     ),
     (
-        re.compile(rf"{_NB}{_HALF_EN}\s+(?:of\s+)?(?:fy\s*)?({_YEAR})"),
+        re.compile(
+            rf"{_NB}{_HALF_EN}\s+(?:of\s+)?(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?)?({_YEAR})"
+        ),
         lambda m, r: _half(_year(m[2], r), _HALF_WORDS[m[1]]),
     ),
     # Fiscal years
@@ -216,8 +219,8 @@ _RULES: list[tuple[re.Pattern[str], _Handler]] = [
         re.compile(rf"{_NB}(?:last|previous|prior)\s+quarter{_NA}"),
         lambda m, r: _previous_quarter(r),
     ),
-    (re.compile(r"上半年"), lambda m, r: _half(_NO_YEAR, 1)),
-    (re.compile(r"下半年"), lambda m, r: _half(_NO_YEAR, 2)),
+    (re.compile(r"上半财?年"), lambda m, r: _half(_NO_YEAR, 1)),
+    (re.compile(r"下半财?年"), lambda m, r: _half(_NO_YEAR, 2)),
     (re.compile(r"大前年"), lambda m, r: _fy(r.year - 3)),
     (re.compile(r"前年|上上(?:个)?(?:财)?年"), lambda m, r: _fy(r.year - 2)),
     (re.compile(rf"{_NB}(?:the\s+)?year\s+before\s+last{_NA}"), lambda m, r: _fy(r.year - 2)),

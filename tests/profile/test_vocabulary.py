@@ -40,6 +40,9 @@ def test_the_packaged_demo_loads_quietly_its_collisions_reviewed() -> None:
         ("comparable-store sales", "metrics", "SSSG"),
         ("like-for-like sales", "metrics", "SSSG"),
         ("可比门店销售增长", "metrics", "SSSG"),
+        ("可比店销售增长率", "metrics", "SSSG"),  # 率 after the growth: the same rate
+        ("可比门店销售", "metrics", "SSSG"),  # comparable-store sales, mainland wording
+        ("多少個據點", "metrics", "STORE_COUNT"),  # Taiwan: outlets
         # a phrase the demo does not hold, longer than the metric word inside it
         ("inventory turnover", "quantity", "INVENTORY_TURNOVER"),  # not turnover = revenue
         ("同店销售额", "quantity", "SAME_STORE_SALES_AMOUNT"),  # not 同店销售 nor 销售额
@@ -51,6 +54,19 @@ def test_the_packaged_demo_loads_quietly_its_collisions_reviewed() -> None:
 def test_the_demo_reads_shipped_phrases_as_whole_terms(text: str, kind: str, code: str) -> None:
     (found,) = glossary_for(default_profile()).scan(fold(text))
     assert (found[0], found[1].code) == (kind, code)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "根据点评网的数据",  # 根据 (according to) then 点评: no 据点 inside
+        "依据点击量排序",  # 依据 then 点击
+        "可比公司",  # 可比 without sales
+    ],
+)  # fmt: skip
+def test_an_outlet_or_comparable_word_inside_other_words_names_no_metric(text: str) -> None:
+    codes = [m.code for _, m in glossary_for(default_profile()).scan(fold(text))]
+    assert "STORE_COUNT" not in codes and "SSSG" not in codes
 
 
 def test_a_real_company_anchors_the_phrases_its_profile_shares() -> None:

@@ -39,6 +39,17 @@ def _read(text: str) -> list[tuple[str | None, str]]:
         ("revenue in the latter half of 2024", "2024H2", "latter half of 2024"),
         ("2024年后半年的收入", "2024H2", "2024年后半年"),  # 后半年 as 下半年
         ("2024年前半年的收入", "2024H1", "2024年前半年"),  # 前半年 as 上半年
+        ("台灣2024上半財年的毛利", "2024H1", "2024上半财年"),  # the fiscal year's first half
+        ("2024年下半财年的毛利", "2024H2", "2024年下半财年"),  # its second half
+        ("GP in the first half of the fiscal year 2024", "2024H1",
+         "first half of the fiscal year 2024"),  # the fiscal year written out
+        ("GP in the second half of fiscal 2024", "2024H2", "second half of fiscal 2024"),
+        ("Hong Kong's operating profit in CY2024", "FY2024", "cy2024"),  # calendar year
+        ("operating profit in CY 24", "FY2024", "cy 24"),  # spaced, two digits
+        ("operating profit in calendar year 2024", "FY2024", "calendar year 2024"),
+        ("金宇生物“十三五”收官之年的资产负债率", "FY2020", "十三五”收官之年"),  # plan's last year
+        ("十四五开局之年的收入", "FY2021", "十四五开局之年"),  # a plan's first year
+        ("十一五的收官之年", "FY2010", "十一五的收官之年"),  # 2006–2010
     ],
 )  # fmt: skip
 def test_a_shorthand_or_another_calendar_reads_as_the_period(
@@ -56,6 +67,10 @@ def test_a_shorthand_or_another_calendar_reads_as_the_period(
         ("product 2020AB revenue", []),  # a code, not an actual year
         ("the back of 2024's report", [("FY2024", "2024")]),  # back without half: the year
         ("2024年前的收入", [("FY2024", "2024年")]),  # 前 alone: before, no half
+        ("cyan 2024 ink", [("FY2024", "2024")]),  # cy inside a word: only the year
+        ("十三五规划的重点项目", []),  # a plan named, no year of it asked
+        ("二十三五年", []),  # numerals, no plan
+        ("calendar of events", []),  # calendar without a year
     ],
 )  # fmt: skip
 def test_the_same_letters_elsewhere_are_no_such_period(
@@ -65,5 +80,6 @@ def test_the_same_letters_elsewhere_are_no_such_period(
 
 
 def test_a_rewrite_keeps_every_character_in_its_place() -> None:
-    for text in ("台湾民国113年营收", "中华民国99年", "ye23 ye2023", "2024年首季", "2020a"):
+    for text in ("台湾民国113年营收", "中华民国99年", "ye23 ye2023", "2024年首季", "2020a",
+                 "cy2024", "calendar year 2024", "“十三五”收官之年"):  # fmt: skip
         assert len(written_dates(text)) == len(text)
