@@ -62,3 +62,25 @@ def test_the_whole_unknown_thing_is_named(question: str, profile: DomainProfile,
 def test_no_unknown_thing_where_all_is_held(question: str, profile: DomainProfile) -> None:
     assert out_of_scope(question, profile) is None
     assert parse_intent(question, REF, profile=profile).subjects == []
+
+
+@pytest.mark.parametrize(
+    ("question", "profile", "name"),
+    [
+        # a verb of holding names nothing: the noun phrase held is the quantity asked of
+        ("How much did Jinyu hold in pound sterling deposits at the end of 2020?", JINYU,
+         "pound sterling deposits"),
+        # a verb of spending likewise (the row that held before: no regression)
+        ("How much did Jinyu spend on share buybacks in 2020?", JINYU, "share buybacks"),
+    ],
+)  # fmt: skip
+def test_a_verb_of_holding_names_no_quantity(
+    question: str, profile: DomainProfile, name: str
+) -> None:
+    assert parse_intent(question, REF, profile=profile).declined == name
+
+
+def test_a_held_metric_after_hold_is_still_read() -> None:
+    # the verb removed from the residue, a held metric it governs is read as before
+    intent = parse_intent("How much cash did Jinyu hold at the end of 2020?", REF, profile=JINYU)
+    assert intent.declined != "hold"
