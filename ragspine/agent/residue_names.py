@@ -1,8 +1,8 @@
 """An unknown subject that qualifies the metric (``subject_residue``) as the parser uses it, said
 by its whole noun phrase, a region glued before it included (台湾啤酒的收入: not 啤酒 alone;
 ``noun_phrases.with_region``), and a place word of the shipped list glued to it too (粤港澳大湾区:
-the run and 大湾区 are one region's name, never 粤港澳 alone). The name of a figure asked of no metric is
-``unnamed``."""
+the run and 大湾区 are one region's name, never 粤港澳 alone). The name of a figure asked of no
+metric is ``unnamed``."""
 
 from __future__ import annotations
 
