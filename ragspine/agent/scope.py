@@ -93,6 +93,8 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
         span = _trim(text, *match.span("name"))
         if span is not None and not any(w in compact(text[span[0] : span[1]]) for w in home):
             return OutOfScope("company", _original(question, index, span))
+        if span is not None and _holds_home(text[span[0] : span[1]], home, profile):
+            return OutOfScope("company", _original(question, index, (span[0], match.end())))
     if _RANKING.search(text):
         return OutOfScope("ranking")
     listed = profile.memo("scope_listed", lambda: _listed_pattern(profile))
@@ -106,6 +108,21 @@ def out_of_scope(question: str, profile: DomainProfile) -> OutOfScope | None:
     for start, end in _entity_spans(text, known, terms, home):
         return OutOfScope("company", _original(question, index, (start, end)))
     return None
+
+
+def _holds_home(name: str, home: list[str], profile: DomainProfile) -> bool:
+    """Whether a legal name holding the home company's name is another company's: a place
+    before it or a trade after it (控股, 集团) that the home company's own legal name does not
+    hold (内蒙古金宇生物控股有限公司, its shareholder, beside 金宇生物技术股份有限公司)."""
+    flat = compact(name)
+    own = compact(fold(profile.home_company_name))
+    word = max((w for w in home if w in flat), key=len, default="")
+    if not word or flat in own:
+        return False
+    before, after = flat.split(word, 1)
+    placed = any(before.startswith(p) for p in _folded_places()) and before not in own
+    traded = bool(after) and _TRADES.search(after) is not None and after not in own
+    return placed or traded
 
 
 def _entity_spans(
@@ -183,8 +200,10 @@ _NOT_A_NAME = re.compile(
     r"实现|发生|产生|取得|获得|录得|达到|完成|共计|累计|全年|整体"
 )
 # Where a name ends: a comparison, a per-unit word, a verb of having.
+# A verb a figure is brought by (半价促销带来的销售额) ends the name before it too.
 _NOT_A_COMPANY = re.compile(
-    r"相比|相较|对比|比较|同比|环比|平均|每家|每个|每名|每位|人均|店均|单店|拥有|具有|持有|以上|以下"
+    r"相比|相较|对比|比较|同比|环比|平均|每家|每个|每名|每位|人均|店均|单店|拥有|具有|持有|以上|以下|"
+    r"带来|带动|贡献|拉动"
 )
 _PER_UNIT = re.compile(r"平均|每家|每个|每名|每位|人均|店均|单店")
 # A period, not a name: a half-year's report (中期业绩, 中报) is the first half (periods.py).

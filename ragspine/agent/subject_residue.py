@@ -85,7 +85,9 @@ _FRAME_EN = frozenset(
         "numbers performance result results data stats statistics financials metric metrics "
         "kpi kpis "
         # a verb of spending names no quantity: what was spent on does (spend on share buybacks)
-        "spend spends spent pay pays paid invest invests invested"
+        "spend spends spent pay pays paid invest invests invested "
+        # a verb of holding names no quantity: what is held does (hold in sterling deposits)
+        "hold holds held keep keeps kept"
     ).split()
 )
 # A metric name's qualifier the common words hold (net promoter score, gross merchandise value):

@@ -66,13 +66,14 @@ _PROJECT_BEFORE = re.compile(
     r"\s+(?P<name>[A-Z0-9][\w-]*(?:\s+[A-Z0-9][\w-]*)*)"
 )
 # A name (capitalised, or mixed case: mRNA) before what a company runs or sells, a few plain
-# words between: the Skylark loyalty pilot, the ACME Kids stores, Jinyu's mRNA vaccine line.
+# words between: the Skylark loyalty pilot, the ACME Kids stores, Jinyu's mRNA vaccine line,
+# sales of H1N1 flu vaccines (a product line the table does not hold: never the total).
 _PROJECT_AFTER = re.compile(
     r"(?P<name>(?<![\w'’-])(?:[A-Z][\w-]*|[a-z]+[A-Z][\w-]*)(?:\s+(?:[A-Z][\w-]*|[a-z]+[A-Z][\w-]*))*)"
     r"(?:\s+[a-z][a-z-]*){0,2}?\s+(?:[Pp]roject|[Pp]rogramme|[Pp]rogram|[Ii]nitiative|[Pp]ilot|"
     r"[Ss]cheme|[Cc]ampaign|[Tt]rial|[Pp]roduct\s+[Ll]ine|[Ll]ine|[Rr]ange|[Ss]eries|[Bb]rand|"
     r"[Ss]ubsidiary|[Ss]tores?|[Ss]hops?|[Oo]utlets?|[Aa]pp|[Cc]ard|[Cc]lub|[Vv]enture|"
-    r"[Pp]artnership|[Dd]eal|[Cc]ontract|[Aa]greement)\b"
+    r"[Pp]artnership|[Dd]eal|[Cc]ontract|[Aa]greement|[Vv]accines?|[Pp]roducts?|[Dd]rugs?)\b"
 )
 # A company names its lines, products and partners: X项目, X疫苗, X公司 with a name-like X.
 _STORE_EN = re.compile(r"\b(?:[Ss]tores?|[Ss]hops?|[Oo]utlets?)$")
@@ -113,6 +114,9 @@ _GLUED = re.compile(
 )
 # A code (ACME_JP), a period (FY2024, Q3) or a figure in a capitalised run: not a name.
 _CODE_LIKE = re.compile(r"_|\d")
+# Before what a company sells, only a code or a period is no name: a strain or a model with
+# letters after its digits (H1N1 flu vaccines) names a product line.
+_NOT_A_PRODUCT = re.compile(r"_|^(?:fy|cy|q|h)?\d+(?:\.\d+)?[a-z]?$", re.I)
 _CAPITALISED = re.compile(
     r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
     r"(?P<poss>['’]s(?![A-Za-z]))?"
@@ -173,9 +177,9 @@ def find_subjects(
         parts = m.group("name").split()
         while parts and parts[0].lower() in COMMON_EN:
             parts = parts[1:]  # How many stores: the words that start no name
-        if any(_CODE_LIKE.search(w) for w in parts):
+        if any(_NOT_A_PRODUCT.search(w) for w in parts):
             continue  # a code or a period (FY2024) is no part of a name
-        if parts and not all(w.isupper() and len(w) <= 5 for w in parts):
+        if parts and not all(w.isupper() and w.isalpha() and len(w) <= 5 for w in parts):
             first = question.index(parts[0], m.start("name"))
             start, end = folded_span(index, first, m.end())
             if any(k == "place" and start <= w.start < end for k, w in scan):
