@@ -194,6 +194,8 @@ MEANING_FRESH15_ACME_RUN ?= reports/meaning-fresh15-acme
 MEANING_FRESH15_JY_RUN ?= reports/meaning-fresh15-jinyu
 MEANING_FRESH16_ACME_RUN ?= reports/meaning-fresh16-acme
 MEANING_FRESH16_JY_RUN ?= reports/meaning-fresh16-jinyu
+MEANING_FRESH17_ACME_RUN ?= reports/meaning-fresh17-acme
+MEANING_FRESH17_JY_RUN ?= reports/meaning-fresh17-jinyu
 
 evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh/acme.yaml --latest $(MEANING_FRESH_ACME_RUN) \
@@ -276,6 +278,11 @@ evals-meaning-fresh: fixtures fixtures-jinyu
 	$(BIN)/ragspine eval run --golden evals/meaning_fresh_16/jinyu.yaml --profile $(JY)/profile.yaml \
 		--latest $(MEANING_FRESH16_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
 	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH16_ACME_RUN) $(MEANING_FRESH16_JY_RUN)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_17/acme.yaml \
+		--latest $(MEANING_FRESH17_ACME_RUN) --db $(DB) --corpus $(CORPUS)
+	$(BIN)/ragspine eval run --golden evals/meaning_fresh_17/jinyu.yaml --profile $(JY)/profile.yaml \
+		--latest $(MEANING_FRESH17_JY_RUN) --db $(JY_DB) --corpus $(JY_CORPUS)
+	$(BIN)/python -m benchmarks.meaning_fresh $(MEANING_FRESH17_ACME_RUN) $(MEANING_FRESH17_JY_RUN)
 
 # The labelled real questions of type 2-1 (ratios and growth rates), moved onto 金宇生物 and
 # 2020: how many are answered with another quantity than asked (read by the harness, not the
@@ -359,5 +366,6 @@ clean:
 		$(MEANING_FRESH13_JY_RUN) $(MEANING_FRESH14_ACME_RUN) $(MEANING_FRESH14_JY_RUN) \
 		$(MEANING_FRESH15_ACME_RUN) $(MEANING_FRESH15_JY_RUN) \
 		$(MEANING_FRESH16_ACME_RUN) $(MEANING_FRESH16_JY_RUN) \
+		$(MEANING_FRESH17_ACME_RUN) $(MEANING_FRESH17_JY_RUN) \
 		reports/meaning-realworld \
 		reports/drafted-realworld .pytest_cache .mypy_cache .ruff_cache

@@ -174,6 +174,7 @@ def test_the_counts_and_the_printout(tmp_path: Path, capsys: pytest.CaptureFixtu
         "meaning_fresh_14",  # round 14
         "meaning_fresh_15",  # round 15
         "meaning_fresh_16",  # round 16
+        "meaning_fresh_17",  # round 17
     ],
 )
 def test_every_later_round_validates(folder: str) -> None:
