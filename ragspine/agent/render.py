@@ -221,10 +221,10 @@ def not_found_line(
         "not_found.what",
         lang,
         entity=entity_name(n["entity"], prof, lang),
-        period=say("period.said", lang, label=label, words=words) if words else label,
+        period=label,
         metric=metric_name(n["metric_code"], prof, lang),
         channel=channel_name(n["channel"], prof, lang),
-    )
+    ) + (say("period.said", lang, words=words) if words else "")
     missing = r.get("missing")
     if missing:
         parts = joined(
