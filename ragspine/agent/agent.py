@@ -55,6 +55,7 @@ from ragspine.agent.render import (
     unrecognized_answer,
 )
 from ragspine.agent.request import DEGRADED_PROVIDER, Request, note_provider_error
+from ragspine.agent.said_periods import said_periods
 from ragspine.agent.stated_figures import stated_answer
 from ragspine.agent.subjects import WORD
 from ragspine.agent.subtasks import (
@@ -412,7 +413,8 @@ def _structured_answer(tool_results: list[ToolResult], req: Request) -> tuple[st
         return "\n".join(lines), fact_sources(found)
     not_found = [r for r in tool_results if r["status"] == "not_found"]
     if not_found:
-        return not_found_answer(not_found[0], prof, lang), []
+        said = said_periods(question, req.reference_date)  # 2021Q4(2021年第四季度)
+        return not_found_answer(not_found[0], prof, lang, said), []
     unrecognized = [r for r in tool_results if r["status"] == "unrecognized_param"]
     if unrecognized:
         return unrecognized_answer(unrecognized[0], question, prof, lang), []

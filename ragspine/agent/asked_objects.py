@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ragspine.agent.follow_ups import yes_no_then_count
 from ragspine.agent.subject_words import COMMON_EN
 from ragspine.agent.unheld_words import content_spans, held, masked_question, stem
 from ragspine.profile import DomainProfile
@@ -91,8 +92,10 @@ _PEOPLE = _words("i we you customers customer members member shoppers visitors s
 
 def asked_object(question: str, profile: DomainProfile) -> tuple[str, str] | None:
     """The head word of what a what-is or yes/no question asks of, with the user's phrase of
-    it, or None."""
-    flat = masked_question(question, profile)
+    it, or None. A yes/no question followed by a how-many one asks of the yes/no's thing
+    (follow_ups.py)."""
+    first = yes_no_then_count(fold(question))
+    flat = masked_question(first if first is not None else question, profile)
     return _chinese(flat) if _CJK.search(flat) else _english(flat)
 
 

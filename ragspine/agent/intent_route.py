@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ragspine.agent.asked import asked_of, event_of
 from ragspine.agent.definitions import definition_term
+from ragspine.agent.follow_ups import yes_no_then_count
 from ragspine.agent.headed_names import headed_names
 from ragspine.agent.question_cues import (
     DEFINITION_CUES,
@@ -42,7 +43,8 @@ def route_of(
     asked of no company and no period; no fact may answer (a partner, a line item held by no
     fact); a name the profile does not know asked why; a metric; a document's account; a
     figure (declined by the quantity's or the name's words where nothing holds it), also a held
-    metric asked as another measure of itself (``measured``)."""
+    metric asked as another measure of itself (``measured``); a yes/no question followed by a
+    how-many one naming no metric is the documents' (follow_ups.py)."""
     if DEFINITION_CUES.search(text) and not has_scope:
         return ROUTE_NARRATIVE, definition_term(question)  # 什么是营业收入: a concept
     if partner or (unsupported and not metric):
@@ -55,6 +57,10 @@ def route_of(
         return ROUTE_STRUCTURED, None
     if narrative_cue or (blocking and not declined):
         return ROUTE_NARRATIVE, None  # How did ACME improve inventory turnover: the documents'
+    if (
+        yes_no_then_count(text) and not declined
+    ):  # 有没有通勤班车?有几条线路?: the documents' account of it
+        return ROUTE_NARRATIVE, None
     if NUMERIC_CUES.search(text) or rate or how_fast or measured:  # measured: other_measures
         return ROUTE_STRUCTURED, None  # a figure asked for: of a quantity or a name, declined
     return ROUTE_NARRATIVE, None

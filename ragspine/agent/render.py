@@ -208,18 +208,23 @@ def fact_line(
     return "\n".join(lines)
 
 
-def not_found_line(r: NotFoundResult, prof: DomainProfile, lang: Language = ZH) -> str:
+def not_found_line(
+    r: NotFoundResult, prof: DomainProfile, lang: Language = ZH, said: dict[str, str] | None = None
+) -> str:
     """What was looked for and not found, in the answer's language (查不到:香港 FY2025 收入 …;
-    Not found: mainland China FY2024 online gross margin …)."""
+    Not found: mainland China FY2024 online gross margin …); a period by its label and, where
+    ``said`` holds them (said_periods.py), the question's own words for it."""
     n = r["normalized"]
+    label = period_label(n["period_type"], n["period"])
+    words = (said or {}).get(label)
     what = say(
         "not_found.what",
         lang,
         entity=entity_name(n["entity"], prof, lang),
-        period=period_label(n["period_type"], n["period"]),
+        period=label,
         metric=metric_name(n["metric_code"], prof, lang),
         channel=channel_name(n["channel"], prof, lang),
-    )
+    ) + (say("period.said", lang, words=words) if words else "")
     missing = r.get("missing")
     if missing:
         parts = joined(
@@ -238,8 +243,10 @@ def not_found_line(r: NotFoundResult, prof: DomainProfile, lang: Language = ZH) 
     return say("not_found", lang, what=what)
 
 
-def not_found_answer(r: NotFoundResult, prof: DomainProfile, lang: Language = ZH) -> str:
-    return f"{not_found_line(r, prof, lang)}\n{say('not_found.tail', lang)}"
+def not_found_answer(
+    r: NotFoundResult, prof: DomainProfile, lang: Language = ZH, said: dict[str, str] | None = None
+) -> str:
+    return f"{not_found_line(r, prof, lang, said)}\n{say('not_found.tail', lang)}"
 
 
 def metric_menu(codes: list[str], prof: DomainProfile, lang: Language = ZH) -> str:

@@ -13,7 +13,8 @@ stands (or glued to or listed with one: 中国内地深圳, 深圳和香港): a 
 
 A known word inside a name is the name's, not the entity: 香港上海汇丰银行, SEA Games
 (``held_names``), 店长陈香港. A name in a clause qualifying another is said by the whole phrase
-(与中国农业大学共建的联合实验室: ``noun_phrases``).
+(与中国农业大学共建的联合实验室: ``noun_phrases``). A period the question writes (CY2024,
+YE23, 民國113年) is the period, never a name: no subject is read inside one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from ragspine.agent.held_names import held_names
 from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
@@ -39,6 +41,7 @@ from ragspine.agent.subject_words import (
 from ragspine.profile import DomainProfile
 from ragspine.profile.glossary import AliasMatch, glossary_for
 from ragspine.profile.model import compact
+from ragspine.profile.periods import find_periods
 from ragspine.text import fold
 
 NAME, PLACE, COMPANY, WORD = "name", "place", "company", "word"
@@ -146,6 +149,7 @@ def find_subjects(
     known = _known(profile)
     words = glossary_for(profile).words  # without the synonyms: 越南 is a place, not an entity
     taken = [(m.start, m.end) for k, m in scan if k != "place"]
+    taken += [(p.start, p.end) for p in find_periods(text, date.today())]  # CY2024: a year
     out: list[Subject] = []
 
     def add(start: int, end: int, stem: str, strong: bool, kind: str = NAME) -> None:

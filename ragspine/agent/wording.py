@@ -84,6 +84,7 @@ MESSAGES: dict[str, dict[Language, str]] = {
         ZH: "{entity} {period} {metric}{channel}",
         EN: "{entity} {period} {channel}{metric}",
     },
+    "period.said": {ZH: "({words})", EN: " ({words})"},
     "not_found": {
         ZH: "查不到:{what} 未在事实表中找到。",
         EN: "Not found: {what} is not in the fact table.",
