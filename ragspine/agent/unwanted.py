@@ -15,7 +15,7 @@ A quantity written with its figure (香港2024年40.1%的毛利率,对应的毛�
 gross margin, what was the gross profit) is stated as given, not asked: where another quantity
 is named outside it, the figure and its name are blanked, and the other one is asked. A figure
 is a number with its unit (%, 百分点, 亿, 万, 元, million, …): a bare year (2024 gross margin)
-is no figure.
+is no figure, nor is one unit of a ratio (每赚1元净利润, per 1 yuan of profit).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ _CUE = re.compile(
 # Where the excluded clause ends: a stop, or the word that turns to what is asked.
 _CLAUSE_END = re.compile(r"[,,.。;;!!??]|而是|(?<![a-z])but(?![a-z])")
 _QUANTITIES = ("metrics", "quantity")
+_PER = re.compile(r"每\S{0,3}$|(?<![a-z])(?:per|each|every)\s+(?:\S+\s+)?$")
 _FIGURE = re.compile(
     r"\d[\d,]*(?:\.\d+)?\s*(?:%|个?百分点|亿元?|万元?|百万美元|百万|元|"
     r"(?:million|billion|bn|yuan|dollars?)(?![a-z]))\s*(?:的)?\s*$"
@@ -54,6 +55,8 @@ def without_unwanted(text: str, glossary: Glossary) -> str:
             blank.append((cue.start(), end))
     for m in scan:
         figure = _FIGURE.search(text, max(0, m.start - 24), m.start)
+        if figure and _PER.search(text, max(0, figure.start() - 6), figure.start()):
+            continue  # 每赚1元净利润: a unit of a ratio, no figure stated
         if figure and any(
             o is not m and (o.end <= figure.start() or o.start >= m.end) for o in scan
         ):

@@ -27,6 +27,8 @@ from tests.agent.parsing import parse_for
         ("acme", "香港2024年40.1%的毛利率,对应的毛利金额是多少?",
          ["GROSS_PROFIT"]),  # 40.1%的毛利率: stated as given, not asked
         ("acme", "香港2024年的毛利率是多少?", ["GROSS_MARGIN"]),  # no figure: asked
+        ("jy", "金宇生物2020年每赚1元净利润,要花多少元研发费用?",
+         ["RD_TO_PROFIT"]),  # 每赚1元: a ratio's unit, no figure stated
         ("acme", "FY2024 gross margin and gross profit of Hong Kong?",
          ["GROSS_MARGIN", "GROSS_PROFIT"]),  # a bare year is no stated figure
     ],
