@@ -12,6 +12,7 @@ from datetime import date
 from functools import partial
 
 from ragspine.agent.anaphors import with_anaphors
+from ragspine.agent.answer_forms import as_amount, without_form
 from ragspine.agent.breakdowns import breakdown_asked
 from ragspine.agent.change_cues import change_cues, entity_comparisons, metric_comparisons
 from ragspine.agent.circumstances import without_circumstances
@@ -100,6 +101,7 @@ from ragspine.agent.thresholds import threshold_asked
 from ragspine.agent.typos import corrected
 from ragspine.agent.unexplained import entity_parts, premise_only, unexplained, unit_spans
 from ragspine.agent.unnamed import unnamed_name
+from ragspine.agent.unwanted import without_unwanted
 from ragspine.agent.variants import read_as_variant
 from ragspine.agent.whole_names import decline_bracketed, proper_name
 from ragspine.agent.written_formulas import with_formulas
@@ -131,6 +133,8 @@ def parse_intent(
     text = without_glossed(text)  # 店效(即单店收入): read by the gloss
     text, index, slips = corrected(text, written, prof)  # 净力润, 毛利律, revnue: a slip
     text = without_retracted(text, ref, glossary)  # 去年,哦不对,是2023年: 2023 is asked
+    text = without_unwanted(text, glossary)  # 不是同店那个, not the sales line: never asked
+    text, amount = without_form(text)  # 只要金额,别给百分比: the change in money, not the rate
     read_as = [(original_words(question, written, (s.start, s.end)), s.read) for s in slips]
     scan = as_written(glossary.scan(text), text, question, index, prof)  # OP, never op / OPEN
     ranked_by = stated_criterion(text, scan, prof, spans_of(scan, "entities"))  # market by stores
@@ -250,6 +254,7 @@ def parse_intent(
             blocking = None  # same-branch sales growth: a quantity's name, not a part's
         blocking = blocking or glued_subject(text, index, question, scan, explained, reading.spans)
         subjects += [blocking] if blocking else []  # 金卡会员的收入: never the group's figure
+    change = as_amount(amount, text, reading, prof, ref) or change  # 只要金额: in money
     metrics = reading.metrics
     if yoy is not None:  # levels only for a metric whose growth the profile lacks
         growths = {c for shape, c in derived_shapes(prof).items() if shape[0] == "growth"}

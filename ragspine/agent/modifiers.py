@@ -185,7 +185,11 @@ def unheld_growth(text: str) -> tuple[str, int, int] | None:
 def rate_asked(text: str) -> re.Match[str] | None:
     """A change asked as a percentage (增长了百分之多少, by what percentage did it grow)."""
     cue = _RATE_ASKED.search(text)
-    return cue if cue and GROWTH_VERB.search(text) else None
+    return cue if cue and (GROWTH_VERB.search(text) or _RISE_FALL.search(text)) else None
+
+
+# The colloquial verbs of a move (跌了, 涨了, 跌幅): with 百分之几 they ask the rate as 下跌 does.
+_RISE_FALL = re.compile(r"[跌涨]")
 
 
 # A unit a figure is expressed in (expressed in basis points, 以基点表示): a held percentage's
