@@ -51,12 +51,8 @@ from ragspine.agent.modifiers import (
 from ragspine.agent.other_measures import decline_other_measure
 from ragspine.agent.per_amount import per_amount_spans
 from ragspine.agent.percent_asked import percent_of_levels
-from ragspine.agent.period_spans import (
-    every_year,
-    part_rank_words,
-    parts_ranked,
-    year_of_rank,
-)
+from ragspine.agent.period_extremes import extreme_words, period_rank
+from ragspine.agent.period_spans import every_year, part_rank_words, parts_ranked, year_of_rank
 from ragspine.agent.phrases import quantity_phrase
 from ragspine.agent.quantity import read_quantities
 from ragspine.agent.quantity_names import share_of_nothing
@@ -207,6 +203,7 @@ def parse_intent(
         *[c.span() for c in (rate, yoy, points_asked(text), how_fast(text)) if c],
         *[(pm.start, pm.end) for pm in find_periods(text, ref)],
         *[w for w in [part_rank_words(text)] if w],  # 哪个季度: the rank's axis, no name
+        *extreme_words(text),  # in which year … peak: a rank of the periods asked
     ]
     explained = [
         *[(m.start, m.end) for _, m in scan],
@@ -404,6 +401,7 @@ def parse_intent(
         change=moved and bool(metrics) and len(periods) == 2,
         rank=rank if len(entities) > 1 else None,
         unranked=unranked,
+        period_rank=period_rank(text, periods),
         corrections=read_as,
         stated=stated,  # 前五名客户销售额占…的比例: a share a report states beside its part
         described=described_as,  # the fastest-growing market: ranked on growth, else declined

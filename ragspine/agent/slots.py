@@ -61,6 +61,8 @@ class ParsedIntent:
     # Which of the company's parts ranks first (ranks.HIGH / ranks.LOW): each part is queried
     # and the first named from their figures.
     rank: str | None = None
+    # Which of the periods asked ranks first (HIGH / LOW): named from each period's figure.
+    period_rank: str | None = None
     # A rank of the company's parts on a profile with none (which segment had the highest
     # revenue, with one entity): declined by these words, never the company's own figure.
     unranked: str | None = None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ragspine.agent.change_answers import Unmade, decline_unmade
 from ragspine.agent.intent import ClarificationResult, ParsedIntent
+from ragspine.agent.period_extremes import period_extreme_lines
 from ragspine.agent.query_tools import Source, ToolResult, execute_query_metric
 from ragspine.agent.ranks import rank_lines
 from ragspine.agent.render import (
@@ -115,6 +116,10 @@ def multi_subtask_answer(req: Request, tasks: list[SubTask], intent: ParsedInten
         ranks = rank_lines(results, intent.rank, req.profile, lang)
         req.trace.count("ranks", len(ranks))
         lines.extend(ranks)
+    if intent.period_rank:  # in which year did the margin peak: each year's, the top named
+        extremes = period_extreme_lines(results, intent.period_rank, req.profile, lang)
+        req.trace.count("period_extremes", len(extremes))
+        lines.extend(extremes)
     found = distinct_found(results)
     if not found:
         lines.append(say("no_guess", lang))

@@ -66,6 +66,10 @@ MESSAGES: dict[str, dict[Language, str]] = {
         ZH: "{period} {metric}{word}:{entity} {amount}(比较上述各实体的数值)",
         EN: "{period} {word} {metric}: {entity} {amount} (comparing the figures above)",
     },
+    "period_extreme": {
+        ZH: "{entity} {metric}{word}:{periods} {amount}(比较上述各期的数值)",
+        EN: "{entity} {word} {metric}: {periods} {amount} (comparing the figures above)",
+    },
     "rank.highest": {ZH: "最高", EN: "highest"},
     "rank.lowest": {ZH: "最低", EN: "lowest"},
     "rank.higher": {ZH: "较高", EN: "higher"},
