@@ -16,7 +16,9 @@ another quantity (研发费用 for 研发费用加计扣除, sales for "sales re
   no function word ("sales return rate", "R&D expenses super deduction"), or before it joined
   by of / on / in ("return on sales", "share of revenue", "growth in revenue").
 - **Another metric's longer name**: the question names a metric (收入同比增长率) whose name holds
-  the answered one's (收入), and the answer does not give it.
+  the answered one's (收入), and the answer does not give it; unless the question states that
+  metric's figure itself (40.1%的毛利率, "a 40.1% gross margin"): a figure written just before a
+  name gives it as the premise, and what is asked is the other quantity.
 - **A qualifier the name lacks**: words that make a statement line another line, read before or
   after the answered name: whose share of it (归属于少数股东的, 归母, 少数股东, 中归属于…的部分,
   "attributable to minority interests"), what is owed or paid ahead of it (应交 应付 应收 预付
@@ -128,6 +130,8 @@ def longer_term(
         for hit in hits:  # 收入 answered where the question names 收入同比增长率, another metric
             words = text[hit.start : hit.end]
             if hit.code not in found and any(w and w != words and w in words for w in own):
+                if _STATED.search(text[: hit.start]):
+                    continue  # 40.1%的毛利率, 对应的毛利: the premise, not the quantity asked
                 return f"answered {code}, asked {words} ({hit.code})"
         for hit in (f for f in hits if f.code == code and figure):
             term = _after_zh(text, hit.start, hit.end) or _after_en(text, hit.start, hit.end)
@@ -142,6 +146,11 @@ def longer_term(
     return None
 
 
+# A figure with its unit written just before a name: that name's value is given, not asked.
+_STATED = re.compile(
+    r"\d(?:[\d,.]*\d)?\s*(?:%|％|个?百分点|倍|亿|万|千|百万|元|美元|(?:percent|per\s+cent|"
+    r"million|billion|thousand|times)(?![a-z]))\s*的?\s*$"
+)
 _RATE = re.compile(r"\s*(?:的)?\s*(?:率|rate)")
 _GROWTH = re.compile(r"\s*(?:的)?\s*(?:增长率|增长|增幅|增速|growth(?:\s+rate)?)")
 

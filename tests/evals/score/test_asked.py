@@ -59,6 +59,10 @@ def _check(names: SlotNames, question: str, code: str, changes: list[str] | None
         # cash paid to employees answered with the headcount: a count for an amount of money
         ("jy", "How much cash did Jinyu pay to employees in 2020?", "EMPLOYEES",
          "answered EMPLOYEES (a count), asked an amount of money"),
+        # a year before the longer name is no stated figure: the margin is still asked
+        ("acme", "香港2024年的毛利率是多少?", "GROSS_PROFIT", "asked 毛利率 (GROSS_MARGIN)"),
+        # a figure stated after the name (not before it) states nothing of the margin
+        ("acme", "香港毛利率40.1%,2024年是多少?", "GROSS_PROFIT", "asked 毛利率 (GROSS_MARGIN)"),
     ],
 )  # fmt: skip
 def test_a_name_that_is_part_of_the_asked_term_is_another_quantity(
@@ -98,6 +102,11 @@ def test_a_name_that_is_part_of_the_asked_term_is_another_quantity(
         ("acme", "What drove Southeast Asia store count growth in FY2024?", "STORE_COUNT", []),
         # the derived metric found: its own name covers the term
         ("acme", "What was Hong Kong's revenue growth rate in 2024?", "REVENUE_YOY", []),
+        # the longer name's figure stated as the premise: the other quantity is what is asked
+        ("acme", "香港2024年40.1%的毛利率,对应的毛利金额是多少?", "GROSS_PROFIT", []),
+        # (in English the margin's name does not hold the profit's: a control only)
+        ("acme", "Behind Hong Kong's 40.1% gross margin in 2024, what was the gross profit?",
+         "GROSS_PROFIT", []),
     ],
 )  # fmt: skip
 def test_the_metric_with_a_period_entity_or_channel_around_it_passes(
