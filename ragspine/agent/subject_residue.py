@@ -16,8 +16,10 @@ an unknown subject when it qualifies the metric:
   海外子公司), unless the whole is the frame's (上市公司). The clause's verb glued after the run
   with an aspect mark (開了, 卖过) is no part of it.
 - English: a word written right after the company's or an entity's name used as a modifier
-  (after a determiner: the ACME app; "does ACME operate" is a verb), or right before the metric
-  (app revenue, the app's revenue), that is no frame word and no common word.
+  (after a determiner: the ACME app; "does ACME operate" is a verb), right after "from" after
+  the metric (revenue from its pharmacy counters: the source it came from, unless a reading
+  explained it: from Hong Kong, from 2023), or right before the metric (app revenue, the app's
+  revenue), that is no frame word and no common word.
 
 Another company in the company's place (四方科技的毛利率) is left to ``scope.out_of_scope``,
 which declines it as a company.
@@ -100,6 +102,8 @@ _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: o
 # point of point-of-sale): words glued by hyphens before the residue are its name's start.
 _HYPHENED = re.compile(r"(?<![a-z0-9-])[a-z0-9]+(?:-[a-z0-9]+)*-$")
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
+# A source written after the metric (revenue from its pharmacy counters): what it came from.
+_FROM = re.compile(r"\s+from\s+(?:(?:the|its|their|our|his|her)\s+)?")
 _CLAUSE_END = re.compile(r"[?？。!！;；,,]")
 
 
@@ -153,6 +157,11 @@ def unknown_qualifier(
         attributive = _DETERMINER.search(text, 0, ns) is not None  # the ACME app: a noun after
         if (ns, ne) in named and attributive and after and _content(after.group()):
             return ns, _run_on(rest, after.end())  # the Hong Kong retail industry's: all of it
+    source = _FROM.match(text, first[1], stop)  # revenue from its pharmacy counters
+    if source is not None:
+        after = _EN_WORD.match(rest, source.end())
+        if after and _content(after.group()):
+            return after.start(), _run_on(rest, after.end())
     before = re.search(r"(?<![\w-])([a-z][a-z-]*)(?:['’]s)?\s+$", text[start : first[0]])
     if before and rest[start + before.start(1)] != " " and _content(before.group(1)):
         return start + before.start(1), first[1]
