@@ -126,3 +126,15 @@ def test_a_source_after_the_metric_is_declined_by_name(
 )  # fmt: skip
 def test_a_read_word_after_from_is_no_source(demo: Engine, question: str, metric: str) -> None:
     assert metric in found(ask(demo, question))
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        # a premise's opener (既然, 既然说) before the company's name names no subject
+        ("既然金宇生物2020年末职工人数比2019年减少了,那2020年末到底有多少人?", "EMPLOYEES"),
+        ("既然说金宇生物2020年末职工人数减少了,那2020年末有多少人?", "EMPLOYEES"),
+    ],
+)  # fmt: skip
+def test_a_premise_opener_is_no_subject(jinyu: Engine, question: str, metric: str) -> None:
+    assert metric in found(ask(jinyu, question))
