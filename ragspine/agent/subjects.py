@@ -112,13 +112,14 @@ _RELATION = re.compile(
 _GLUED = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z&]*?)(?:fy\d{2}(?:\d{2})?|(?:19|20)\d{2})(?![0-9a-z])"
 )
-# A code (ACME_JP), a period (FY2024, Q3) or a figure in a capitalised run: not a name.
-_CODE_LIKE = re.compile(r"_|\d")
+# A code (ACME_JP), a period (FY2024, Q3, H1) or a figure in a capitalised run: not a name;
+# digits glued to letters by a hyphen or written before them (7-Eleven, 3M) are a name's own.
+_CODE_LIKE = re.compile(r"_|^(?:fy|cy|q|h)?\d+(?:\.\d+)?(?:['’]s)?$|^(?:fy|cy|q|h)\d", re.I)
 # Before what a company sells, only a code or a period is no name: a strain or a model with
 # letters after its digits (H1N1 flu vaccines) names a product line.
 _NOT_A_PRODUCT = re.compile(r"_|^(?:fy|cy|q|h)?\d+(?:\.\d+)?[a-z]?$", re.I)
 _CAPITALISED = re.compile(
-    r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
+    r"(?<![A-Za-z0-9_'’-])(?P<name>(?:\d+-?)?[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
     r"(?P<poss>['’]s(?![A-Za-z]))?"
 )
 # A place's suffix, not the first character of a common word (区域, 市场, 市值, 省份, 县域):

@@ -1,0 +1,34 @@
+"""A name written with digits and a hyphen (7-Eleven, Circle-K) is declined whole
+(agent/subjects.py): never a piece of it (Eleven), and a period (FY2024, Q3) is still no name."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.agent.intent import parse_intent
+from ragspine.profile import default_profile
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # digits glued by a hyphen before the capitalised word: one name
+        ("ACME集團2024年的門店數是7-Eleven香港門店數的幾倍?", "7-Eleven"),
+        # a hyphen glued letter after the word: one name
+        ("What was Circle-K revenue in 2024?", "Circle-K"),
+    ],
+)  # fmt: skip
+def test_a_name_with_digits_or_hyphens_is_whole(question: str, name: str) -> None:
+    assert parse_intent(question, profile=default_profile()).unknown_subject == name
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Hong Kong revenue in FY2024?",  # a period glued to letters is no name
+        "What was Hong Kong revenue in Q3 2024?",  # a quarter is no name
+        "What was Hong Kong's H1 2024 revenue?",  # a half-year is no name
+    ],
+)  # fmt: skip
+def test_a_period_with_digits_is_no_name(question: str) -> None:
+    assert parse_intent(question, profile=default_profile()).unknown_subject is None
