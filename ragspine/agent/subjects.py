@@ -27,6 +27,7 @@ from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
 from ragspine.agent.initialisms import code_subjects
 from ragspine.agent.noun_phrases import relative_phrases
 from ragspine.agent.parties import organisation_spans, person_spans
+from ragspine.agent.ranked_parts import breakdown_subjects
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
@@ -228,6 +229,7 @@ def find_subjects(
                 if usable and not common and name not in GENERIC_CJK and core not in GENERIC_CJK:
                     add(start, start + len(name), name, False, PLACE)
                 break
+    breakdown_subjects(text, add)  # which province had the most sales: provinces, not held
     for m in _CAPITALISED.finditer(question):
         _capitalised(question, m, index, known, add)
     cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)
