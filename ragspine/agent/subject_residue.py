@@ -18,7 +18,7 @@ an unknown subject when it qualifies the metric:
 - English: a word written right after the company's or an entity's name used as a modifier
   (after a determiner: the ACME app; "does ACME operate" is a verb), right after "from" after
   the metric (revenue from its pharmacy counters: the source it came from, unless a reading
-  explained it: from Hong Kong, from 2023), or right before the metric (app revenue, the app's
+  explained it, from Hong Kong, from 2023, or the metric's own name says it, from operations), or right before the metric (app revenue, the app's
   revenue), that is no frame word and no common word.
 
 Another company in the company's place (四方科技的毛利率) is left to ``scope.out_of_scope``,
@@ -104,6 +104,22 @@ _HYPHENED = re.compile(r"(?<![a-z0-9-])[a-z0-9]+(?:-[a-z0-9]+)*-$")
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
 # A source written after the metric (revenue from its pharmacy counters): what it came from.
 _FROM = re.compile(r"\s+from\s+(?:(?:the|its|their|our|his|her)\s+)?")
+# What a metric's own name says it comes from (revenue from operations, from contracts with
+# customers, from continuing operations, from its main business): no part of the business.
+_OWN_SOURCES = frozenset(
+    [
+        "operations",
+        "operating",
+        "continuing",
+        "ordinary",
+        "principal",
+        "main",
+        "core",
+        "contracts",
+        "customers",
+        "sales",
+    ]
+)
 _CLAUSE_END = re.compile(r"[?？。!！;；,,]")
 
 
@@ -160,7 +176,7 @@ def unknown_qualifier(
     source = _FROM.match(text, first[1], stop)  # revenue from its pharmacy counters
     if source is not None:
         after = _EN_WORD.match(rest, source.end())
-        if after and _content(after.group()):
+        if after and _content(after.group()) and after.group() not in _OWN_SOURCES:
             return after.start(), _run_on(rest, after.end())
     before = re.search(r"(?<![\w-])([a-z][a-z-]*)(?:['’]s)?\s+$", text[start : first[0]])
     if before and rest[start + before.start(1)] != " " and _content(before.group(1)):

@@ -122,6 +122,8 @@ def test_a_source_after_the_metric_is_declined_by_name(
         ("How much revenue did ACME get from Hong Kong in 2024?", "REVENUE"),
         # a period after "from" is read as a period
         ("What was Hong Kong's revenue in 2024, up from 2023?", "REVENUE"),
+        # what the metric's own name says it comes from: no part of the business
+        ("What was Hong Kong's revenue from operations in 2024?", "REVENUE"),
     ],
 )  # fmt: skip
 def test_a_read_word_after_from_is_no_source(demo: Engine, question: str, metric: str) -> None:
