@@ -17,9 +17,9 @@ an unknown subject when it qualifies the metric:
   with an aspect mark (開了, 卖过) is no part of it.
 - English: a word written right after the company's or an entity's name used as a modifier
   (after a determiner: the ACME app; "does ACME operate" is a verb), right after "from" after
-  the metric (revenue from its pharmacy counters: the source it came from, unless a reading
-  explained it, from Hong Kong, from 2023, or the metric's own name says it, from operations), or right before the metric (app revenue, the app's
-  revenue), that is no frame word and no common word.
+  the metric (revenue from its pharmacy counters: its source, unless a reading explained it,
+  from Hong Kong, from 2023, or the metric's own name says it, from operations), or right
+  before the metric (app revenue, the app's revenue), that is no frame word and no common word.
 
 Another company in the company's place (四方科技的毛利率) is left to ``scope.out_of_scope``,
 which declines it as a company.
