@@ -31,10 +31,11 @@ _STOCK_CODE = re.compile(r"(?<![\d.])(?:00[0-3]|30[01]|60[0-5]|68[89]|8[3-8]\d)\
 # A year with its end or start (2020年末, 2024年底, 2021年初): the period, never a name's start.
 _YEAR = re.compile(r"(?:19|20)\d\d\s*年(?:度)?(?:末|底|初)?")
 # What a request puts before a name, and what follows one, neither part of it; a conditional
-# conjunction (如果东南亚…, 假如金宇生物…) opens a clause and names nobody; a word of the whole
+# conjunction (如果东南亚…, 假如金宇生物…) or a premise's opener (既然金宇生物…, 如果说…) opens a
+# clause and names nobody; a word of the whole
 # (的全部收入, 所有收入, 整个集团) qualifies what follows and names nobody either.
 _HEAD = re.compile(
-    r"(?:如果|假如|假设|要是|倘若|如若|全部|所有|整个|全体|的|度|在|时候|的时候|请问|请告诉我|告诉我|我想知道|能否告诉我|能否|请提供|提供|"
+    r"(?:既然说|既然|如果说|鉴于|如果|假如|假设|要是|倘若|如若|全部|所有|整个|全体|的|度|在|时候|的时候|请问|请告诉我|告诉我|我想知道|能否告诉我|能否|请提供|提供|"
     r"请简要介绍|请简要分析|请具体描述一下|请具体描述|请具体介绍|简要介绍|简要分析|具体描述一下|"
     r"介绍一下|描述一下|介绍|分析|根据|关于|查询|计算出?|请计算出?|给出|请)+"
 )

@@ -16,8 +16,10 @@ an unknown subject when it qualifies the metric:
   海外子公司), unless the whole is the frame's (上市公司). The clause's verb glued after the run
   with an aspect mark (開了, 卖过) is no part of it.
 - English: a word written right after the company's or an entity's name used as a modifier
-  (after a determiner: the ACME app; "does ACME operate" is a verb), or right before the metric
-  (app revenue, the app's revenue), that is no frame word and no common word.
+  (after a determiner: the ACME app; "does ACME operate" is a verb), right after "from" after
+  the metric (revenue from its pharmacy counters: its source, unless a reading explained it,
+  from Hong Kong, from 2023, or the metric's own name says it, from operations), or right
+  before the metric (app revenue, the app's revenue), that is no frame word and no common word.
 
 Another company in the company's place (四方科技的毛利率) is left to ``scope.out_of_scope``,
 which declines it as a company.
@@ -47,7 +49,7 @@ Span = tuple[int, int]
 _FRAME_CJK = re.compile(
     r"截至|截止到?|直到|之前|之后|以来|期间|当期|"
     r"净增|新增|净减|增加|减少|增长|下降|下滑|上升|变化|变动|提升|提高|降低|"
-    r"如果|假如|要是|倘若|如若|"  # a conditional conjunction opens a clause, names nobody
+    r"既然说|既然|如果说|如果|假如|要是|倘若|如若|"  # a conditional or premise opener names nobody
     r"请问|请|帮我|帮忙|告诉我|告诉|查询|查找|查看|查一下|查|看看|看一下|一下|想知道|想了解|知道|了解|"
     r"我想|我们|计算出|计算|算出|算|提供|给出|列出|显示|保留[^的]{0,6}?小数|小数|"
     r"年报中|年报|年度报告|报告中|报告|报表|财报|披露的?|提到的?|提及的?|所示|中|具体|详细|"
@@ -100,6 +102,24 @@ _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # NP-200, e-commerce: o
 # point of point-of-sale): words glued by hyphens before the residue are its name's start.
 _HYPHENED = re.compile(r"(?<![a-z0-9-])[a-z0-9]+(?:-[a-z0-9]+)*-$")
 _DETERMINER = re.compile(r"(?<![a-z])(?:the|its|their|our|this|that)\s+$")
+# A source written after the metric (revenue from its pharmacy counters): what it came from.
+_FROM = re.compile(r"\s+from\s+(?:(?:the|its|their|our|his|her)\s+)?")
+# What a metric's own name says it comes from (revenue from operations, from contracts with
+# customers, from continuing operations, from its main business): no part of the business.
+_OWN_SOURCES = frozenset(
+    [
+        "operations",
+        "operating",
+        "continuing",
+        "ordinary",
+        "principal",
+        "main",
+        "core",
+        "contracts",
+        "customers",
+        "sales",
+    ]
+)
 _CLAUSE_END = re.compile(r"[?？。!！;；,,]")
 
 
@@ -153,6 +173,11 @@ def unknown_qualifier(
         attributive = _DETERMINER.search(text, 0, ns) is not None  # the ACME app: a noun after
         if (ns, ne) in named and attributive and after and _content(after.group()):
             return ns, _run_on(rest, after.end())  # the Hong Kong retail industry's: all of it
+    source = _FROM.match(text, first[1], stop)  # revenue from its pharmacy counters
+    if source is not None:
+        after = _EN_WORD.match(rest, source.end())
+        if after and _content(after.group()) and after.group() not in _OWN_SOURCES:
+            return after.start(), _run_on(rest, after.end())
     before = re.search(r"(?<![\w-])([a-z][a-z-]*)(?:['’]s)?\s+$", text[start : first[0]])
     if before and rest[start + before.start(1)] != " " and _content(before.group(1)):
         return start + before.start(1), first[1]

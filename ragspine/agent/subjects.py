@@ -29,6 +29,7 @@ from ragspine.agent.home_parts import cjk_parts, format_parts, latin_parts
 from ragspine.agent.initialisms import code_subjects
 from ragspine.agent.noun_phrases import relative_phrases
 from ragspine.agent.parties import organisation_spans, person_spans
+from ragspine.agent.ranked_parts import breakdown_subjects
 from ragspine.agent.subject_words import (
     COMMON_EN,
     GENERIC_CJK,
@@ -115,13 +116,14 @@ _RELATION = re.compile(
 _GLUED = re.compile(
     r"(?<![a-z0-9_])(?P<name>[a-z][a-z&]*?)(?:fy\d{2}(?:\d{2})?|(?:19|20)\d{2})(?![0-9a-z])"
 )
-# A code (ACME_JP), a period (FY2024, Q3) or a figure in a capitalised run: not a name.
-_CODE_LIKE = re.compile(r"_|\d")
+# A code (ACME_JP), a period (FY2024, Q3, H1) or a figure in a capitalised run: not a name;
+# digits glued to letters by a hyphen or written before them (7-Eleven, 3M) are a name's own.
+_CODE_LIKE = re.compile(r"_|^(?:fy|cy|q|h)?\d+(?:\.\d+)?(?:['’]s)?$|^(?:fy|cy|q|h)\d", re.I)
 # Before what a company sells, only a code or a period is no name: a strain or a model with
 # letters after its digits (H1N1 flu vaccines) names a product line.
 _NOT_A_PRODUCT = re.compile(r"_|^(?:fy|cy|q|h)?\d+(?:\.\d+)?[a-z]?$", re.I)
 _CAPITALISED = re.compile(
-    r"(?<![A-Za-z0-9_'’])(?P<name>[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
+    r"(?<![A-Za-z0-9_'’-])(?P<name>(?:\d+-?)?[A-Z][A-Za-z0-9_&.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][A-Za-z0-9_&.-]*)*)"
     r"(?P<poss>['’]s(?![A-Za-z]))?"
 )
 # A place's suffix, not the first character of a common word (区域, 市场, 市值, 省份, 县域):
@@ -231,6 +233,7 @@ def find_subjects(
                 if usable and not common and name not in GENERIC_CJK and core not in GENERIC_CJK:
                     add(start, start + len(name), name, False, PLACE)
                 break
+    breakdown_subjects(text, add)  # which province had the most sales: provinces, not held
     for m in _CAPITALISED.finditer(question):
         _capitalised(question, m, index, known, add)
     cjk_parts(text, scan, profile, known, _CJK_SUFFIX, add)

@@ -21,7 +21,9 @@ Bounded so that another word is never read as a metric:
   - a slip of the eye, as tight: a character drawn like the name's (人 for 入, 末 for 未, 己
     for 已; a shipped table of such pairs), read whatever other terms the character is written
     in (营业收人 is 营业收入: 人 is in 人均, but no known word is 营业收人 or one such
-    character away from it but 营业收入);
+    character away from it but 营业收入); or
+  - a slip of the fingers: two neighbouring characters swapped (净润利 for 净利润), in a run
+    no known word covers (one swap only: 润利净 is read as written);
 - exactly one known word (a metric, an entity, a shipped quantity, a term the profile declares
   unsupported) is one substitution away on that ground: two are ambiguous (总利润: 净利润 or
   毛利润?) and nothing is read (毛利律 on the pen's ground: 毛利率 or 毛利润; on the pinyin's,
@@ -172,10 +174,20 @@ def _read(window: str, table: _Table, *, bare: bool) -> str | None:
         rest = window[1:] if i == 0 else window[:-1] if i == length - 1 else ""
         if bare and c not in table.chars and rest not in table.words:
             pen |= near
-    for hits in (sounds, looks, pen):
+    swapped = {w for w in _swaps(window) if w in table.words} if bare else set()
+    for hits in (sounds, looks, pen, swapped):
         if len(hits) == 1:
             return next(iter(hits))
     return None
+
+
+def _swaps(window: str) -> set[str]:
+    """Every word ``window`` becomes with two neighbouring characters swapped."""
+    out = set()
+    for i in range(len(window) - 1):
+        if window[i] != window[i + 1]:
+            out.add(window[:i] + window[i + 1] + window[i] + window[i + 2 :])
+    return out
 
 
 def _overlaps(m: AliasMatch, start: int, end: int) -> bool:

@@ -284,7 +284,7 @@ _FUNCTION = frozenset(("the", "a", "an", "its", "their", "our", "of", "in", "on"
 # A stated premise (Given that …, 假设…,): context the question builds on, not a figure asked.
 _PREMISE = re.compile(
     r"^\s*(?:(?:given|assuming|supposing|suppose|granted|since|considering)(?:\s+that)?|"
-    r"假设|假如|如果|鉴于|已知|考虑到)[^,,;;??]*[,,]"
+    r"既然说|既然|如果说|假设|假如|如果|鉴于|已知|考虑到)[^,,;;??]*[,,]"
 )
 
 

@@ -10,8 +10,9 @@ import pytest
 from ragspine.agent.agent import answer_question
 from ragspine.agent.intent import CLARIFY_OUT_OF_SCOPE_ENTITY, parse_intent
 from ragspine.agent.scope import out_of_scope
-from ragspine.profile import default_profile
+from ragspine.profile import default_profile, load_profile
 from ragspine.storage.fact_store import Fact, FactStore
+from tests.agent.conftest import JINYU
 from tests.fakes.providers import ExplodingProvider
 
 PROFILE = default_profile()
@@ -146,3 +147,24 @@ def test_itself_names_no_other_company(question: str, company: str | None) -> No
 def test_a_years_end_or_a_word_of_the_whole_is_no_name(question: str, company: str | None) -> None:
     found = out_of_scope(question, PROFILE)
     assert (found.name if found else None) == company
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a premise's opener glued to the company's name names no other company
+        "既然金宇生物2020年末职工人数比2019年减少了,那2020年末到底有多少人?",
+        "既然说金宇生物2020年的营业收入增长了,那净利润是多少?",
+        "如果说金宇生物2020年营业收入下降了,原因是什么?",
+    ],
+)
+def test_a_premise_opener_names_no_company(question: str) -> None:
+    assert out_of_scope(question, load_profile(JINYU / "profile.yaml")) is None
+
+
+def test_another_company_after_a_premise_opener_is_still_declined() -> None:
+    # the opener is cut, the company written after it still named
+    found = out_of_scope(
+        "既然特变电工2020年营业收入增长了,那它的净利润是多少?", load_profile(JINYU / "profile.yaml")
+    )
+    assert found is not None and found.name == "特变电工"

@@ -95,3 +95,48 @@ def test_a_decline_names_the_whole_phrase_and_no_verb(
 )  # fmt: skip
 def test_the_entity_is_still_read_before_a_frame_word(demo: Engine, question: str) -> None:
     assert found(ask(demo, question)) == ["REVENUE"]
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # a source written after the metric with "from": the part of the business it came from
+        ("What was ACME's 2024 revenue from its pharmacy counters?", "pharmacy counters"),
+        # read through a typo fix, the other checks still hold
+        ("What was ACME's 2024 revneue from its pharmacy counters?", "pharmacy counters"),
+        ("What was Hong Kong's 2024 revenue from vending machines?", "vending machines"),
+    ],
+)  # fmt: skip
+def test_a_source_after_the_metric_is_declined_by_name(
+    demo: Engine, question: str, name: str
+) -> None:
+    result = ask(demo, question)
+    assert result.tool_results == [] and result.sources == [], result.answer
+    assert result.clarification.declined == name, result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        # what "from" introduces is an entity the parser read: the entity's figure
+        ("How much revenue did ACME get from Hong Kong in 2024?", "REVENUE"),
+        # a period after "from" is read as a period
+        ("What was Hong Kong's revenue in 2024, up from 2023?", "REVENUE"),
+        # what the metric's own name says it comes from: no part of the business
+        ("What was Hong Kong's revenue from operations in 2024?", "REVENUE"),
+    ],
+)  # fmt: skip
+def test_a_read_word_after_from_is_no_source(demo: Engine, question: str, metric: str) -> None:
+    assert metric in found(ask(demo, question))
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        # a premise's opener (既然, 既然说) before the company's name names no subject
+        ("既然金宇生物2020年末职工人数比2019年减少了,那2020年末到底有多少人?", "EMPLOYEES"),
+        ("既然说金宇生物2020年末职工人数减少了,那2020年末有多少人?", "EMPLOYEES"),
+    ],
+)  # fmt: skip
+def test_a_premise_opener_is_no_subject(jinyu: Engine, question: str, metric: str) -> None:
+    assert metric in found(ask(jinyu, question))

@@ -33,6 +33,9 @@ def _read(question: str) -> tuple[str, list[tuple[str, str]]]:
         # a character drawn alike (人 for 入), though 人 is written in known terms (人均)
         ("中国内地2024年营业收人是多少?", "营业收人", "营业收入"),
         ("中國內地2024年營業收人是多少?", "營業收人", "营业收入"),  # traditional, folded first
+        # two neighbouring characters swapped: the same characters, one held name's
+        ("中国内地2024年的净润利是多少?", "净润利", "净利润"),
+        ("香港2024年的毛率利是多少?", "毛率利", "毛利率"),  # the last two swapped
         # one Damerau edit in an English word of five letters or more
         ("What was Taiwan's revnue in 2024?", "revnue", "revenue"),  # a letter dropped
         ("Hong Kong net proift 2024", "proift", "profit"),  # two letters swapped
@@ -56,6 +59,8 @@ def test_a_slip_reads_as_the_one_name_it_misspells(question: str, written: str, 
         # drawn alike, but the run goes on into 员 (人员): a longer word, not 营业收入 misspelt
         "香港2024年营业收人员有多少?",
         "香港2024年收人是多少?",  # two characters: too short to read as a slip on any ground
+        "香港2024年的润利是多少?",  # two characters swapped, too short to read as a slip
+        "香港2024年的润利净是多少?",  # the same characters, but more than one swap away
         "What was Taiwan's revenge in 2024?",  # a dictionary word, one letter from revenue
         "What were the reserve figures for Taiwan in 2024?",  # a word, not reserves misspelt
         "What was Hong Kong's gross margine in 2024?",  # margin or margins: ambiguous
