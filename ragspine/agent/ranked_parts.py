@@ -3,8 +3,9 @@ sales", "which city had the highest revenue". The parts ranked (provinces, citie
 products) are no entities of the profile, so the question is declined naming the breakdown
 (province), never the metric or the rank's words (most sales). Not a breakdown: the company's own
 parts (region, market, segment, channel: ``ranks.py`` ranks them), the question's own frame
-(which year, which quarter, which metric, which one), a quantity's kind (which expense) and any
-word the profile knows (the caller skips those).
+(which year, which quarter, which metric, which one), a quantity's kind (which expense), other
+companies (which listed company, which rival: a ranking across companies is declined as such by
+the scope rule) and any word the profile knows (the caller skips those).
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from ragspine.agent.subject_words import COMMON_EN
 
 _WHICH = re.compile(
     r"(?<![a-z])which\s+(?:of\s+(?:the|its|their|our)\s+)?(?P<noun>[a-z]+)(?![a-z'’-])"
+)
+# Other companies, ranked: the scope rule's, never a breakdown of this one.
+_COMPANIES = re.compile(
+    r"(?:compan(?:y|ies)|firms?|peers?|competitors?|rivals?|brands?|retailers?|chains?|"
+    r"groups?|enterprises?|corporations?|issuers?|stocks?)(?![a-z])"
 )
 _RANK = re.compile(
     r"(?<![a-z])(?:most|least|highest|lowest|largest|smallest|biggest|best|worst|top|bottom|"
@@ -37,7 +43,9 @@ def breakdown_subjects(text: str, add: Callable[[int, int, str, bool], None]) ->
     across when the profile holds no such parts: the noun after "which", a rank word after it."""
     for m in _WHICH.finditer(text):
         noun = m.group("noun")
-        if noun in _NOT_A_BREAKDOWN or noun in COMMON_EN:
+        if noun in _NOT_A_BREAKDOWN or noun in COMMON_EN or _COMPANIES.fullmatch(noun):
+            continue
+        if _COMPANIES.match(text[m.end() :].lstrip()):  # which listed company
             continue
         clause = re.split(r"[?？。!！;；]", text[m.end() :], maxsplit=1)[0]
         if _RANK.search(clause):

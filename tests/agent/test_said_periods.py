@@ -72,3 +72,16 @@ def test_a_quarter_not_held_is_named_as_asked(jinyu: Engine) -> None:
 def test_a_found_answer_is_unchanged(jinyu: Engine) -> None:
     result = ask(jinyu, "金宇生物2021年的营业收入是多少?")
     assert found(result) and "(2021年)" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("香港2025年的收入是多少?", {}),  # 2025年 is FY2025 with its own mark: said once
+        ("What was Hong Kong's revenue in fiscal 2025?", {}),  # the same in English
+        ("What was Hong Kong's revenue in FY25?", {"FY2025": "FY25"}),  # a short form differs
+        ("香港2025年上半年的收入是多少?", {"2025H1": "2025年上半年"}),  # a half is no plain year
+    ],
+)  # fmt: skip
+def test_a_year_written_with_its_own_marks_is_said_once(question: str, said: dict) -> None:  # type: ignore[type-arg]
+    assert said_periods(question, _REF) == said
