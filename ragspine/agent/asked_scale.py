@@ -54,7 +54,7 @@ def asked_scale(question: str) -> AskedScale | None:
     found = {_ZH_FACTORS[m[1]] for m in _ZH.finditer(folded)}
     for m in _EN.finditer(folded):
         word = next(g for g in m.groups() if g)
-        found.add(_EN_FACTORS[word.rstrip("s") if word.endswith("s") else word])
+        found.add(_EN_FACTORS[word.removesuffix("s")])
     return AskedScale(found.pop()) if len(found) == 1 else None
 
 

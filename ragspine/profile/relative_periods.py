@@ -33,12 +33,13 @@ _ZH_STEP = re.compile(
     r"\s*(?:的\s*)?(?:(前|上)|(后|下))\s*(?:一\s*个|一|个)\s*"
     r"(?:(季度|季)|(半年度?|半财年|半个?年度?))"
 )
-_EN_KIND = r"(?:(quarter)|(half(?:[\s-]+year)?))"
+_EN_KIND = r"(?:(?P<quarter>quarter)|(?P<half>half(?:[\s-]+year)?))"
 _EN_BEFORE = (
-    rf"(?<![a-z])the\s+{_EN_KIND}\s+(?:(before|preceding|prior\s+to)|(after|following))\s+$"
+    rf"(?<![a-z])the\s+{_EN_KIND}\s+"
+    r"(?:(?P<back>before|preceding|prior\s+to)|(?P<on>after|following))\s+$"
 )
 _EN_PRIOR = (
-    rf"(?<![a-z])the\s+(?:(previous|prior|preceding)|(next|following))\s+{_EN_KIND}\s+"
+    rf"(?<![a-z])the\s+(?:(?P<back>previous|prior|preceding)|(?P<on>next|following))\s+{_EN_KIND}\s+"
     r"(?:of|to|before|after)\s+$"
 )
 _EN_LEFT = [re.compile(_EN_BEFORE), re.compile(_EN_PRIOR)]
@@ -81,10 +82,7 @@ def _left_step(folded: str, pm: PeriodMatch) -> tuple[int, int, str] | None:
     for pattern in _EN_LEFT:
         m = pattern.search(head)
         if m is not None:
-            groups = m.groups()
-            back = bool(groups[0] if pattern is _EN_LEFT[1] else groups[2])
-            kind = "Q" if (groups[2] if pattern is _EN_LEFT[1] else groups[0]) else "H"
-            return m.start(), -1 if back else 1, kind
+            return m.start(), -1 if m["back"] else 1, "Q" if m["quarter"] else "H"
     return None
 
 
@@ -122,7 +120,7 @@ def with_relative_periods(found: list[PeriodMatch], folded: str) -> list[PeriodM
 def _with_mid_years(found: list[PeriodMatch], folded: str) -> list[PeriodMatch]:
     from ragspine.profile.periods import PeriodMatch
 
-    points = [m for m in _MID_YEAR.finditer(folded)]
+    points = list(_MID_YEAR.finditer(folded))
     points += [m for m in _DESCRIBED_YEAR.finditer(folded) if not _names_period(m)]
     if not points:
         return found
