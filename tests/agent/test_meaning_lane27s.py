@@ -17,6 +17,8 @@ from tests.agent.parsing import parse_for
         ("集团2024年第四季度的后一个季度收入是多少?", ["2025Q1"]),  # on a quarter, into a year
         ("What was ACME Group's revenue in the quarter after Q1 2024?", ["2024Q2"]),  # English
         ("What was ACME Group's revenue in the half before 2024H2?", ["2024H1"]),  # a half back
+        ("What was ACME Group's revenue in the quarter before Q1 2024?", ["2023Q4"]),  # back
+        ("What was ACME Group's revenue in the next quarter of Q4 2024?", ["2025Q1"]),  # next … of
         ("集团2024年第一季度的收入是多少?", ["2024Q1"]),  # no step: the period named
         ("What was ACME Group's revenue in the year before 2024?", ["FY2023"]),  # a year: kept
     ],
