@@ -90,6 +90,7 @@ def with_relative_periods(found: list[PeriodMatch], folded: str) -> list[PeriodM
     """``found`` with each period counted from a named one read as the period counted to, and
     each point inside a year kept as written with no period (the module's rules)."""
     out: list[PeriodMatch] = []
+    steps: list[tuple[int, int]] = []  # the words of each step read: no period of their own
     for pm in found:
         restated = _MONTHS_RESTATED.match(folded, pm.end)
         if restated is not None:  # 6月到8月这三个月: the months before, restated
@@ -114,6 +115,14 @@ def with_relative_periods(found: list[PeriodMatch], folded: str) -> list[PeriodM
             continue
         raw = folded[start:end].strip()
         out.append(replace(pm, period=_moved(pm.period, step, kind), start=start, end=end, raw=raw))
+        steps.append((start, end))
+    # "the previous quarter" of "the previous quarter of Q1 2024" is the step, not a period
+    # counted back from today
+    out = [
+        pm
+        for pm in out
+        if not any(s <= pm.start and pm.end <= e and (pm.start, pm.end) != (s, e) for s, e in steps)
+    ]
     return _with_mid_years(out, folded)
 
 

@@ -19,6 +19,8 @@ from tests.agent.parsing import parse_for
         ("What was ACME Group's revenue in the half before 2024H2?", ["2024H1"]),  # a half back
         ("What was ACME Group's revenue in the quarter before Q1 2024?", ["2023Q4"]),  # back
         ("What was ACME Group's revenue in the next quarter of Q4 2024?", ["2025Q1"]),  # next … of
+        # "the previous quarter" inside the step: never also a quarter counted back from today
+        ("What was ACME Group's revenue in the previous quarter of Q1 2024?", ["2023Q4"]),
         ("集团2024年第一季度的收入是多少?", ["2024Q1"]),  # no step: the period named
         ("What was ACME Group's revenue in the year before 2024?", ["FY2023"]),  # a year: kept
     ],
